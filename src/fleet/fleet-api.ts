@@ -1,0 +1,134 @@
+/**
+ * The seam between the manager facade (HTTP routes, templates, labels, certificates) and the
+ * simulated fleet. The facade only ever talks to the fleet through this interface; the
+ * implementation (src/fleet/fleet.ts) keeps the dynamic state in shared memory, derives the
+ * static identity from (seed, index) and steps the agents in a Piscina pool.
+ *
+ * Agents are addressed by their *index*, a small integer that never changes for the life of
+ * the agent (renames keep it). Names and UUIDs are looked up to an index first.
+ *
+ * Times are virtual epoch milliseconds (see src/fleet/clock.ts).
+ */
+import type { AgentStateName, LogLevelName, ModeName, ModuleStatusName } from './states.js'
+
+/** Configuration of one agent: the `global-config` object of the spec plus the assignments. */
+export interface AgentConfig {
+  address: string
+  port: number
+  caFingerprint: string
+  certFingerprint: string
+  isLogToFile: boolean
+  logLevel: LogLevelName
+  mode: ModeName
+  verbatim: string
+}
+
+/** One module of an agent, as the agentinfo module record needs it. */
+export interface ModuleView {
+  /** configured instance name, e.g. `in_syslog` */
+  moduleName: string
+  /** module kind, e.g. `im_tcp` */
+  module: string
+  moduleType: number
+  type: 'INPUT' | 'OUTPUT'
+  isRunning: boolean
+  evtRecvd: number
+  queuesize: number
+  evtFwd: number
+  evtDrop: number
+  status: ModuleStatusName
+  /** numeric code of `status` */
+  statusCode: number
+  id: number
+}
+
+/** A consistent snapshot of one agent, read at one virtual time. */
+export interface AgentView {
+  index: number
+  uuid: string
+  name: string
+  version: string
+  status: AgentStateName
+  os: string
+  /** the agent's own address (IPv4 or IPv6 text) */
+  address: string
+  /** the agent's service endpoint, `address:port` */
+  service: string
+  /** virtual epoch ms when the agent (re)started */
+  started: number
+  /** virtual epoch ms when the manager last saw it online */
+  lastOnline: number
+  /** system load average, e.g. 0.42 */
+  load: number
+  /** resident memory of the agent process in bytes */
+  memUsage: number
+  received: number
+  receivedToday: number
+  processing: number
+  sent: number
+  sentToday: number
+  sysinfo: string
+  /** present only when asked for with modules */
+  modules?: ModuleView[]
+}
+
+/** The outcome of an operation that acts on several agents: per-agent successes and failures. */
+export interface BatchOutcome {
+  /** indices that succeeded, in request order */
+  ok: number[]
+  /** indices that failed, with the reason (the facade prefixes the agent name) */
+  failed: Array<{ index: number; reason: string }>
+}
+
+export interface NewAgent {
+  name: string
+  /** omitted: a random UUID is assigned */
+  uuid?: string
+  config: AgentConfig
+}
+
+export interface FleetCounts {
+  agents: number
+  byState: Record<AgentStateName, number>
+}
+
+export interface Fleet {
+  /** current virtual time in epoch ms */
+  now(): number
+  /** number of agents that exist (deleted agents excluded) */
+  size(): number
+  counts(): FleetCounts
+  /** agents connected to the manager (every state but OFFLINE and UNMANAGED) */
+  connectedCount(): number
+
+  findByName(name: string): number | undefined
+  findByUuid(uuid: string): number | undefined
+  /** all existing agent indices in index order, optionally only those in the given states */
+  indices(states?: ReadonlySet<AgentStateName>): Iterable<number>
+
+  /** a torn-free snapshot of one agent at the current virtual time */
+  view(index: number, withModules: boolean): AgentView
+  config(index: number): AgentConfig
+  name(index: number): string
+  uuid(index: number): string
+
+  // Mutations. Each resolves once the change is visible to the next read; they are applied
+  // between two steps of the fleet, so the result does not depend on thread timing.
+  addAgent(agent: NewAgent): Promise<number>
+  /** rename and/or reconfigure; mode Unmanaged makes the agent UNMANAGED */
+  modifyAgent(index: number, name: string, config: AgentConfig): Promise<void>
+  /** revokeCert false: the agent may reconnect later (it reappears after a delay) */
+  deleteAgents(indices: number[], revokeCert: boolean): Promise<void>
+  /** stops every module of each agent (agent goes ERROR: connected, modules not running) */
+  stopAgents(indices: number[]): Promise<BatchOutcome>
+  /** restarts every module; they are back RUNNING after a short virtual delay */
+  startAgents(indices: number[]): Promise<BatchOutcome>
+  /**
+   * Sends configuration and makes each agent reload and reconnect; resolves after every agent
+   * reconnected or the reconnect wait (10 virtual seconds) ran out. Agents that did not
+   * reconnect are in `failed`.
+   */
+  reconnectAgents(indices: number[]): Promise<BatchOutcome>
+  /** marks the master template assigned to each agent (-1: none); used by scenario selectors */
+  setTemplate(indices: number[], templateId: number): Promise<void>
+}
