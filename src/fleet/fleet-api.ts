@@ -103,6 +103,8 @@ export interface Fleet {
 
   findByName(name: string): number | undefined
   findByUuid(uuid: string): number | undefined
+  /** the agent whose certificate has this fingerprint (any form normaliseFingerprint accepts) */
+  findByCertFingerprint(fingerprint: string): number | undefined
   /** all existing agent indices in index order, optionally only those in the given states */
   indices(states?: ReadonlySet<AgentStateName>): Iterable<number>
 
