@@ -1,0 +1,310 @@
+/**
+ * Configuration of `fleetsim serve`: one table of flags, each with its env twin
+ * `FLEETSIM_<NAME>`, its default and its rule. `parseServeConfig` reads the command line and
+ * the environment (precedence: flag, then env, then default), validates every value once and
+ * returns a frozen ServeConfig. A bad value throws a ConfigError whose message names the flag
+ * and the rule: `--agents must be a positive integer, got "ten"`.
+ */
+import { readFileSync, statSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { parseArgs } from 'node:util'
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+/** Upper bound of --agents: far above what one machine simulates, low enough to catch typos. */
+export const MAX_AGENTS = 10_000_000
+export const MAX_SEED = 0xffff_ffff
+
+export interface ServeConfig {
+  /** address to listen on */
+  readonly host: string
+  readonly port: number
+  /** serve plain HTTP instead of HTTPS */
+  readonly http: boolean
+  /** application path without a trailing slash, e.g. `/manager/mvc` (`''` for `/`) */
+  readonly appPath: string
+  readonly user: string
+  readonly password: string
+  readonly agents: number
+  readonly seed: number
+  /** scenario file path, as given */
+  readonly scenario: string | undefined
+  /** virtual seconds per real second */
+  readonly speed: number
+  readonly workers: number
+  readonly dataDir: string
+  readonly logLevel: LogLevel
+  /** virtual time at start, epoch milliseconds */
+  readonly startTime: number
+  /** start with the virtual clock stopped */
+  readonly paused: boolean
+}
+
+/** The defaults of every flag. `workers` and `startTime` depend on the machine and the moment. */
+export const SERVE_DEFAULTS = Object.freeze({
+  host: '127.0.0.1',
+  port: 9443,
+  http: false,
+  appPath: '/manager/mvc',
+  user: 'admin',
+  password: 'admin',
+  agents: 1000,
+  seed: 1,
+  scenario: undefined,
+  speed: 1,
+  workers: 'the number of CPUs',
+  dataDir: '.fleetsim',
+  logLevel: 'info',
+  startTime: 'now',
+  paused: false
+} as const)
+
+/** What parseServeConfig needs from the machine; tests pass their own. */
+export interface ConfigContext {
+  /** epoch ms, the default of --start-time */
+  now(): number
+  /** the default of --workers */
+  cpuCount(): number
+  /** contents of a file (for --password-file); throws when unreadable */
+  readFile(path: string): string
+  isFile(path: string): boolean
+}
+
+export const nodeConfigContext: ConfigContext = {
+  now: () => Date.now(),
+  cpuCount: () => availableParallelism(),
+  readFile: (path) => readFileSync(path, 'utf8'),
+  isFile: (path) => {
+    try {
+      return statSync(path).isFile()
+    } catch {
+      return false
+    }
+  }
+}
+
+/** Stable codes of configuration errors; match on `code`, not on the message. */
+export type ConfigErrorCode =
+  | 'FLEETSIM_UNKNOWN_FLAG'
+  | 'FLEETSIM_UNEXPECTED_ARGUMENT'
+  | 'FLEETSIM_MISSING_VALUE'
+  | 'FLEETSIM_UNEXPECTED_VALUE'
+  | 'FLEETSIM_INVALID_VALUE'
+  | 'FLEETSIM_CONFLICTING_FLAGS'
+
+export class ConfigError extends Error {
+  readonly code: ConfigErrorCode
+  constructor(code: ConfigErrorCode, message: string) {
+    super(message)
+    this.name = 'ConfigError'
+    this.code = code
+  }
+}
+
+type ValueKey = Exclude<keyof ServeConfig, 'password'> | 'password' | 'passwordFile'
+
+export interface FlagSpec {
+  /** flag name without dashes, e.g. `app-path` */
+  readonly name: string
+  readonly key: ValueKey
+  readonly type: 'string' | 'boolean'
+  /** placeholder shown in help, e.g. `<n>` */
+  readonly valueName?: string
+  /** the default as help shows it */
+  readonly defaultText: string
+  readonly meaning: string
+}
+
+/** Every flag of `fleetsim serve`, in help order. */
+export const SERVE_FLAGS: readonly FlagSpec[] = Object.freeze([
+  { name: 'host', key: 'host', type: 'string', valueName: '<address>', defaultText: SERVE_DEFAULTS.host, meaning: 'address to listen on; also put in the server certificate' },
+  { name: 'port', key: 'port', type: 'string', valueName: '<port>', defaultText: String(SERVE_DEFAULTS.port), meaning: 'port to listen on (0: any free port)' },
+  { name: 'http', key: 'http', type: 'boolean', defaultText: 'false', meaning: 'serve plain HTTP instead of HTTPS' },
+  { name: 'app-path', key: 'appPath', type: 'string', valueName: '<path>', defaultText: SERVE_DEFAULTS.appPath, meaning: 'application path; operations are at <app-path>/restservice/<operation>' },
+  { name: 'user', key: 'user', type: 'string', valueName: '<name>', defaultText: SERVE_DEFAULTS.user, meaning: 'the REST_USER clients must send' },
+  { name: 'password', key: 'password', type: 'string', valueName: '<text>', defaultText: SERVE_DEFAULTS.password, meaning: 'the REST_PASSWORD clients must send' },
+  { name: 'password-file', key: 'passwordFile', type: 'string', valueName: '<file>', defaultText: 'none', meaning: 'read the password from the first line of this file instead' },
+  { name: 'agents', key: 'agents', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.agents), meaning: 'number of simulated agents at start' },
+  { name: 'seed', key: 'seed', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.seed), meaning: 'seed of every random choice; same seed, same fleet' },
+  { name: 'scenario', key: 'scenario', type: 'string', valueName: '<file>', defaultText: 'none', meaning: 'scenario file (YAML) driving the fleet' },
+  { name: 'speed', key: 'speed', type: 'string', valueName: '<factor>', defaultText: String(SERVE_DEFAULTS.speed), meaning: 'virtual seconds per real second (3600: an hour per second)' },
+  { name: 'workers', key: 'workers', type: 'string', valueName: '<n>', defaultText: SERVE_DEFAULTS.workers, meaning: 'worker threads stepping the fleet' },
+  { name: 'data-dir', key: 'dataDir', type: 'string', valueName: '<dir>', defaultText: SERVE_DEFAULTS.dataDir, meaning: 'where the CA and server certificate are kept (tls/)' },
+  { name: 'log-level', key: 'logLevel', type: 'string', valueName: '<level>', defaultText: SERVE_DEFAULTS.logLevel, meaning: `log level: ${LOG_LEVELS.join(', ')}` },
+  { name: 'start-time', key: 'startTime', type: 'string', valueName: '<iso>', defaultText: SERVE_DEFAULTS.startTime, meaning: 'virtual time at start, ISO 8601 with a time zone (2024-01-01T00:00:00Z)' },
+  { name: 'paused', key: 'paused', type: 'boolean', defaultText: 'false', meaning: 'start with the virtual clock paused' }
+] satisfies FlagSpec[])
+
+/** The env twin of a flag: `app-path` → `FLEETSIM_APP_PATH`. */
+export function envName(flag: string): string {
+  return `FLEETSIM_${flag.toUpperCase().replace(/-/g, '_')}`
+}
+
+type Raw = { value: string | boolean; from: 'flag' | 'env' }
+
+/**
+ * Reads `fleetsim serve` flags (without the subcommand) and the environment into a frozen,
+ * validated ServeConfig. Throws ConfigError.
+ */
+export function parseServeConfig(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  context: ConfigContext = nodeConfigContext
+): ServeConfig {
+  const fromFlags = readFlags(argv)
+  const raw = new Map<ValueKey, Raw>()
+  for (const spec of SERVE_FLAGS) {
+    const flagValue = fromFlags.get(spec.name)
+    const envValue = env[envName(spec.name)]
+    if (flagValue !== undefined) raw.set(spec.key, { value: flagValue, from: 'flag' })
+    else if (envValue !== undefined && envValue !== '') raw.set(spec.key, { value: envValue, from: 'env' })
+  }
+
+  const read = <T>(key: ValueKey, fallback: T, convert: (value: string, fail: (rule: string) => never) => T): T => {
+    const given = raw.get(key)
+    if (given === undefined) return fallback
+    const spec = specOf(key)
+    const fail = (rule: string): never => {
+      const origin = given.from === 'env' ? ` (from ${envName(spec.name)})` : ''
+      throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${spec.name} must ${rule}, got "${String(given.value)}"${origin}`)
+    }
+    return convert(String(given.value), fail)
+  }
+  const flag = (key: ValueKey, fallback: boolean): boolean => read(key, fallback, parseBoolean)
+
+  const config: ServeConfig = {
+    host: read('host', SERVE_DEFAULTS.host, (value, fail) => {
+      if (value === '' || /[\s/]/.test(value)) fail('be a host name or IP address')
+      return value.replace(/^\[(.*)\]$/, '$1')
+    }),
+    port: read('port', SERVE_DEFAULTS.port, (value, fail) => integerIn(value, 0, 65535) ?? fail('be an integer from 0 to 65535')),
+    http: flag('http', SERVE_DEFAULTS.http),
+    appPath: read('appPath', SERVE_DEFAULTS.appPath, parseAppPath),
+    user: read('user', SERVE_DEFAULTS.user, (value, fail) => (value === '' ? fail('not be empty') : value)),
+    password: resolvePassword(raw, context),
+    agents: read('agents', SERVE_DEFAULTS.agents, (value, fail) => {
+      const agents = integerIn(value, 1, Number.MAX_SAFE_INTEGER) ?? fail('be a positive integer')
+      return agents <= MAX_AGENTS ? agents : fail(`be at most ${MAX_AGENTS}`)
+    }),
+    seed: read('seed', SERVE_DEFAULTS.seed, (value, fail) => integerIn(value, 0, MAX_SEED) ?? fail(`be an integer from 0 to ${MAX_SEED}`)),
+    scenario: read<string | undefined>('scenario', SERVE_DEFAULTS.scenario, (value, fail) =>
+      context.isFile(value) ? value : fail('name an existing file')
+    ),
+    speed: read('speed', SERVE_DEFAULTS.speed, (value, fail) => {
+      const speed = /^(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(value) ? Number(value) : Number.NaN
+      return Number.isFinite(speed) && speed > 0 ? speed : fail('be a positive number')
+    }),
+    workers: read('workers', context.cpuCount(), (value, fail) => integerIn(value, 1, 1024) ?? fail('be an integer from 1 to 1024')),
+    dataDir: read('dataDir', SERVE_DEFAULTS.dataDir, (value, fail) => (value === '' ? fail('not be empty') : value)),
+    logLevel: read('logLevel', SERVE_DEFAULTS.logLevel as LogLevel, (value, fail) =>
+      (LOG_LEVELS as readonly string[]).includes(value) ? (value as LogLevel) : fail(`be one of ${LOG_LEVELS.join(', ')}`)
+    ),
+    startTime: read('startTime', context.now(), (value, fail) =>
+      parseIsoTime(value) ?? fail('be an ISO 8601 date-time with a time zone, like 2024-01-01T00:00:00Z')
+    ),
+    paused: flag('paused', SERVE_DEFAULTS.paused)
+  }
+  return Object.freeze(config)
+}
+
+function specOf(key: ValueKey): FlagSpec {
+  const spec = SERVE_FLAGS.find((candidate) => candidate.key === key)
+  if (spec === undefined) throw new Error(`no flag for ${key}`)
+  return spec
+}
+
+/** Walks the command line with parseArgs' tokens so every error can name the flag. */
+function readFlags(argv: readonly string[]): Map<string, string | boolean> {
+  const options = Object.fromEntries(SERVE_FLAGS.map((spec) => [spec.name, { type: spec.type }]))
+  const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, allowNegative: true, tokens: true })
+  const values = new Map<string, string | boolean>()
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      throw new ConfigError('FLEETSIM_UNEXPECTED_ARGUMENT', `unexpected argument "${token.value}"; fleetsim serve takes only flags (see fleetsim --help)`)
+    }
+    if (token.kind !== 'option') continue
+    const spec = SERVE_FLAGS.find((candidate) => candidate.name === token.name)
+    const negated = token.rawName.startsWith('--no-')
+    if (spec === undefined || (negated && spec.type !== 'boolean')) {
+      throw new ConfigError('FLEETSIM_UNKNOWN_FLAG', `unknown flag ${token.rawName} (see fleetsim --help)`)
+    }
+    if (spec.type === 'boolean') {
+      if (token.inlineValue) {
+        throw new ConfigError('FLEETSIM_UNEXPECTED_VALUE', `${token.rawName} takes no value; use --${spec.name} or --no-${spec.name}`)
+      }
+      values.set(spec.name, !negated)
+      continue
+    }
+    // strict: false lets `--port --http` take "--http" as the port; treat it as a missing value.
+    if (token.value === undefined || (!token.inlineValue && token.value.startsWith('--'))) {
+      throw new ConfigError('FLEETSIM_MISSING_VALUE', `--${spec.name} needs a value, e.g. --${spec.name} ${spec.valueName ?? '<value>'}`)
+    }
+    values.set(spec.name, token.value)
+  }
+  return values
+}
+
+function parseBoolean(value: string, fail: (rule: string) => never): boolean {
+  const text = value.toLowerCase()
+  if (['true', '1', 'yes', 'on'].includes(text)) return true
+  if (['false', '0', 'no', 'off'].includes(text)) return false
+  return fail('be true or false')
+}
+
+function parseAppPath(value: string, fail: (rule: string) => never): string {
+  if (!value.startsWith('/')) fail('start with "/"')
+  if (/[\s?#%\\]/.test(value) || value.includes('//')) fail('be a plain path without spaces, "?", "#", "%", "\\" or "//"')
+  return value.replace(/\/+$/, '')
+}
+
+/** --password and --password-file: the one from the higher source wins; both at one level is an error. */
+function resolvePassword(raw: Map<ValueKey, Raw>, context: ConfigContext): string {
+  const password = raw.get('password')
+  const file = raw.get('passwordFile')
+  if (password !== undefined && file !== undefined && password.from === file.from) {
+    const names = password.from === 'flag' ? ['--password', '--password-file'] : [envName('password'), envName('password-file')]
+    throw new ConfigError('FLEETSIM_CONFLICTING_FLAGS', `${names[0]} and ${names[1]} cannot be used together; give one of them`)
+  }
+  const origin = (given: Raw, flag: string) => (given.from === 'env' ? ` (from ${envName(flag)})` : '')
+  if (file !== undefined && (password === undefined || file.from === 'flag')) {
+    const path = String(file.value)
+    let text: string
+    try {
+      text = context.readFile(path)
+    } catch {
+      throw new ConfigError('FLEETSIM_INVALID_VALUE', `--password-file must name a readable file, got "${path}"${origin(file, 'password-file')}`)
+    }
+    const firstLine = text.split(/\r?\n/, 1)[0] ?? ''
+    if (firstLine === '') {
+      throw new ConfigError('FLEETSIM_INVALID_VALUE', `--password-file must name a file whose first line is the password, got "${path}"${origin(file, 'password-file')}`)
+    }
+    return firstLine
+  }
+  if (password === undefined) return SERVE_DEFAULTS.password
+  if (password.value === '') {
+    throw new ConfigError('FLEETSIM_INVALID_VALUE', `--password must not be empty, got ""${origin(password, 'password')}`)
+  }
+  return String(password.value)
+}
+
+/** A decimal integer within [min, max], or undefined. Rejects signs, fractions, exponents and spaces. */
+function integerIn(value: string, min: number, max: number): number | undefined {
+  if (!/^\d+$/.test(value)) return undefined
+  const number = Number(value)
+  return Number.isSafeInteger(number) && number >= min && number <= max ? number : undefined
+}
+
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/
+
+/** Epoch ms of an ISO 8601 date (UTC midnight) or date-time with Z or an offset; undefined otherwise. */
+export function parseIsoTime(value: string): number | undefined {
+  const match = ISO_TIME.exec(value)
+  if (match === null) return undefined
+  const [, year, month, day, hour = '0', minute = '0', second = '0'] = match
+  const daysInMonth = new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate()
+  if (Number(month) < 1 || Number(month) > 12 || Number(day) < 1 || Number(day) > daysInMonth) return undefined
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined
+  const time = Date.parse(value)
+  return Number.isFinite(time) ? time : undefined
+}
