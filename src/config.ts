@@ -181,7 +181,7 @@ export function parseServeConfig(
     port: read('port', SERVE_DEFAULTS.port, (value, fail) => integerIn(value, 0, 65535) ?? fail('be an integer from 0 to 65535')),
     http: flag('http', SERVE_DEFAULTS.http),
     appPath: read('appPath', SERVE_DEFAULTS.appPath, parseAppPath),
-    user: read('user', SERVE_DEFAULTS.user, (value, fail) => (value === '' ? fail('not be empty') : value)),
+    user: read('user', SERVE_DEFAULTS.user, (value, fail) => (value.trim() === '' ? fail('not be empty') : value)),
     password: resolvePassword(raw, context),
     agents: read('agents', SERVE_DEFAULTS.agents, (value, fail) => {
       const agents = integerIn(value, 1, Number.MAX_SAFE_INTEGER) ?? fail('be a positive integer')
@@ -196,7 +196,7 @@ export function parseServeConfig(
       return Number.isFinite(speed) && speed > 0 ? speed : fail('be a positive number')
     }),
     workers: read('workers', context.cpuCount(), (value, fail) => integerIn(value, 1, 1024) ?? fail('be an integer from 1 to 1024')),
-    dataDir: read('dataDir', SERVE_DEFAULTS.dataDir, (value, fail) => (value === '' ? fail('not be empty') : value)),
+    dataDir: read('dataDir', SERVE_DEFAULTS.dataDir, (value, fail) => (value.trim() === '' ? fail('not be empty') : value)),
     logLevel: read('logLevel', SERVE_DEFAULTS.logLevel as LogLevel, (value, fail) =>
       (LOG_LEVELS as readonly string[]).includes(value) ? (value as LogLevel) : fail(`be one of ${LOG_LEVELS.join(', ')}`)
     ),

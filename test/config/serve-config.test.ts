@@ -1,0 +1,266 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, SERVE_FLAGS, envName, parseServeConfig, type ConfigContext } from '../../src/config.js'
+
+const NOW = Date.UTC(2030, 0, 2, 3, 4, 5)
+const files: Record<string, string> = {
+  'secret.txt': 's3cret\nignored second line\n',
+  'empty.txt': '\n',
+  'scenario.yaml': 'stages: []\n'
+}
+const context: ConfigContext = {
+  now: () => NOW,
+  cpuCount: () => 6,
+  readFile: (path) => {
+    const text = files[path]
+    if (text === undefined) throw new Error(`ENOENT: ${path}`)
+    return text
+  },
+  isFile: (path) => path in files
+}
+
+const parse = (argv: string[], env: Record<string, string> = {}) => parseServeConfig(argv, env, context)
+
+function errorOf(argv: string[], env: Record<string, string> = {}): ConfigError {
+  try {
+    parse(argv, env)
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError)
+    return error as ConfigError
+  }
+  throw new Error(`expected ${argv.join(' ')} to be rejected`)
+}
+
+describe('parseServeConfig defaults and precedence', () => {
+  it('gives the documented defaults when nothing is set', () => {
+    expect(parse([])).toEqual({
+      host: '127.0.0.1',
+      port: 9443,
+      http: false,
+      appPath: '/manager/mvc',
+      user: 'admin',
+      password: 'admin',
+      agents: 1000,
+      seed: 1,
+      scenario: undefined,
+      speed: 1,
+      workers: 6,
+      dataDir: '.fleetsim',
+      logLevel: 'info',
+      startTime: NOW,
+      paused: false
+    })
+  })
+
+  it('returns a frozen object', () => {
+    expect(Object.isFrozen(parse([]))).toBe(true)
+  })
+
+  it('reads every flag from the command line', () => {
+    const config = parse([
+      '--host', '0.0.0.0', '--port=8443', '--http', '--app-path', '/nx/mvc/', '--user', 'ops', '--password', 'pw',
+      '--agents', '50', '--seed', '7', '--scenario', 'scenario.yaml', '--speed', '3600', '--workers', '2',
+      '--data-dir', '/tmp/sim', '--log-level', 'debug', '--start-time', '2024-01-01T00:00:00Z', '--paused'
+    ])
+    expect(config).toEqual({
+      host: '0.0.0.0',
+      port: 8443,
+      http: true,
+      appPath: '/nx/mvc',
+      user: 'ops',
+      password: 'pw',
+      agents: 50,
+      seed: 7,
+      scenario: 'scenario.yaml',
+      speed: 3600,
+      workers: 2,
+      dataDir: '/tmp/sim',
+      logLevel: 'debug',
+      startTime: Date.UTC(2024, 0, 1),
+      paused: true
+    })
+  })
+
+  it('reads every flag from its FLEETSIM_ env twin', () => {
+    const config = parse([], {
+      FLEETSIM_HOST: '::1', FLEETSIM_PORT: '1234', FLEETSIM_HTTP: 'true', FLEETSIM_APP_PATH: '/x/mvc',
+      FLEETSIM_USER: 'u', FLEETSIM_PASSWORD: 'p', FLEETSIM_AGENTS: '3', FLEETSIM_SEED: '9',
+      FLEETSIM_SCENARIO: 'scenario.yaml', FLEETSIM_SPEED: '0.5', FLEETSIM_WORKERS: '4', FLEETSIM_DATA_DIR: 'd',
+      FLEETSIM_LOG_LEVEL: 'warn', FLEETSIM_START_TIME: '2024-06-01T12:00:00+02:00', FLEETSIM_PAUSED: 'yes'
+    })
+    expect(config).toMatchObject({
+      host: '::1', port: 1234, http: true, appPath: '/x/mvc', user: 'u', password: 'p', agents: 3, seed: 9,
+      scenario: 'scenario.yaml', speed: 0.5, workers: 4, dataDir: 'd', logLevel: 'warn',
+      startTime: Date.UTC(2024, 5, 1, 10), paused: true
+    })
+  })
+
+  it('names each env twin FLEETSIM_ and the flag in upper case with underscores', () => {
+    expect(SERVE_FLAGS.map((spec) => envName(spec.name))).toContain('FLEETSIM_APP_PATH')
+    expect(envName('start-time')).toBe('FLEETSIM_START_TIME')
+    expect(envName('password-file')).toBe('FLEETSIM_PASSWORD_FILE')
+  })
+
+  it('prefers a flag over its env twin', () => {
+    expect(parse(['--agents', '10'], { FLEETSIM_AGENTS: '20' }).agents).toBe(10)
+  })
+
+  it('lets --no-<flag> switch off a boolean set in the environment', () => {
+    expect(parse(['--no-http'], { FLEETSIM_HTTP: '1' }).http).toBe(false)
+  })
+
+  it('ignores env twins set to the empty string', () => {
+    expect(parse([], { FLEETSIM_AGENTS: '' }).agents).toBe(1000)
+  })
+
+  it('keeps "/" as the empty application path', () => {
+    expect(parse(['--app-path', '/']).appPath).toBe('')
+  })
+
+  it('reads the password from the first line of --password-file', () => {
+    expect(parse(['--password-file', 'secret.txt']).password).toBe('s3cret')
+  })
+
+  it('prefers --password-file over FLEETSIM_PASSWORD', () => {
+    expect(parse(['--password-file', 'secret.txt'], { FLEETSIM_PASSWORD: 'env' }).password).toBe('s3cret')
+  })
+
+  it('prefers --password over FLEETSIM_PASSWORD_FILE', () => {
+    expect(parse(['--password', 'flag'], { FLEETSIM_PASSWORD_FILE: 'secret.txt' }).password).toBe('flag')
+  })
+
+  it('reads a date without a time as midnight UTC', () => {
+    expect(parse(['--start-time', '2024-03-01']).startTime).toBe(Date.UTC(2024, 2, 1))
+  })
+})
+
+describe('parseServeConfig messages', () => {
+  it('rejects an unknown flag, naming it', () => {
+    const error = errorOf(['--agnets', '5'])
+    expect(error.code).toBe('FLEETSIM_UNKNOWN_FLAG')
+    expect(error.message).toBe('unknown flag --agnets (see fleetsim --help)')
+  })
+
+  it('rejects --no- in front of a flag that is not a boolean', () => {
+    expect(errorOf(['--no-port']).message).toBe('unknown flag --no-port (see fleetsim --help)')
+  })
+
+  it('rejects a positional argument', () => {
+    const error = errorOf(['extra'])
+    expect(error.code).toBe('FLEETSIM_UNEXPECTED_ARGUMENT')
+    expect(error.message).toBe('unexpected argument "extra"; fleetsim serve takes only flags (see fleetsim --help)')
+  })
+
+  it('rejects a flag given without its value', () => {
+    const error = errorOf(['--port'])
+    expect(error.code).toBe('FLEETSIM_MISSING_VALUE')
+    expect(error.message).toBe('--port needs a value, e.g. --port <port>')
+  })
+
+  it('rejects a flag whose value would be the next flag', () => {
+    expect(errorOf(['--port', '--http']).message).toBe('--port needs a value, e.g. --port <port>')
+  })
+
+  it('rejects a value attached to a boolean flag', () => {
+    const error = errorOf(['--http=yes'])
+    expect(error.code).toBe('FLEETSIM_UNEXPECTED_VALUE')
+    expect(error.message).toBe('--http takes no value; use --http or --no-http')
+  })
+
+  it('rejects a boolean env twin that is not true or false, naming the variable', () => {
+    const error = errorOf([], { FLEETSIM_PAUSED: 'maybe' })
+    expect(error.code).toBe('FLEETSIM_INVALID_VALUE')
+    expect(error.message).toBe('--paused must be true or false, got "maybe" (from FLEETSIM_PAUSED)')
+  })
+
+  it('rejects a host with spaces or slashes', () => {
+    expect(errorOf(['--host', 'http://x']).message).toBe('--host must be a host name or IP address, got "http://x"')
+  })
+
+  it('rejects a port that is not an integer from 0 to 65535', () => {
+    expect(errorOf(['--port', '70000']).message).toBe('--port must be an integer from 0 to 65535, got "70000"')
+  })
+
+  it('rejects an application path that does not start with a slash', () => {
+    expect(errorOf(['--app-path', 'manager/mvc']).message).toBe('--app-path must start with "/", got "manager/mvc"')
+  })
+
+  it('rejects an application path with a query or fragment character', () => {
+    expect(errorOf(['--app-path', '/manager?x']).message).toBe(
+      '--app-path must be a plain path without spaces, "?", "#", "%", "\\" or "//", got "/manager?x"'
+    )
+  })
+
+  it('rejects an empty user', () => {
+    expect(errorOf(['--user=']).message).toBe('--user must not be empty, got ""')
+  })
+
+  it('rejects an empty password', () => {
+    expect(errorOf(['--password=']).message).toBe('--password must not be empty, got ""')
+  })
+
+  it('rejects --password together with --password-file', () => {
+    const error = errorOf(['--password', 'a', '--password-file', 'secret.txt'])
+    expect(error.code).toBe('FLEETSIM_CONFLICTING_FLAGS')
+    expect(error.message).toBe('--password and --password-file cannot be used together; give one of them')
+  })
+
+  it('rejects FLEETSIM_PASSWORD together with FLEETSIM_PASSWORD_FILE', () => {
+    expect(errorOf([], { FLEETSIM_PASSWORD: 'a', FLEETSIM_PASSWORD_FILE: 'secret.txt' }).message).toBe(
+      'FLEETSIM_PASSWORD and FLEETSIM_PASSWORD_FILE cannot be used together; give one of them'
+    )
+  })
+
+  it('rejects a password file that cannot be read', () => {
+    expect(errorOf(['--password-file', 'missing.txt']).message).toBe('--password-file must name a readable file, got "missing.txt"')
+  })
+
+  it('rejects a password file whose first line is empty', () => {
+    expect(errorOf([], { FLEETSIM_PASSWORD_FILE: 'empty.txt' }).message).toBe(
+      '--password-file must name a file whose first line is the password, got "empty.txt" (from FLEETSIM_PASSWORD_FILE)'
+    )
+  })
+
+  it('rejects agents that are not a positive integer', () => {
+    expect(errorOf(['--agents', 'ten']).message).toBe('--agents must be a positive integer, got "ten"')
+  })
+
+  it('rejects more agents than the upper bound', () => {
+    expect(errorOf(['--agents', '20000000']).message).toBe('--agents must be at most 10000000, got "20000000"')
+  })
+
+  it('rejects a seed outside the 32-bit range', () => {
+    expect(errorOf(['--seed', '-1']).message).toBe('--seed must be an integer from 0 to 4294967295, got "-1"')
+  })
+
+  it('rejects a scenario file that does not exist', () => {
+    expect(errorOf(['--scenario', 'nope.yaml']).message).toBe('--scenario must name an existing file, got "nope.yaml"')
+  })
+
+  it('rejects a speed that is not a positive number', () => {
+    expect(errorOf(['--speed', '0']).message).toBe('--speed must be a positive number, got "0"')
+  })
+
+  it('rejects a worker count outside 1 to 1024', () => {
+    expect(errorOf(['--workers', '0']).message).toBe('--workers must be an integer from 1 to 1024, got "0"')
+  })
+
+  it('rejects an empty data directory', () => {
+    expect(errorOf([], { FLEETSIM_DATA_DIR: ' ' }).message).toBe('--data-dir must not be empty, got " " (from FLEETSIM_DATA_DIR)')
+  })
+
+  it('rejects an unknown log level, listing the allowed ones', () => {
+    expect(errorOf(['--log-level', 'verbose']).message).toBe(
+      '--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'
+    )
+  })
+
+  it('rejects a start time without a time zone', () => {
+    expect(errorOf(['--start-time', '2024-01-01T00:00:00']).message).toBe(
+      '--start-time must be an ISO 8601 date-time with a time zone, like 2024-01-01T00:00:00Z, got "2024-01-01T00:00:00"'
+    )
+  })
+
+  it('rejects a start time on a day that does not exist', () => {
+    expect(errorOf(['--start-time', '2024-02-30']).code).toBe('FLEETSIM_INVALID_VALUE')
+  })
+})
