@@ -1,0 +1,171 @@
+/**
+ * The one catalogue of errors the REST interface answers with. Every 4xx body the simulator
+ * sends is built from an entry here: a stable code (match on it, never on the text), the HTTP
+ * status, and a message template that says what was wrong and how to fix it.
+ *
+ * docs/protocol.md lists every code; test/http/error-catalogue.test.ts keeps the two in step.
+ */
+
+/** Which part of the request a parameter lives in, for messages. */
+export type Where = 'query parameter' | 'body field' | 'request body'
+
+interface Entry<P> {
+  status: number
+  message: (params: P) => string
+}
+
+function entry<P = Record<string, never>>(status: number, message: (params: P) => string): Entry<P> {
+  return { status, message }
+}
+
+const list = (items: readonly unknown[]): string => items.map((item) => JSON.stringify(item)).join(', ')
+
+export const ERRORS = {
+  E_UNAUTHORIZED: entry(
+    401,
+    () => 'Missing or wrong credentials: send the headers REST_USER and REST_PASSWORD with a valid user name and password.'
+  ),
+  E_UNKNOWN_OPERATION: entry<{ path: string }>(
+    404,
+    (p) => `No operation at ${JSON.stringify(p.path)}: operations live at <app path>/restservice/<operation>, see GET /openapi.json for the list.`
+  ),
+  E_METHOD_NOT_ALLOWED: entry<{ operation: string; method: string; allowed: string }>(
+    405,
+    (p) => `Operation "${p.operation}" does not accept ${p.method}: use ${p.allowed}.`
+  ),
+  E_NOT_ACCEPTABLE: entry<{ accept: string }>(
+    406,
+    (p) => `Cannot answer in any type of Accept ${JSON.stringify(p.accept)}: accept application/json or application/xml, or use the .json/.xml suffix where the operation has one.`
+  ),
+  E_UNSUPPORTED_MEDIA_TYPE: entry<{ contentType: string }>(
+    415,
+    (p) => `Content-Type ${JSON.stringify(p.contentType)} is not supported: send the body as application/json or application/xml.`
+  ),
+  E_BODY_TOO_LARGE: entry<{ limit: number }>(
+    413,
+    (p) => `The request body is larger than the limit of ${p.limit} bytes: send a smaller body.`
+  ),
+  E_MALFORMED_JSON: entry<{ detail: string }>(
+    400,
+    (p) => `The request body is not valid JSON (${p.detail}): fix the syntax or send the Content-Type that matches the body.`
+  ),
+  E_MALFORMED_XML: entry<{ detail: string }>(
+    400,
+    (p) => `The request body is not well-formed XML (${p.detail}): fix the syntax or send the Content-Type that matches the body.`
+  ),
+  E_XML_DOCTYPE: entry(
+    400,
+    () => 'XML bodies must not contain a DOCTYPE declaration (entity processing is off): remove the <!DOCTYPE ...> part.'
+  ),
+  E_MISSING_BODY: entry<{ operation: string; body: string }>(
+    400,
+    (p) => `Operation "${p.operation}" needs a request body (the ${p.body} object) in JSON or XML.`
+  ),
+  E_MISSING_PARAMETER: entry<{ name: string }>(
+    400,
+    (p) => `Query parameter "${p.name}" is required: add ?${p.name}=... to the request.`
+  ),
+  E_MISSING_FIELD: entry<{ name: string }>(
+    400,
+    (p) => `Body field "${p.name}" is required: add it to the request body.`
+  ),
+  E_WRONG_TYPE: entry<{ where: Where; name: string; expected: string; got: string }>(
+    400,
+    (p) => `The ${p.where} "${p.name}" must be ${p.expected}, got ${p.got}.`
+  ),
+  E_NOT_IN_ENUM: entry<{ where: Where; name: string; allowed: readonly unknown[]; got: string }>(
+    400,
+    (p) => `The ${p.where} "${p.name}" must be one of ${list(p.allowed)}, got ${p.got}.`
+  ),
+  E_INVALID_VALUE: entry<{ where: Where; name: string; rule: string; got: string }>(
+    400,
+    (p) => `The ${p.where} "${p.name}" ${p.rule}, got ${p.got}.`
+  ),
+  E_TOO_MANY_ITEMS: entry<{ name: string; limit: number }>(
+    400,
+    (p) => `The query parameter "${p.name}" lists more than ${p.limit} items: split the request into smaller ones.`
+  ),
+  E_EXCLUSIVE_PARAMETERS: entry<{ first: string; second: string }>(
+    400,
+    (p) => `The query parameters "${p.first}" and "${p.second}" cannot be combined: send one of them.`
+  ),
+  E_AGENTINFO_NO_PARAMETER: entry(
+    400,
+    () => 'agentinfo needs at least one query parameter: agentname, agentstate or agentwithmodules (agentwithmodules alone lists every agent).'
+  ),
+  E_NOTHING_TO_ASSIGN: entry(
+    400,
+    () => 'assigntemplatetoagent needs templateName, subTemplateNames or both: name the templates to assign.'
+  ),
+  E_UNKNOWN_AGENT: entry<{ by: 'name' | 'UUID'; values: readonly string[] }>(
+    404,
+    (p) => `No agent with ${p.by} ${list(p.values)}: check the value with agentinfo.`
+  ),
+  E_UNKNOWN_TEMPLATE: entry<{ kind: 'master' | 'sub'; names: readonly string[] }>(
+    404,
+    (p) => `No ${p.kind} template named ${list(p.names)}: create it with add${p.kind}template first.`
+  ),
+  E_UNKNOWN_LABEL: entry<{ names: readonly string[] }>(
+    404,
+    (p) => `No custom label named ${list(p.names)}: create it with setcustomlabel first.`
+  ),
+  E_UNKNOWN_NAME: entry<{ name: string }>(
+    404,
+    (p) => `No agent or template named ${JSON.stringify(p.name)}: check the name with agentinfo.`
+  ),
+  E_DUPLICATE_NAME: entry<{ name: string; owner: string }>(
+    409,
+    (p) => `The name ${JSON.stringify(p.name)} is already used by ${p.owner}: choose another name.`
+  ),
+  E_UNKNOWN_CA_FINGERPRINT: entry<{ got: string; expected: string }>(
+    400,
+    (p) => `global-config.ca-fingerprint ${JSON.stringify(p.got)} is not the manager's certificate authority: use ${p.expected} (from certificateinfo).`
+  ),
+  E_UNKNOWN_CERT_FINGERPRINT: entry<{ got: string }>(
+    400,
+    (p) => `global-config.cert-fingerprint ${JSON.stringify(p.got)} names no certificate: use a fingerprint from certificateinfo or omit it to have one issued.`
+  ),
+  E_CERTIFICATE_REVOKED: entry<{ got: string }>(
+    400,
+    (p) => `The certificate ${JSON.stringify(p.got)} is revoked: assign a valid certificate or omit cert-fingerprint to have one issued.`
+  ),
+  E_BAD_REQUEST: entry<{ detail: string }>(400, (p) => `The request could not be read (${p.detail}).`),
+  E_INTERNAL: entry(500, () => 'The simulator failed to answer this request; this is a bug in fleetsim, please report it.')
+} as const
+
+export type ErrorCode = keyof typeof ERRORS
+type ParamsOf<C extends ErrorCode> = Parameters<(typeof ERRORS)[C]['message']>[0]
+
+/** An error with a catalogue code; the error handler turns it into the error envelope. */
+export class ApiError extends Error {
+  readonly code: ErrorCode
+  readonly statusCode: number
+  /** further errors reported in the same envelope (e.g. every failed validation rule) */
+  readonly more: ApiError[]
+
+  constructor(code: ErrorCode, message: string, more: ApiError[] = []) {
+    super(message)
+    this.name = 'ApiError'
+    this.code = code
+    this.statusCode = ERRORS[code].status
+    this.more = more
+  }
+}
+
+// Entries without parameters take none; the rest take their typed parameter object.
+export function apiError<C extends ErrorCode>(
+  code: C,
+  ...params: ParamsOf<C> extends Record<string, never> ? [] : [ParamsOf<C>]
+): ApiError {
+  const message = (ERRORS[code].message as (p: unknown) => string)(params[0] ?? {})
+  return new ApiError(code, message)
+}
+
+/** JSON-ish rendering of a received value for messages: strings quoted, others as text. */
+export function shown(value: unknown): string {
+  if (value === undefined) return 'nothing'
+  if (Array.isArray(value)) return 'a list'
+  if (value === null) return 'null'
+  if (typeof value === 'object') return 'an object'
+  return JSON.stringify(value)
+}

@@ -1,0 +1,159 @@
+/**
+ * The validator compiler of every route: TypeBox's compiled checker, preceded by the text
+ * coercion of query strings, with failures turned into catalogue errors here, so the error
+ * handler never sees a raw validation error.
+ */
+import type { FastifySchemaCompiler } from 'fastify'
+import type { TSchema } from 'typebox'
+import { Compile } from 'typebox/compile'
+import { coerce } from './coerce.js'
+import { ApiError, apiError, shown, type Where } from './errors.js'
+
+interface RawError {
+  keyword: string
+  instancePath: string
+  params: Record<string, unknown>
+  message: string
+}
+
+interface SchemaNode {
+  type?: string
+  items?: SchemaNode
+  properties?: Record<string, SchemaNode>
+  title?: string
+}
+
+/**
+ * @param maxListItems the largest number of items a list query parameter may hold; checked
+ *   here (not in the schema) so the limit is an option of the app, not of every route schema
+ */
+export function createValidatorCompiler(maxListItems: number): FastifySchemaCompiler<TSchema> {
+  return ({ schema, httpPart, url }) => {
+    const checker = Compile(schema)
+    const isQuery = httpPart === 'querystring'
+    const node = schema as SchemaNode
+    const listParams = isQuery ? listParameters(node) : []
+    const context: Context = {
+      part: isQuery ? 'querystring' : 'body',
+      operation: operationOf(url),
+      body: node.title ?? 'request'
+    }
+    // Fastify turns a throwing validator into a 500, so every failure is *returned*.
+    return (value: unknown) => {
+      const data = isQuery ? coerce(value ?? {}, node, true) : value
+      if (listParams.length > 0) {
+        const tooMany = checkListSizes(data as Record<string, unknown>, listParams, maxListItems)
+        if (tooMany !== undefined) return { error: tooMany }
+      }
+      if (checker.Check(data)) return { value: data }
+      const errors = [...checker.Errors(data)] as RawError[]
+      return { error: toApiError(errors, data, context) }
+    }
+  }
+}
+
+function listParameters(schema: SchemaNode): string[] {
+  return Object.entries(schema.properties ?? {})
+    .filter(([, property]) => property.type === 'array')
+    .map(([name]) => name)
+}
+
+function checkListSizes(query: Record<string, unknown>, names: string[], limit: number): ApiError | undefined {
+  for (const name of names) {
+    const items = query[name]
+    if (Array.isArray(items) && items.length > limit) return apiError('E_TOO_MANY_ITEMS', { name, limit })
+  }
+  return undefined
+}
+
+/** `/manager/mvc/restservice/agentinfo.json` → `agentinfo` */
+function operationOf(url: string): string {
+  const last = url.slice(url.lastIndexOf('/') + 1)
+  const dot = last.indexOf('.')
+  return dot === -1 ? last : last.slice(0, dot)
+}
+
+interface Context {
+  part: 'querystring' | 'body'
+  operation: string
+  /** what the body is called in the spec's parameter table, e.g. `agent` */
+  body: string
+}
+
+/** All failed rules as one error (the first) carrying the others, for one envelope. */
+export function toApiError(raw: RawError[], data: unknown, context: Context): ApiError {
+  const seen = new Set<string>()
+  const mapped: ApiError[] = []
+  for (const error of raw) {
+    for (const apiErr of mapOne(error, data, context)) {
+      if (seen.has(apiErr.message)) continue
+      seen.add(apiErr.message)
+      mapped.push(apiErr)
+    }
+  }
+  if (mapped.length === 0) mapped.push(apiError('E_BAD_REQUEST', { detail: 'validation failed' }))
+  const [first, ...rest] = mapped
+  return new ApiError(first.code, first.message, rest)
+}
+
+function mapOne(error: RawError, data: unknown, context: Context): ApiError[] {
+  const isQuery = context.part === 'querystring'
+  const path = error.instancePath
+  if (!isQuery && path === '' && (data === null || data === undefined)) {
+    return [apiError('E_MISSING_BODY', { operation: context.operation, body: context.body })]
+  }
+  const where: Where = isQuery ? 'query parameter' : path === '' ? 'request body' : 'body field'
+  const name = displayPath(path)
+  const got = shown(valueAt(data, path))
+  switch (error.keyword) {
+    case 'required': {
+      const missing = (error.params.requiredProperties as string[] | undefined) ?? []
+      return missing.map((property) => {
+        const full = name === '' ? property : `${name}.${property}`
+        return isQuery ? apiError('E_MISSING_PARAMETER', { name: full }) : apiError('E_MISSING_FIELD', { name: full })
+      })
+    }
+    case 'type':
+      return [apiError('E_WRONG_TYPE', { where, name: name || 'body', expected: article(String(error.params.type)), got })]
+    case 'enum':
+      return [apiError('E_NOT_IN_ENUM', { where, name, allowed: (error.params.allowedValues as unknown[]) ?? [], got })]
+    default:
+      return [apiError('E_INVALID_VALUE', { where, name: name || 'body', rule: error.message, got })]
+  }
+}
+
+function article(type: string): string {
+  switch (type) {
+    case 'integer':
+      return 'an integer'
+    case 'object':
+      return 'an object'
+    case 'array':
+      return 'a list'
+    default:
+      return `a ${type}`
+  }
+}
+
+/** `/global-config/port` → `global-config.port`; `/agentstate/1` → `agentstate[1]`. */
+function displayPath(pointer: string): string {
+  if (pointer === '') return ''
+  const parts = pointer.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+  let out = ''
+  for (const part of parts) {
+    if (/^\d+$/.test(part) && out !== '') out += `[${part}]`
+    else out += out === '' ? part : `.${part}`
+  }
+  return out
+}
+
+function valueAt(data: unknown, pointer: string): unknown {
+  if (pointer === '') return data
+  let current: unknown = data
+  for (const raw of pointer.slice(1).split('/')) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~')
+    if (current === null || typeof current !== 'object') return undefined
+    current = (current as Record<string, unknown>)[part]
+  }
+  return current
+}

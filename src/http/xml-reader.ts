@@ -1,0 +1,93 @@
+/**
+ * Reads XML request bodies into the same plain objects a JSON body gives, the inverse of the
+ * structure in xml-writer.ts: the root element (any name, e.g. `<agent>`) is the body object,
+ * child elements are its keys, repeated elements become a list, `<field name="k">` is key `k`,
+ * and text stays text (the route's schema converts it, see coerce.ts).
+ *
+ * Safety: DOCTYPE declarations are refused before parsing and entity processing is off, so no
+ * entity can expand (no "billion laughs", no external entities). The five predefined entities
+ * and numeric character references are decoded here, which needs no DTD.
+ */
+import { XMLParser, XMLValidator } from 'fast-xml-parser'
+import { apiError } from './errors.js'
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  textNodeName: '#text',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  processEntities: false,
+  htmlEntities: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  trimValues: true,
+  commentPropName: false
+})
+
+const DOCTYPE = /<!DOCTYPE/i
+const ENTITY = /&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);/g
+// Keys that would reach an object's prototype if assigned; dropped from XML input.
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
+
+export function parseXmlBody(text: string): unknown {
+  if (text.trim() === '') return undefined
+  if (DOCTYPE.test(text)) throw apiError('E_XML_DOCTYPE')
+  const valid = XMLValidator.validate(text)
+  if (valid !== true) {
+    throw apiError('E_MALFORMED_XML', { detail: `${valid.err.msg} at line ${valid.err.line}` })
+  }
+  const document = parser.parse(text) as Record<string, unknown>
+  const roots = Object.keys(document)
+  if (roots.length !== 1) throw apiError('E_MALFORMED_XML', { detail: 'expected exactly one root element' })
+  return toPlain(document[roots[0]])
+}
+
+function decode(text: string): string {
+  if (!text.includes('&')) return text
+  return text.replace(ENTITY, (_, entity: string) => {
+    switch (entity) {
+      case 'lt':
+        return '<'
+      case 'gt':
+        return '>'
+      case 'amp':
+        return '&'
+      case 'quot':
+        return '"'
+      case 'apos':
+        return "'"
+    }
+    const code = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10)
+    return code <= 0x10ffff ? String.fromCodePoint(code) : '\uFFFD'
+  })
+}
+
+function toPlain(node: unknown): unknown {
+  if (typeof node === 'string') return decode(node)
+  if (node === null || typeof node !== 'object') return node === undefined ? '' : decode(String(node))
+  const element = node as Record<string, unknown>
+  const children = Object.keys(element).filter((key) => !key.startsWith('@_') && key !== '#text')
+  if (children.length === 0) return element['#text'] === undefined ? '' : decode(String(element['#text']))
+  const out: Record<string, unknown> = {}
+  for (const key of children) {
+    const value = element[key]
+    const items = Array.isArray(value) ? value : [value]
+    if (key === 'field') {
+      // `<field name="the service">` carries a key that is not a valid XML name.
+      for (const item of items) {
+        const name = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)['@_name'] : undefined
+        if (typeof name === 'string') assign(out, decode(name), toPlain(item))
+        else assign(out, 'field', toPlain(item))
+      }
+      continue
+    }
+    assign(out, key, Array.isArray(value) ? value.map(toPlain) : toPlain(value))
+  }
+  return out
+}
+
+function assign(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (FORBIDDEN_KEYS.has(key)) return
+  target[key] = value
+}

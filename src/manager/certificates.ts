@@ -1,0 +1,264 @@
+/**
+ * The certificates the manager knows: its CA, the certificate of every generated agent, and
+ * certificates issued by addagent. Per-agent data stays sparse: a generated agent's
+ * certificate is derived on demand from the fleet (its fingerprint is in the agent's
+ * configuration); only certificates that were issued, shared, revoked or outlived their agent
+ * are kept in a map.
+ *
+ * Ids: the CA is 1; an agent's certificate is its agent index + 2 (a certificate is issued for
+ * exactly one agent index, so ids never collide and are stable across restarts with the same
+ * seed).
+ */
+import { createHash } from 'node:crypto'
+import type { Fleet } from '../fleet/fleet-api.js'
+import { displayFingerprint, normaliseFingerprint, type CaInfo } from '../tls/ca-info.js'
+import { apiError } from '../http/errors.js'
+import { formatLocalMinute } from './time-format.js'
+
+const DAY_MS = 86_400_000
+/** Validity of agent certificates. */
+export const AGENT_CERT_DAYS = 730
+
+export type CertificateStatus = 'VALID' | 'REVOKED' | 'EXPIRED'
+
+interface Certificate {
+  /** normalised fingerprint */
+  fingerprint: string
+  name: string
+  id: number
+  notBefore: number
+  notAfter: number
+  revoked: boolean
+  isCa: boolean
+}
+
+/** One item of certificateinfo (kebab-case keys, as the real manager's). */
+export interface CertificateRecord {
+  name: string
+  country: string
+  state: string
+  city: string
+  organization: string
+  'organization-unit': string
+  activation: string
+  expiration: string
+  'use-as-default-ca': boolean
+  status: CertificateStatus
+  id: number
+  issuer: string
+  subject: string
+  'serial-number': string
+  'sig-alg-name': string
+  type: 'CA' | 'CERT'
+  fingerprint: string
+}
+
+interface SubjectDefaults {
+  country: string
+  state: string
+  city: string
+  organization: string
+  organizationUnit: string
+}
+
+export class CertificateRegistry {
+  private readonly explicit = new Map<string, Certificate>()
+  private readonly caCert: Certificate
+  private readonly defaults: SubjectDefaults
+  private issued = 0
+
+  constructor(
+    private readonly fleet: Fleet,
+    private readonly ca: CaInfo
+  ) {
+    this.caCert = {
+      fingerprint: normaliseFingerprint(ca.fingerprint),
+      name: commonName(ca.subject),
+      id: 1,
+      notBefore: ca.notBefore.getTime(),
+      notAfter: ca.notAfter.getTime(),
+      revoked: false,
+      isCa: true
+    }
+    this.defaults = subjectDefaults(ca.subject)
+  }
+
+  /** The CA fingerprint in display form, as addagent's ca-fingerprint must carry it. */
+  get caFingerprint(): string {
+    return displayFingerprint(this.caCert.fingerprint)
+  }
+
+  /** E_UNKNOWN_CA_FINGERPRINT unless the text is the CA's fingerprint (any case, colons or not). */
+  requireCa(fingerprint: string): void {
+    if (normaliseFingerprint(fingerprint) !== this.caCert.fingerprint) {
+      throw apiError('E_UNKNOWN_CA_FINGERPRINT', { got: fingerprint, expected: this.caFingerprint })
+    }
+  }
+
+  /**
+   * The certificate a client wants to assign: must exist, be an agent certificate and not be
+   * revoked. Returns its name (addagent's default agent name) and normalised fingerprint.
+   */
+  requireAssignable(fingerprint: string): { name: string; fingerprint: string } {
+    const cert = this.find(fingerprint)
+    if (cert === undefined || cert.isCa) throw apiError('E_UNKNOWN_CERT_FINGERPRINT', { got: fingerprint })
+    if (cert.revoked) throw apiError('E_CERTIFICATE_REVOKED', { got: fingerprint })
+    return { name: cert.name, fingerprint: cert.fingerprint }
+  }
+
+  /**
+   * A certificate issued to a new agent is kept from now on. Its fingerprint is the SHA-1 of a
+   * text unique to this issue, so it never repeats.
+   */
+  issue(name: string): string {
+    const fingerprint = createHash('sha1')
+      .update(`fleetsim-certificate\0${name}\0${this.issued++}\0${this.fleet.now()}\0${this.caCert.fingerprint}`)
+      .digest('hex')
+    const now = this.fleet.now()
+    this.explicit.set(fingerprint, {
+      fingerprint,
+      name,
+      id: -1,
+      notBefore: now,
+      notAfter: now + AGENT_CERT_DAYS * DAY_MS,
+      revoked: false,
+      isCa: false
+    })
+    return fingerprint
+  }
+
+  /** Gives an issued certificate the id of the agent it was issued for. */
+  bind(fingerprint: string, index: number): void {
+    const cert = this.explicit.get(normaliseFingerprint(fingerprint))
+    if (cert !== undefined && cert.id === -1) cert.id = index + 2
+  }
+
+  /** Drops an issued certificate whose agent could not be created. */
+  discard(fingerprint: string): void {
+    const cert = this.explicit.get(normaliseFingerprint(fingerprint))
+    if (cert !== undefined && cert.id === -1) this.explicit.delete(cert.fingerprint)
+  }
+
+  /**
+   * Keeps a derived certificate explicitly, e.g. before its agent is deleted or when a second
+   * agent is given it (so it is listed once, whatever the agents do next).
+   */
+  keep(fingerprint: string): void {
+    const cert = this.find(fingerprint)
+    if (cert !== undefined && !cert.isCa) this.explicit.set(cert.fingerprint, cert)
+  }
+
+  revoke(fingerprint: string): void {
+    this.keep(fingerprint)
+    const cert = this.explicit.get(normaliseFingerprint(fingerprint))
+    if (cert !== undefined) cert.revoked = true
+  }
+
+  status(fingerprint: string): CertificateStatus | undefined {
+    const cert = this.find(fingerprint)
+    return cert === undefined ? undefined : this.statusOf(cert)
+  }
+
+  /**
+   * Every certificate, the CA first, optionally only those not yet expired that expire within
+   * `withinDays`. Lazy, so a million agents are listed without a million-item array.
+   */
+  *list(withinDays?: number): Generator<CertificateRecord> {
+    const now = this.fleet.now()
+    const limit = withinDays === undefined ? Infinity : now + withinDays * DAY_MS
+    const wanted = (cert: Certificate): boolean => withinDays === undefined || (cert.notAfter >= now && cert.notAfter <= limit)
+    if (wanted(this.caCert)) yield this.record(this.caCert, now)
+    for (const cert of this.explicit.values()) if (wanted(cert)) yield this.record(cert, now)
+    for (const index of this.fleet.indices()) {
+      const fingerprint = normaliseFingerprint(this.fleet.config(index).certFingerprint)
+      if (this.explicit.has(fingerprint) || fingerprint === this.caCert.fingerprint) continue
+      const cert = this.derived(index, fingerprint)
+      if (wanted(cert)) yield this.record(cert, now)
+    }
+  }
+
+  private find(fingerprint: string): Certificate | undefined {
+    const normal = normaliseFingerprint(fingerprint)
+    if (normal === this.caCert.fingerprint) return this.caCert
+    const kept = this.explicit.get(normal)
+    if (kept !== undefined) return kept
+    const index = this.fleet.findByCertFingerprint(normal)
+    return index === undefined ? undefined : this.derived(index, normal)
+  }
+
+  private derived(index: number, fingerprint: string): Certificate {
+    const notBefore = this.caCert.notBefore
+    return {
+      fingerprint,
+      name: this.fleet.name(index),
+      id: index + 2,
+      notBefore,
+      notAfter: notBefore + AGENT_CERT_DAYS * DAY_MS,
+      revoked: false,
+      isCa: false
+    }
+  }
+
+  private statusOf(cert: Certificate, now = this.fleet.now()): CertificateStatus {
+    if (cert.revoked) return 'REVOKED'
+    return cert.notAfter < now ? 'EXPIRED' : 'VALID'
+  }
+
+  private record(cert: Certificate, now: number): CertificateRecord {
+    const d = this.defaults
+    return {
+      name: cert.name,
+      country: d.country,
+      state: d.state,
+      city: d.city,
+      organization: d.organization,
+      'organization-unit': d.organizationUnit,
+      activation: formatLocalMinute(cert.notBefore),
+      expiration: formatLocalMinute(cert.notAfter),
+      'use-as-default-ca': cert.isCa,
+      status: this.statusOf(cert, now),
+      id: cert.id,
+      issuer: this.ca.subject,
+      subject: cert.isCa ? this.ca.subject : agentSubject(cert.name, d),
+      'serial-number': cert.isCa ? this.ca.serialNumber : cert.fingerprint.slice(0, 16).toUpperCase(),
+      'sig-alg-name': this.ca.sigAlgName,
+      type: cert.isCa ? 'CA' : 'CERT',
+      fingerprint: displayFingerprint(cert.fingerprint)
+    }
+  }
+}
+
+/** `CN=fleetsim CA,O=fleetsim` → attribute map (simple DNs; escaped commas are kept). */
+function parseDn(dn: string): Map<string, string> {
+  const out = new Map<string, string>()
+  for (const part of dn.split(/(?<!\\),/)) {
+    const eq = part.indexOf('=')
+    if (eq > 0) out.set(part.slice(0, eq).trim().toUpperCase(), part.slice(eq + 1).trim().replace(/\\,/g, ','))
+  }
+  return out
+}
+
+function commonName(dn: string): string {
+  return parseDn(dn).get('CN') ?? dn
+}
+
+function subjectDefaults(dn: string): SubjectDefaults {
+  const parts = parseDn(dn)
+  return {
+    country: parts.get('C') ?? '',
+    state: parts.get('ST') ?? '',
+    city: parts.get('L') ?? '',
+    organization: parts.get('O') ?? '',
+    organizationUnit: parts.get('OU') ?? ''
+  }
+}
+
+function agentSubject(name: string, d: SubjectDefaults): string {
+  const parts = [`CN=${name.replace(/,/g, '\\,')}`]
+  if (d.organizationUnit !== '') parts.push(`OU=${d.organizationUnit}`)
+  if (d.organization !== '') parts.push(`O=${d.organization}`)
+  if (d.city !== '') parts.push(`L=${d.city}`)
+  if (d.state !== '') parts.push(`ST=${d.state}`)
+  if (d.country !== '') parts.push(`C=${d.country}`)
+  return parts.join(',')
+}

@@ -1,0 +1,49 @@
+/** Manager fields created with createfield: unique names, an id and a description id each. */
+import { apiError } from '../http/errors.js'
+
+/** The spec shows STRING; the others are the simulator's choice (docs/protocol.md). */
+export const FIELD_TYPES = ['STRING', 'INTEGER', 'BOOLEAN', 'DATETIME', 'IPADDR', 'BINARY'] as const
+export type FieldType = (typeof FIELD_TYPES)[number]
+
+export interface Field {
+  name: string
+  type: FieldType
+  fieldDescription: { description: string; id: number }
+  persist: boolean
+  lookup: boolean
+  id: number
+}
+
+export interface FieldInput {
+  name: string
+  type: FieldType
+  description?: string
+  persist?: boolean
+  lookup?: boolean
+}
+
+export class FieldRegistry {
+  private readonly byName = new Map<string, Field>()
+  private nextId = 1
+  private nextDescriptionId = 1
+
+  create(input: FieldInput): Field {
+    if (this.byName.has(input.name)) {
+      throw apiError('E_DUPLICATE_NAME', { name: input.name, owner: `manager field "${input.name}"` })
+    }
+    const field: Field = {
+      name: input.name,
+      type: input.type,
+      fieldDescription: { description: input.description ?? '', id: this.nextDescriptionId++ },
+      persist: input.persist ?? false,
+      lookup: input.lookup ?? false,
+      id: this.nextId++
+    }
+    this.byName.set(field.name, field)
+    return field
+  }
+
+  get(name: string): Field | undefined {
+    return this.byName.get(name)
+  }
+}

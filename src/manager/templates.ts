@@ -1,0 +1,123 @@
+/**
+ * Master and sub templates: unique names, numeric ids (handed to the fleet with
+ * setTemplate), and which templates each agent has. Template names share one namespace with
+ * agent names (viewagentortemplate looks both up by name); the caller passes that check in.
+ */
+import type { LogLevelName, ModeName } from '../fleet/states.js'
+import { apiError } from '../http/errors.js'
+
+export type TemplateKind = 'master' | 'sub'
+
+export interface MasterConfig {
+  address: string
+  port: number
+  caFingerprint: string
+  isLogToFile: boolean
+  logLevel: LogLevelName
+  mode: ModeName
+  verbatim: string
+}
+
+export interface SubConfig {
+  verbatim?: string
+}
+
+export interface Template {
+  readonly id: number
+  readonly kind: TemplateKind
+  name: string
+  description: string
+  config: MasterConfig | SubConfig
+}
+
+export interface TemplateInput {
+  name: string
+  description?: string
+  config: MasterConfig | SubConfig
+}
+
+/** Templates assigned to one agent. */
+export interface Assignment {
+  /** master template id, or -1 */
+  master: number
+  subs: number[]
+}
+
+/** Throws E_DUPLICATE_NAME when the name is taken by anything but `except`. */
+export type NameCheck = (name: string, except?: string) => void
+
+export class TemplateRegistry {
+  private readonly byName = new Map<string, Template>()
+  private readonly byId = new Map<number, Template>()
+  // Sparse: only agents that were ever assigned a template have an entry.
+  private readonly assignments = new Map<number, Assignment>()
+  private nextId = 1
+
+  constructor(private readonly checkName: NameCheck) {}
+
+  get(name: string): Template | undefined {
+    return this.byName.get(name)
+  }
+
+  byIdOf(id: number): Template | undefined {
+    return this.byId.get(id)
+  }
+
+  /** The template of this kind, or E_UNKNOWN_TEMPLATE naming every unknown one. */
+  require(kind: TemplateKind, names: readonly string[]): Template[] {
+    const found: Template[] = []
+    const missing: string[] = []
+    for (const name of names) {
+      const template = this.byName.get(name)
+      if (template?.kind === kind) found.push(template)
+      else missing.push(name)
+    }
+    if (missing.length > 0) throw apiError('E_UNKNOWN_TEMPLATE', { kind, names: missing })
+    return found
+  }
+
+  add(kind: TemplateKind, input: TemplateInput): Template {
+    this.checkName(input.name)
+    const template: Template = {
+      id: this.nextId++,
+      kind,
+      name: input.name,
+      description: input.description ?? '',
+      config: input.config
+    }
+    this.byName.set(template.name, template)
+    this.byId.set(template.id, template)
+    return template
+  }
+
+  modify(kind: TemplateKind, currentName: string, input: TemplateInput): Template {
+    const [template] = this.require(kind, [currentName])
+    if (input.name !== currentName) this.checkName(input.name, currentName)
+    this.byName.delete(currentName)
+    template.name = input.name
+    template.description = input.description ?? ''
+    template.config = input.config
+    this.byName.set(template.name, template)
+    return template
+  }
+
+  assign(index: number, master: Template | undefined, subs: readonly Template[]): Assignment {
+    const current = this.assignments.get(index) ?? { master: -1, subs: [] }
+    if (master !== undefined) current.master = master.id
+    for (const sub of subs) if (!current.subs.includes(sub.id)) current.subs.push(sub.id)
+    this.assignments.set(index, current)
+    return current
+  }
+
+  assignmentOf(index: number): Assignment | undefined {
+    return this.assignments.get(index)
+  }
+
+  forgetAgent(index: number): void {
+    this.assignments.delete(index)
+  }
+
+  all(): IterableIterator<Template> {
+    return this.byName.values()
+  }
+}
