@@ -1,0 +1,37 @@
+/**
+ * The scenario library shipped in `scenarios/`: its location and a listing with descriptions.
+ */
+import { readdir } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { loadScenarioFile } from './load.js'
+
+/** `scenarios/` at the package root (the same depth from src/scenario and dist/scenario). */
+export const LIBRARY_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url))
+
+export interface LibraryEntry {
+  readonly file: string
+  readonly name: string
+  /** the scenario's description, or the first problem when it does not validate */
+  readonly description: string
+  readonly valid: boolean
+}
+
+export async function libraryFiles(dir = LIBRARY_DIR): Promise<string[]> {
+  const names = await readdir(dir)
+  return names
+    .filter((n) => n.endsWith('.yaml') || n.endsWith('.yml'))
+    .sort()
+    .map((n) => join(dir, n))
+}
+
+export async function listLibrary(dir = LIBRARY_DIR): Promise<LibraryEntry[]> {
+  const files = await libraryFiles(dir)
+  return Promise.all(
+    files.map(async (file): Promise<LibraryEntry> => {
+      const result = await loadScenarioFile(file)
+      if (result.ok) return { file, name: result.scenario.name, description: result.scenario.description, valid: true }
+      return { file, name: file, description: `invalid: ${result.issues[0]?.message ?? 'unknown problem'}`, valid: false }
+    })
+  )
+}

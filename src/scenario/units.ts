@@ -1,0 +1,56 @@
+/**
+ * Durations and rates as scenario files write them.
+ *
+ * Durations: a number of seconds (`90`, `0.5`) or a string of one or more number+unit parts,
+ * `500ms`, `30s`, `5m`, `2h`, `1d`, `1h30m`. Rates: `<count>/<unit>` with unit `s`, `m`, `h`
+ * or `d` (`3/h`, `0.5/m`), or `0`. Both parse to seconds (durations) or per-second (rates).
+ */
+
+const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 }
+
+const DURATION_PART = /(\d+(?:\.\d+)?|\.\d+)(ms|s|m|h|d)/y
+const RATE = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*\/\s*(s|m|h|d)\s*$/
+
+/** Seconds, or undefined when the value is not a duration. Negative values are rejected. */
+export function parseDuration(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : undefined
+  if (typeof value !== 'string') return undefined
+  const text = value.trim()
+  if (text === '') return undefined
+  if (/^\d+(?:\.\d+)?$/.test(text)) return Number(text)
+  let total = 0
+  let at = 0
+  DURATION_PART.lastIndex = 0
+  while (at < text.length) {
+    DURATION_PART.lastIndex = at
+    const m = DURATION_PART.exec(text)
+    if (m === null) return undefined
+    total += Number(m[1]) * (UNIT_SECONDS[m[2]] ?? NaN)
+    at = DURATION_PART.lastIndex
+  }
+  return Number.isFinite(total) ? total : undefined
+}
+
+/** Events per second, or undefined when the value is not a rate. */
+export function parseRate(value: unknown): number | undefined {
+  if (value === 0 || value === '0') return 0
+  if (typeof value !== 'string') return undefined
+  const m = RATE.exec(value)
+  if (m === null) return undefined
+  return Number(m[1]) / (UNIT_SECONDS[m[2]] ?? NaN)
+}
+
+/** `90` → `1m30s`, for messages. */
+export function formatSeconds(seconds: number): string {
+  if (seconds < 1) return `${Math.round(seconds * 1000)}ms`
+  const parts: string[] = []
+  let rest = seconds
+  for (const [unit, size] of [['d', 86400], ['h', 3600], ['m', 60]] as const) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)}${unit}`)
+      rest %= size
+    }
+  }
+  if (rest > 0 || parts.length === 0) parts.push(`${Number(rest.toFixed(3))}s`)
+  return parts.join('')
+}
