@@ -1,0 +1,781 @@
+/**
+ * The fleet engine: owns the shared buffers, the Piscina pool that steps them, the virtual
+ * clock that says how far to step, and the sparse per-agent data the API can change (names,
+ * UUIDs and configuration of renamed or added agents). Implements the facade's Fleet seam.
+ *
+ * Two kinds of work touch agents, and they never overlap (see layout.ts, "Ownership"):
+ * step rounds (workers, one task per shard) and mutations (main thread). Both run under one
+ * promise-chain lock, so a mutation waits for the step round in flight, runs alone, and the
+ * next round sees its result. That is also what makes a run reproducible: mutations land
+ * between rounds, at the fleet's current virtual second.
+ */
+import { createHash } from 'node:crypto'
+import { availableParallelism } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { Piscina } from 'piscina'
+import { AGENT_STATES, AgentState, MODES, MODULE_STATUSES, Mode, ModuleStatus, stateName, type AgentStateName } from './states.js'
+import { Flag, Link, MAX_MODULES, NEVER, allocateBuffers, readConsistent, viewsOf, type FleetBuffers, type FleetViews } from './layout.js'
+import { defaultProgram, type FleetProgram } from './program.js'
+import { Identity } from './identity.js'
+import { VirtualClock, type ClockState } from './clock.js'
+import { countersAt, loadAt, memoryAt, moduleRate, newCounters, advanceCounters } from './counters.js'
+import {
+  NO_STAGE,
+  Revert,
+  armStage,
+  newTally,
+  refreshState,
+  restartModules,
+  scheduleNext,
+  setModuleStatus,
+  stopModules,
+  type LifeContext,
+  type StepTally
+} from './lifecycle.js'
+import { initAgent } from './agent-init.js'
+import { recoverShard, type ShardRange, type UndoArea } from './step.js'
+import { Stream, uniform } from './random.js'
+import { normaliseFingerprint } from '../tls/ca-info.js'
+import type { WorkerData, WorkerTask } from './worker.js'
+import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, ModuleView, NewAgent } from './fleet-api.js'
+
+/** The reconnect wait the spec states: an agent not back within it has failed to reconnect. */
+export const RECONNECT_WAIT_SECONDS = 10
+
+export interface FleetOptions {
+  agents: number
+  seed: number
+  /** worker threads; default: the machine's available parallelism */
+  workers?: number
+  speed?: number
+  /** virtual epoch in epoch ms (default: now) */
+  startTime?: number
+  paused?: boolean
+  /** fingerprint of the CA, reported in every agent's configuration */
+  caFingerprint: string
+  /** the compiled program; default: the default fleet for the seed */
+  program?: FleetProgram
+  /** extra slots for agents added through the API (default: 5% of agents, at least 1,000) */
+  headroom?: number
+}
+
+/** Aggregates the simulator reports for metrics and logs. */
+export interface FleetStats {
+  transitions: number[]
+  moduleCrashes: number
+  moduleRestarts: number
+  reconnectAttempts: number
+  reconnectFailures: number
+  /** events received by the whole fleet since start, from the summed input rate */
+  eventsReceived: number
+  stepRounds: number
+  lastRoundMs: number
+  workerRestarts: number
+}
+
+const MAX_CHUNK_SECONDS = 3600
+
+function workerFile(): { filename: string; execArgv: string[] } {
+  const here = fileURLToPath(import.meta.url)
+  if (here.endsWith('.ts')) {
+    // Running from source (tsx, vitest): workers load the TypeScript entry through tsx.
+    return { filename: here.replace(/fleet\.ts$/, 'worker.ts'), execArgv: ['--import', 'tsx'] }
+  }
+  return { filename: here.replace(/fleet\.js$/, 'worker.js'), execArgv: [] }
+}
+
+export class FleetEngine implements Fleet {
+  readonly capacity: number
+  readonly identity: Identity
+  readonly clock: VirtualClock
+  readonly stats: FleetStats
+  private readonly buffers: FleetBuffers
+  private readonly v: FleetViews
+  private readonly undo: UndoArea
+  private readonly undoBuffers: FleetBuffers
+  private readonly shards: ShardRange[]
+  private pool: Piscina<WorkerTask, StepTally>
+  private program: FleetProgram
+  /** highest index ever used + 1: agents [0, used) have been brought to life */
+  private used: number
+  private existing: number
+  private readonly byState: number[] = new Array(AGENT_STATES.length).fill(0)
+  /** summed events/s of every running input module of every existing agent */
+  private fleetRate = 0
+  /** virtual second the whole fleet has been stepped to */
+  private steppedTo = 0
+  private lockout = false
+  private lock: Promise<unknown> = Promise.resolve()
+  private timer: NodeJS.Timeout | undefined
+  private closed = false
+  private readonly waiters: Array<{ at: number; resolve: () => void }> = []
+  // Sparse data of agents the API renamed, added or reconfigured.
+  private readonly nameOverride = new Map<number, string>()
+  private readonly indexByName = new Map<string, number>()
+  private readonly uuidOverride = new Map<number, string>()
+  private readonly indexByUuid = new Map<string, number>()
+  private readonly configOverride = new Map<number, AgentConfig>()
+  private readonly indexByCert = new Map<string, number>()
+
+  private constructor(
+    private readonly options: Required<Omit<FleetOptions, 'program' | 'headroom'>> & { headroom: number },
+    program: FleetProgram
+  ) {
+    this.program = program
+    this.capacity = options.agents + options.headroom
+    this.identity = new Identity(options.seed)
+    this.clock = new VirtualClock(options.startTime, { speed: options.speed, paused: options.paused })
+    this.buffers = allocateBuffers(this.capacity)
+    this.v = viewsOf(this.buffers)
+    // Empty slots have no timer: the step skips them.
+    this.v.nextEventAt.fill(NEVER)
+    const shardSize = Math.max(1024, Math.ceil(this.capacity / (options.workers * 8)))
+    this.shards = []
+    for (let start = 0, shard = 0; start < this.capacity; start += shardSize, shard++) {
+      this.shards.push({ shard, start, end: Math.min(this.capacity, start + shardSize) })
+    }
+    this.undoBuffers = allocateBuffers(this.shards.length)
+    this.undo = { views: viewsOf(this.undoBuffers), agent: new Int32Array(new SharedArrayBuffer(4 * this.shards.length)).fill(-1) }
+    this.used = options.agents
+    this.existing = options.agents
+    this.stats = {
+      transitions: new Array(AGENT_STATES.length ** 2).fill(0),
+      moduleCrashes: 0,
+      moduleRestarts: 0,
+      reconnectAttempts: 0,
+      reconnectFailures: 0,
+      eventsReceived: 0,
+      stepRounds: 0,
+      lastRoundMs: 0,
+      workerRestarts: 0
+    }
+    this.pool = this.createPool()
+  }
+
+  static async create(options: FleetOptions): Promise<FleetEngine> {
+    if (!Number.isInteger(options.agents) || options.agents < 0) throw new RangeError(`agents must be a non-negative integer, got ${options.agents}`)
+    const startTime = options.startTime ?? Date.now()
+    const filled = {
+      agents: options.agents,
+      seed: options.seed,
+      workers: Math.max(1, options.workers ?? availableParallelism()),
+      speed: options.speed ?? 1,
+      startTime,
+      paused: options.paused ?? false,
+      caFingerprint: options.caFingerprint,
+      headroom: options.headroom ?? Math.max(1000, Math.ceil(options.agents * 0.05))
+    }
+    const engine = new FleetEngine(filled, options.program ?? defaultProgram(options.seed, startTime))
+    await engine.build()
+    engine.schedule()
+    return engine
+  }
+
+  private createPool(): Piscina<WorkerTask, StepTally> {
+    const { filename, execArgv } = workerFile()
+    const workerData: WorkerData = {
+      buffers: this.buffers,
+      undoBuffers: this.undoBuffers,
+      undoAgent: this.undo.agent.buffer as SharedArrayBuffer,
+      program: this.program
+    }
+    return new Piscina<WorkerTask, StepTally>({
+      filename,
+      execArgv,
+      workerData,
+      minThreads: this.options.workers,
+      maxThreads: this.options.workers,
+      idleTimeout: 60_000
+    })
+  }
+
+  private async build(): Promise<void> {
+    const tallies = await Promise.all(
+      this.shards
+        .filter((range) => range.start < this.options.agents)
+        .map((range) => this.pool.run({ kind: 'init', range: { ...range, end: Math.min(range.end, this.options.agents) }, t: 0, lockout: false }))
+    )
+    for (const tally of tallies) this.absorb(tally)
+    // The starting counts and the fleet's input rate come from one pass; afterwards every
+    // change arrives as a tally.
+    for (let i = 0; i < this.options.agents; i++) {
+      this.byState[this.v.state[i]]++
+      this.fleetRate += this.runningRate(i)
+    }
+  }
+
+  private runningRate(i: number): number {
+    let rate = 0
+    for (let k = 0; k < this.v.moduleCount[i]; k++) {
+      if (this.v.moduleStatus[i * MAX_MODULES + k] === ModuleStatus.RUNNING) rate += moduleRate(this.program, this.v, i, k)
+    }
+    return rate
+  }
+
+  private absorb(tally: StepTally): void {
+    const n = AGENT_STATES.length
+    for (let k = 0; k < tally.transitions.length; k++) {
+      const count = tally.transitions[k]
+      if (count === 0) continue
+      this.byState[Math.floor(k / n)] -= count
+      this.byState[k % n] += count
+      this.stats.transitions[k] += count
+    }
+    for (let s = 0; s < n; s++) {
+      if (tally.appeared[s] === 0) continue
+      this.byState[s] += tally.appeared[s]
+      this.existing += tally.appeared[s]
+    }
+    this.fleetRate += tally.rateDelta
+    this.stats.moduleCrashes += tally.moduleCrashes
+    this.stats.moduleRestarts += tally.moduleRestarts
+  }
+
+  /** Runs fn alone: after the step round in flight, before the next. */
+  private exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
+    const run = this.lock.then(fn)
+    this.lock = run.catch(() => undefined)
+    return run
+  }
+
+  /** A context for main-thread changes at the fleet's current second. */
+  private mutationContext(): LifeContext {
+    return { program: this.program, v: this.v, lockout: this.lockout, tally: newTally() }
+  }
+
+  private finishMutation(ctx: LifeContext, touched: Iterable<number>): void {
+    const t = this.steppedTo
+    for (const i of touched) {
+      armStage(ctx, i, t)
+      scheduleNext(ctx, i, t)
+    }
+    this.absorb(ctx.tally)
+  }
+
+  // ---- clock and stepping ------------------------------------------------------------------
+
+  /** Steps the fleet until it has caught up with the clock, then sleeps until the next second. */
+  private schedule(): void {
+    if (this.closed) return
+    clearTimeout(this.timer)
+    const target = Math.floor(this.clock.elapsedMs() / 1000)
+    if (target > this.steppedTo) {
+      void this.catchUp().then(() => this.schedule())
+      return
+    }
+    const wait = this.clock.wallMsUntil((this.steppedTo + 1) * 1000)
+    if (wait !== Infinity) this.timer = setTimeout(() => this.schedule(), Math.max(1, Math.ceil(wait)))
+  }
+
+  private catchUp(): Promise<void> {
+    return this.exclusive(async () => {
+      for (;;) {
+        const target = Math.floor(this.clock.elapsedMs() / 1000)
+        if (target <= this.steppedTo || this.closed) return
+        await this.round(Math.min(target, this.steppedTo + MAX_CHUNK_SECONDS))
+      }
+    }).catch((error: unknown) => {
+      if (!this.closed) throw error
+    })
+  }
+
+  /** One step round: every shard to virtual second `to`, in parallel. */
+  private async round(to: number): Promise<void> {
+    const started = performance.now()
+    const lockout = this.lockout
+    const tallies = await Promise.all(this.shards.filter((r) => r.start < this.used).map((range) => this.stepRange(range, to, lockout)))
+    for (const tally of tallies) this.absorb(tally)
+    this.stats.eventsReceived += this.fleetRate * (to - this.steppedTo)
+    this.steppedTo = to
+    this.stats.stepRounds++
+    this.stats.lastRoundMs = performance.now() - started
+    this.releaseWaiters()
+  }
+
+  private async stepRange(range: ShardRange, to: number, lockout: boolean): Promise<StepTally> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.pool.run({ kind: 'step', range, to, lockout })
+      } catch (error) {
+        // A worker died mid-task: restore the agent it was writing and step the shard again
+        // on a fresh worker (piscina replaces dead workers). Finished agents are skipped.
+        if (this.closed || attempt >= 3) throw error
+        recoverShard(this.v, this.undo, range)
+        this.stats.workerRestarts++
+      }
+    }
+  }
+
+  /** Test hook: runs a step round in which one worker dies part way through a shard. */
+  async roundWithCrash(to: number, afterAgents: number): Promise<void> {
+    await this.exclusive(async () => {
+      const [first, ...rest] = this.shards.filter((r) => r.start < this.used)
+      const crashed = this.pool
+        .run({ kind: 'step-and-die', range: first, to, lockout: this.lockout, afterAgents })
+        .then(
+          () => newTally(),
+          () => {
+            recoverShard(this.v, this.undo, first)
+            this.stats.workerRestarts++
+            return this.stepRange(first, to, this.lockout)
+          }
+        )
+      const tallies = await Promise.all([crashed, ...rest.map((r) => this.stepRange(r, to, this.lockout))])
+      for (const tally of tallies) this.absorb(tally)
+      this.steppedTo = to
+      this.clock.advance(Math.max(0, to * 1000 - this.clock.elapsedMs()))
+    })
+  }
+
+  private releaseWaiters(): void {
+    for (let k = this.waiters.length - 1; k >= 0; k--) {
+      if (this.waiters[k].at <= this.steppedTo) {
+        this.waiters[k].resolve()
+        this.waiters.splice(k, 1)
+      }
+    }
+  }
+
+  /** Resolves once the fleet has been stepped to virtual second `at`. */
+  private until(at: number): Promise<void> {
+    if (at <= this.steppedTo) return Promise.resolve()
+    return new Promise((resolve) => {
+      this.waiters.push({ at, resolve })
+      this.schedule()
+    })
+  }
+
+  clockState(): ClockState {
+    return this.clock.state()
+  }
+
+  setClock(change: { paused?: boolean; speed?: number }): ClockState {
+    if (change.speed !== undefined) this.clock.setSpeed(change.speed)
+    if (change.paused !== undefined) this.clock.setPaused(change.paused)
+    this.schedule()
+    return this.clock.state()
+  }
+
+  /** Moves the clock forward by exactly `seconds` and resolves once the fleet has been stepped there. */
+  async advance(seconds: number): Promise<ClockState> {
+    if (!Number.isInteger(seconds) || seconds < 0) throw new RangeError(`seconds must be a non-negative integer, got ${seconds}`)
+    // Advance from the fleet's own second, so that the outcome does not depend on how much
+    // wall time passed before the call while paused.
+    const target = this.steppedTo + seconds
+    this.clock.advance(Math.max(0, target * 1000 - this.clock.elapsedMs()))
+    await this.catchUp()
+    await this.until(target)
+    return this.clock.state()
+  }
+
+  // ---- reading ---------------------------------------------------------------------------
+
+  now(): number {
+    return this.options.startTime + this.steppedTo * 1000
+  }
+
+  /** the virtual second the fleet has been stepped to */
+  second(): number {
+    return this.steppedTo
+  }
+
+  size(): number {
+    return this.existing
+  }
+
+  counts(): FleetCounts {
+    const byState = {} as Record<AgentStateName, number>
+    AGENT_STATES.forEach((name, code) => (byState[name] = this.byState[code]))
+    return { agents: this.existing, byState }
+  }
+
+  connectedCount(): number {
+    return this.existing - this.byState[AgentState.OFFLINE] - this.byState[AgentState.UNMANAGED]
+  }
+
+  private exists(i: number): boolean {
+    return i >= 0 && i < this.used && (this.v.flags[i] & Flag.EXISTS) !== 0
+  }
+
+  findByName(name: string): number | undefined {
+    const overridden = this.indexByName.get(name)
+    if (overridden !== undefined) return this.exists(overridden) ? overridden : undefined
+    const i = this.identity.indexOfName(name)
+    return i !== undefined && i < this.options.agents && !this.nameOverride.has(i) && this.exists(i) ? i : undefined
+  }
+
+  findByUuid(uuid: string): number | undefined {
+    const lower = uuid.toLowerCase()
+    const added = this.indexByUuid.get(lower)
+    if (added !== undefined) return this.exists(added) ? added : undefined
+    const i = this.identity.indexOfUuid(lower)
+    return i !== undefined && i < this.options.agents && !this.uuidOverride.has(i) && this.exists(i) ? i : undefined
+  }
+
+  findByCertFingerprint(fingerprint: string): number | undefined {
+    const normal = normaliseFingerprint(fingerprint)
+    const assigned = this.indexByCert.get(normal)
+    if (assigned !== undefined) return this.exists(assigned) ? assigned : undefined
+    const i = this.identity.indexOfCertFingerprint(normal)
+    return i !== undefined && i < this.options.agents && !this.configOverride.has(i) && this.exists(i) ? i : undefined
+  }
+
+  *indices(states?: ReadonlySet<AgentStateName>): Iterable<number> {
+    const wanted = states === undefined ? undefined : new Set([...states].map((s) => AgentState[s]))
+    for (let i = 0; i < this.used; i++) {
+      if ((this.v.flags[i] & Flag.EXISTS) === 0) continue
+      if (wanted !== undefined && !wanted.has(this.v.state[i] as 0)) continue
+      yield i
+    }
+  }
+
+  name(i: number): string {
+    return this.nameOverride.get(i) ?? this.identity.name(i)
+  }
+
+  uuid(i: number): string {
+    return this.uuidOverride.get(i) ?? this.identity.uuid(i)
+  }
+
+  config(i: number): AgentConfig {
+    const override = this.configOverride.get(i)
+    if (override !== undefined) return { ...override, mode: MODES[this.v.mode[i]] }
+    const mode = MODES[this.v.mode[i]]
+    return {
+      // In Connect mode the configured address is the manager's; in Listen mode the agent's own.
+      address: mode === 'Listen' ? this.identity.address(i) : `manager.${this.identity.vocabulary.domain}`,
+      port: mode === 'Listen' ? 4041 : 4041,
+      caFingerprint: this.options.caFingerprint,
+      certFingerprint: this.identity.certFingerprint(i),
+      isLogToFile: true,
+      logLevel: 'INFO',
+      mode,
+      verbatim: ''
+    }
+  }
+
+  view(i: number, withModules: boolean): AgentView {
+    const { v, program } = this
+    const t = this.steppedTo
+    const scratch = newCounters()
+    const snapshot = readConsistent(v, i, () => {
+      countersAt(program, v, i, t, scratch)
+      const statuses: number[] = []
+      for (let k = 0; k < v.moduleCount[i]; k++) statuses.push(v.moduleStatus[i * MAX_MODULES + k])
+      return {
+        state: v.state[i],
+        osIdx: v.osIdx[i],
+        versionIdx: v.versionIdx[i],
+        moduleSetIdx: v.moduleSetIdx[i],
+        startedAt: v.startedAt[i],
+        lastOnlineAt: v.state[i] === AgentState.ONLINE ? t : v.lastOnlineAt[i],
+        counters: { ...scratch, moduleReceived: [...scratch.moduleReceived] },
+        receivedAtMidnight: v.receivedAtMidnight[i],
+        sentAtMidnight: v.sentAtMidnight[i],
+        statuses
+      }
+    })
+    const os = program.os.names[snapshot.osIdx] ?? 'unknown'
+    const running = snapshot.state !== AgentState.OFFLINE
+    const name = this.name(i)
+    const address = this.configOverride.get(i)?.address ?? this.identity.address(i)
+    const c = snapshot.counters
+    const record: AgentView = {
+      index: i,
+      uuid: this.uuid(i),
+      name,
+      version: program.versions.names[snapshot.versionIdx] ?? 'unknown',
+      status: stateName(snapshot.state),
+      os,
+      address,
+      service: `${address}:4041`,
+      started: this.options.startTime + snapshot.startedAt * 1000,
+      lastOnline: this.options.startTime + snapshot.lastOnlineAt * 1000,
+      load: loadAt(program, i, t, running),
+      memUsage: memoryAt(program, i, t, c.queued),
+      received: c.received,
+      receivedToday: c.received - snapshot.receivedAtMidnight,
+      processing: c.queued,
+      sent: c.sent,
+      sentToday: c.sent - snapshot.sentAtMidnight,
+      sysinfo: this.identity.sysinfo(i, os, program.osFamily[snapshot.osIdx] ?? 'linux')
+    }
+    if (withModules) {
+      const specs = program.moduleSets[snapshot.moduleSetIdx]?.modules ?? []
+      record.modules = snapshot.statuses.map((status, k): ModuleView => {
+        const spec = specs[k]
+        const isOutput = spec?.type === 'OUTPUT'
+        return {
+          moduleName: spec?.name ?? `module${k}`,
+          module: spec?.kind ?? 'unknown',
+          moduleType: spec?.moduleType ?? 0,
+          type: isOutput ? 'OUTPUT' : 'INPUT',
+          isRunning: status === ModuleStatus.RUNNING,
+          evtRecvd: isOutput ? c.received : c.moduleReceived[k],
+          queuesize: isOutput ? c.queued : 0,
+          evtFwd: isOutput ? c.sent : c.moduleReceived[k],
+          evtDrop: isOutput ? c.dropped : 0,
+          status: MODULE_STATUSES[status],
+          statusCode: status,
+          id: k + 1
+        }
+      })
+    }
+    return record
+  }
+
+  // ---- mutations -------------------------------------------------------------------------
+
+  addAgent(agent: NewAgent): Promise<number> {
+    return this.exclusive(() => {
+      if (this.used >= this.capacity) {
+        throw new RangeError(`the fleet is full: ${this.capacity} agent slots are in use`)
+      }
+      const i = this.used++
+      const ctx = this.mutationContext()
+      initAgent(ctx, i, { t: this.steppedTo, initial: false, mode: Mode[agent.config.mode] })
+      this.setName(i, agent.name)
+      const uuid = (agent.uuid ?? crypto.randomUUID()).toLowerCase()
+      this.uuidOverride.set(i, uuid)
+      this.indexByUuid.set(uuid, i)
+      this.setConfig(i, agent.config)
+      this.existing++
+      this.byState[this.v.state[i]]++
+      this.fleetRate += this.runningRate(i)
+      this.finishMutation(ctx, [i])
+      return i
+    })
+  }
+
+  private setName(i: number, name: string): void {
+    const previous = this.nameOverride.get(i)
+    if (previous !== undefined) this.indexByName.delete(previous)
+    this.nameOverride.set(i, name)
+    this.indexByName.set(name, i)
+  }
+
+  private setConfig(i: number, config: AgentConfig): void {
+    const previous = this.configOverride.get(i)
+    if (previous !== undefined) this.indexByCert.delete(normaliseFingerprint(previous.certFingerprint))
+    this.configOverride.set(i, { ...config })
+    this.indexByCert.set(normaliseFingerprint(config.certFingerprint), i)
+  }
+
+  modifyAgent(i: number, name: string, config: AgentConfig): Promise<void> {
+    return this.exclusive(() => {
+      const ctx = this.mutationContext()
+      advanceCounters(this.program, this.v, i, this.steppedTo)
+      if (name !== this.name(i)) this.setName(i, name)
+      this.setConfig(i, config)
+      this.v.mode[i] = Mode[config.mode]
+      refreshState(ctx, i, this.steppedTo)
+      this.finishMutation(ctx, [i])
+    })
+  }
+
+  deleteAgents(indices: number[], revokeCert: boolean): Promise<void> {
+    return this.exclusive(() => {
+      const t = this.steppedTo
+      for (const i of indices) {
+        if (!this.exists(i)) continue
+        advanceCounters(this.program, this.v, i, t)
+        this.byState[this.v.state[i]]--
+        this.existing--
+        this.fleetRate -= this.runningRate(i)
+        this.v.flags[i] &= ~Flag.EXISTS
+        this.v.stageIdx[i] = NO_STAGE
+        this.v.stageAt[i] = NEVER
+        if (revokeCert) {
+          this.v.nextEventAt[i] = NEVER
+        } else {
+          // Without revocation its certificate still works: it connects again hours later.
+          this.v.flags[i] |= Flag.REJOINS
+          this.v.revertAt[i] = t + 3600 + Math.floor(uniform(this.program.seed, i, this.v.eventNo[i], Stream.REJOIN_DELAY) * 6 * 3600)
+          this.v.revertTo[i] = Revert.REJOIN
+          this.v.nextEventAt[i] = this.v.revertAt[i]
+        }
+      }
+    })
+  }
+
+  /** Why an agent cannot take a command now, or undefined when it can. */
+  private refusal(i: number): string | undefined {
+    const state = this.v.state[i]
+    if (state === AgentState.UNMANAGED) return 'agent is unmanaged and cannot be administered remotely'
+    if (state === AgentState.OFFLINE) return 'agent is not connected'
+    return undefined
+  }
+
+  stopAgents(indices: number[]): Promise<BatchOutcome> {
+    return this.exclusive(() => {
+      const ctx = this.mutationContext()
+      const outcome: BatchOutcome = { ok: [], failed: [] }
+      for (const i of indices) {
+        const reason = this.refusal(i)
+        if (reason !== undefined) {
+          outcome.failed.push({ index: i, reason })
+          continue
+        }
+        advanceCounters(this.program, this.v, i, this.steppedTo)
+        stopModules(ctx, i, this.steppedTo)
+        outcome.ok.push(i)
+      }
+      this.finishMutation(ctx, outcome.ok)
+      return outcome
+    })
+  }
+
+  startAgents(indices: number[]): Promise<BatchOutcome> {
+    return this.exclusive(() => {
+      const ctx = this.mutationContext()
+      const outcome: BatchOutcome = { ok: [], failed: [] }
+      for (const i of indices) {
+        const reason = this.refusal(i)
+        if (reason !== undefined) {
+          outcome.failed.push({ index: i, reason })
+          continue
+        }
+        advanceCounters(this.program, this.v, i, this.steppedTo)
+        this.v.flags[i] &= ~Flag.CONFIG_CORRUPT
+        restartModules(ctx, i, this.steppedTo, 1 + Math.floor(uniform(this.program.seed, i, this.v.eventNo[i], Stream.RESTART_DELAY) * 3))
+        this.v.eventNo[i]++
+        outcome.ok.push(i)
+      }
+      this.finishMutation(ctx, outcome.ok)
+      return outcome
+    })
+  }
+
+  async reconnectAgents(indices: number[]): Promise<BatchOutcome> {
+    const { outcome, waitUntil } = await this.exclusive(() => {
+      const t = this.steppedTo
+      const ctx = this.mutationContext()
+      const { failProbability, delayMinSeconds, delayMaxSeconds } = this.program.reconnect
+      const result: BatchOutcome = { ok: [], failed: [] }
+      let latest = t
+      for (const i of indices) {
+        const reason = this.refusal(i)
+        if (reason !== undefined) {
+          result.failed.push({ index: i, reason })
+          continue
+        }
+        const v = this.v
+        advanceCounters(this.program, v, i, t)
+        this.stats.reconnectAttempts++
+        const forced = (v.flags[i] & Flag.FAIL_NEXT_RECONNECT) !== 0
+        v.flags[i] &= ~(Flag.FAIL_NEXT_RECONNECT | Flag.CONFIG_CORRUPT)
+        const fails = forced || uniform(this.program.seed, i, v.eventNo[i], Stream.RECONNECT_FAIL) < failProbability
+        // The agent reloads its configuration: modules restart while it reconnects.
+        for (let k = 0; k < v.moduleCount[i]; k++) setModuleStatus(ctx, i, k, ModuleStatus.STARTING)
+        if (fails) {
+          v.link[i] = Link.STUCK
+          v.restartAt[i] = t + 1
+          this.stats.reconnectFailures++
+          result.failed.push({ index: i, reason: `agent did not reconnect within ${RECONNECT_WAIT_SECONDS} seconds` })
+          latest = t + RECONNECT_WAIT_SECONDS
+        } else {
+          const span = delayMaxSeconds - delayMinSeconds + 1
+          const delay = Math.min(RECONNECT_WAIT_SECONDS, delayMinSeconds + Math.floor(uniform(this.program.seed, i, v.eventNo[i], Stream.RECONNECT_DELAY) * span))
+          v.link[i] = Link.RECONNECTING
+          v.revertAt[i] = t + delay
+          v.revertTo[i] |= Revert.LINK
+          v.restartAt[i] = t + delay
+          latest = Math.max(latest, t + delay)
+          result.ok.push(i)
+        }
+        v.startedAt[i] = t
+        v.eventNo[i]++
+        refreshState(ctx, i, t)
+      }
+      this.finishMutation(ctx, [...result.ok, ...result.failed.map((f) => f.index)])
+      return { outcome: result, waitUntil: latest }
+    })
+    // The manager waits for the agents to come back, up to the reconnect wait, in virtual time.
+    await this.until(waitUntil)
+    return outcome
+  }
+
+  setTemplate(indices: number[], templateId: number): Promise<void> {
+    return this.exclusive(() => {
+      const ctx = this.mutationContext()
+      for (const i of indices) this.v.templateId[i] = templateId
+      this.finishMutation(ctx, indices)
+    })
+  }
+
+  /** A manager restart: every agent is locked out until the agentmanager operation is called. */
+  managerRestart(): Promise<void> {
+    return this.setLockout(true)
+  }
+
+  /** agentmanager was called: the manager's private key is unlocked, agents reconnect. */
+  managerLogin(): Promise<void> {
+    return this.lockout ? this.setLockout(false) : Promise.resolve()
+  }
+
+  get lockedOut(): boolean {
+    return this.lockout
+  }
+
+  private setLockout(on: boolean): Promise<void> {
+    return this.exclusive(() => {
+      this.lockout = on
+      const ctx = this.mutationContext()
+      const t = this.steppedTo
+      for (let i = 0; i < this.used; i++) {
+        if ((this.v.flags[i] & Flag.EXISTS) === 0) continue
+        advanceCounters(this.program, this.v, i, t)
+        refreshState(ctx, i, t)
+      }
+      this.absorb(ctx.tally)
+    })
+  }
+
+  /** Forces the next reconnect of agent i to fail (admin control). */
+  failNextReconnect(i: number): Promise<void> {
+    return this.exclusive(() => {
+      this.v.flags[i] |= Flag.FAIL_NEXT_RECONNECT
+    })
+  }
+
+  // ---- whole-fleet ---------------------------------------------------------------------------
+
+  /** A hash of the whole fleet state: equal digests mean equal fleets, bit for bit. */
+  digest(): Promise<string> {
+    return this.exclusive(() => {
+      const hash = createHash('sha256')
+      hash.update(JSON.stringify({ second: this.steppedTo, used: this.used, lockout: this.lockout }))
+      for (const [name, buffer] of Object.entries(this.buffers)) {
+        if (name === 'seq') continue
+        const perAgent = buffer.byteLength / this.capacity
+        hash.update(new Uint8Array(buffer, 0, perAgent * this.used))
+      }
+      const sparse = [this.nameOverride, this.uuidOverride, this.configOverride].map((m) => [...m].sort((a, b) => a[0] - b[0]))
+      hash.update(JSON.stringify(sparse))
+      return hash.digest('hex')
+    })
+  }
+
+  /** Counts by scanning every agent: for tests that check the incremental counts. */
+  scanCounts(): number[] {
+    const counts = new Array(AGENT_STATES.length).fill(0)
+    for (let i = 0; i < this.used; i++) if ((this.v.flags[i] & Flag.EXISTS) !== 0) counts[this.v.state[i]]++
+    return counts
+  }
+
+  fleetInputRate(): number {
+    return this.fleetRate
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    clearTimeout(this.timer)
+    for (const waiter of this.waiters.splice(0)) waiter.resolve()
+    await this.lock
+    await this.pool.destroy()
+  }
+}
+
+export function createFleet(options: FleetOptions): Promise<FleetEngine> {
+  return FleetEngine.create(options)
+}
