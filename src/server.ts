@@ -1,0 +1,168 @@
+/**
+ * The server entry: turns a validated ServeConfig into a listening simulator. It loads (or
+ * creates) the TLS material, creates the fleet, builds the manager app, listens (HTTPS with
+ * TLS 1.2 or later unless --http), announces one line with the base URL, and closes everything
+ * in order. Signals are the caller's business (src/commands/serve.ts), so tests and embedding
+ * programs can start and stop servers freely.
+ */
+import { once } from 'node:events'
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
+import { hostname } from 'node:os'
+import pino, { type Logger } from 'pino'
+import pretty from 'pino-pretty'
+import { buildApp } from './app.js'
+import type { LogLevel, ServeConfig } from './config.js'
+import { createFleet } from './fleet/fleet.js'
+import type { FleetProgram } from './fleet/program.js'
+import { loadScenarioFileOrThrow } from './scenario/load.js'
+import type { CaInfo } from './tls/ca-info.js'
+import { TLS_MIN_VERSION, loadOrCreateTls } from './tls/tls-store.js'
+
+/** In-flight requests get this long to finish on close before their connections are cut. */
+const CLOSE_GRACE_MS = 5000
+
+export interface StartOptions {
+  /** defaults to createLogger(config.logLevel) */
+  logger?: Logger
+  /** receives the one "listening" line; defaults to writing it to stdout */
+  announce?: (line: string) => void
+}
+
+export interface RunningServer {
+  /** scheme, host, port and application path, e.g. `https://127.0.0.1:9443/manager/mvc` */
+  readonly baseUrl: string
+  /** where the operations are: `${baseUrl}/restservice` */
+  readonly serviceUrl: string
+  /** the port actually bound (differs from config.port when that is 0) */
+  readonly port: number
+  readonly ca: CaInfo
+  /** path of the CA certificate, for clients to trust */
+  readonly caPath: string
+  readonly logger: Logger
+  /** stops accepting connections, lets requests finish, then closes the app and the fleet */
+  close(): Promise<void>
+}
+
+/** pino at the given level; human-readable only when stdout is a terminal. */
+export function createLogger(level: LogLevel, options: { pretty?: boolean } = {}): Logger {
+  const usePretty = options.pretty ?? process.stdout.isTTY === true
+  const base = { level, base: { pid: process.pid } }
+  return usePretty ? pino(base, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid' })) : pino(base)
+}
+
+export async function startServer(config: ServeConfig, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config.logLevel)
+  const announce = options.announce ?? ((line: string) => void process.stdout.write(`${line}\n`))
+  const program = await scenarioProgram(config)
+
+  // The CA exists even with --http: addagent's ca-fingerprint and certificateinfo refer to it,
+  // and a client keeps the same fingerprint whichever transport it uses.
+  const tls = await loadOrCreateTls({ dataDir: config.dataDir, hosts: certificateHosts(config.host) })
+  if (tls.created.ca) logger.info({ caPath: tls.caPath, fingerprint: tls.ca.fingerprint }, 'created a certificate authority')
+  if (tls.created.server) logger.info({ reason: tls.serverReason }, 'issued a server certificate')
+
+  const fleet = await createFleet({
+    agents: config.agents,
+    seed: config.seed,
+    workers: config.workers,
+    speed: config.speed,
+    startTime: config.startTime,
+    paused: config.paused,
+    caFingerprint: tls.ca.fingerprint,
+    ...(program !== undefined ? { program } : {})
+  })
+
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined
+  let server: Server | undefined
+  try {
+    app = await buildApp({ fleet, appPath: config.appPath, auth: { user: config.user, password: config.password }, ca: tls.ca, logger })
+    await app.ready()
+    // The server is ours rather than fastify's, so TLS options, listening and closing live in
+    // one place; fastify's documented `routing` entry is the same handler its own server uses.
+    const routing = app.routing.bind(app) as (req: IncomingMessage, res: ServerResponse) => void
+    server = config.http
+      ? createHttpServer(routing)
+      : createHttpsServer({ key: tls.key, cert: tls.cert, minVersion: TLS_MIN_VERSION }, routing)
+    await listen(server, config.host, config.port)
+  } catch (error) {
+    await app?.close()
+    await fleet.close()
+    throw error
+  }
+
+  const port = (server.address() as { port: number }).port
+  const baseUrl = `${config.http ? 'http' : 'https'}://${urlHost(config.host)}:${port}${config.appPath}`
+  const serviceUrl = `${baseUrl}/restservice`
+  announce(`fleetsim listening on ${serviceUrl} (CA fingerprint ${tls.ca.fingerprint}, CA file ${tls.caPath})`)
+
+  const listening = server
+  const openApp = app
+  let closing: Promise<void> | undefined
+  return {
+    baseUrl,
+    serviceUrl,
+    port,
+    ca: tls.ca,
+    caPath: tls.caPath,
+    logger,
+    close: () => {
+      closing ??= (async () => {
+        logger.info('closing')
+        await closeServer(listening)
+        await openApp.close()
+        await fleet.close()
+      })()
+      return closing
+    }
+  }
+}
+
+/**
+ * The fleet program of --scenario. The file is loaded and checked first, so a broken scenario
+ * is reported with every problem before anything starts.
+ */
+async function scenarioProgram(config: ServeConfig): Promise<FleetProgram | undefined> {
+  if (config.scenario === undefined) return undefined
+  await loadScenarioFileOrThrow(config.scenario)
+  // Compiling a Scenario into a FleetProgram is not written yet; refuse rather than run the
+  // default fleet while claiming to run the scenario.
+  throw new Error(`--scenario ${config.scenario} is valid, but running scenarios is not available yet; start without --scenario`)
+}
+
+/** Names the server certificate must cover for this --host (a wildcard address: this machine's name). */
+function certificateHosts(host: string): string[] {
+  return host === '0.0.0.0' || host === '::' ? [hostname()] : [host]
+}
+
+/** A host a local client can use in a URL: wildcard addresses become loopback, IPv6 gets brackets. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1'
+  if (host === '::') return '[::1]'
+  return host.includes(':') ? `[${host}]` : host
+}
+
+async function listen(server: Server, host: string, port: number): Promise<void> {
+  server.listen(port, host)
+  try {
+    await once(server, 'listening')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const hint =
+      code === 'EADDRINUSE' ? 'the port is in use (another fleetsim? choose one with --port)'
+      : code === 'EADDRNOTAVAIL' ? 'the address is not on this machine (check --host)'
+      : code === 'EACCES' ? 'no permission to use this port (choose one above 1023 with --port)'
+      : (error as Error).message
+    throw new Error(`cannot listen on ${urlHost(host)}:${port}: ${hint}`, { cause: error })
+  }
+}
+
+/** Stops accepting, closes idle keep-alive connections, and cuts the rest after a grace period. */
+async function closeServer(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+  server.closeIdleConnections()
+  const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
+  timer.unref()
+  await closed
+  clearTimeout(timer)
+}
