@@ -69,10 +69,12 @@ export function readScenario(value: unknown, defaultName: string, source: string
   if (timeline !== undefined) uniqueNames(timeline, 'timeline', sink)
   if (faults !== undefined) uniqueNames(faults, 'faults', sink)
   if (fleetSpec !== undefined) {
+    const rawStages = f.value.stages as { next?: unknown }[] | undefined
     stages?.forEach((s, i) =>
       s.next.forEach((n, j) => {
-        const single = Array.isArray(f.value.stages) && !Array.isArray((f.value.stages[i] as { next?: unknown })?.next)
-        checkModuleRefs(n.action, single ? ['stages', i, 'next'] : ['stages', i, 'next', j], fleetSpec, sink)
+        // `next` written as one mapping has no index in its path.
+        const path = Array.isArray(rawStages?.[i]?.next) ? ['stages', i, 'next', j] : ['stages', i, 'next']
+        checkModuleRefs(n.action, path, fleetSpec, sink)
       })
     )
     timeline?.forEach((e, i) => checkModuleRefs(e.action, ['timeline', i], fleetSpec, sink))

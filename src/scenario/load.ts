@@ -29,17 +29,20 @@ function finish(value: unknown, sourceName: string, locator: Locator): LoadResul
     const at = locator.locate(p.path, p.atKey)
     return { code: p.code, file: sourceName, path: formatPath(p.path), line: at?.line ?? null, column: at?.column ?? null, message: p.message }
   })
-  return { ok: false, issues }
+  // Document order reads best; issues without a position keep their place at the end.
+  const order = (i: ScenarioIssue) => (i.line ?? Infinity) * 1e6 + (i.column ?? 0)
+  return { ok: false, issues: issues.map((issue, n) => ({ issue, n })).sort((a, b) => order(a.issue) - order(b.issue) || a.n - b.n).map((x) => x.issue) }
 }
 
 /** Parses YAML (or JSON) text; `sourceName` names it in messages and sets the default name. */
 export function parseScenario(text: string, sourceName: string): LoadResult {
   const lines = new LineCounter()
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true })
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true })
   if (doc.errors.length > 0) {
     const issues = doc.errors.map((e): ScenarioIssue => {
       const pos = e.linePos?.[0]
-      const message = `invalid YAML: ${e.message.split('\n')[0]}`
+      const first = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
+      const message = `invalid YAML: ${first}`
       return { code: 'FSC_YAML', file: sourceName, path: '', line: pos?.line ?? null, column: pos?.col ?? null, message }
     })
     return { ok: false, issues }

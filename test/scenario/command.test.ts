@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { run, type Output } from '../../src/commands/scenario.js'
+
+function capture(): Output & { stdout: string; stderr: string } {
+  const io = { stdout: '', stderr: '', out: (t: string) => void (io.stdout += t), err: (t: string) => void (io.stderr += t) }
+  return io
+}
+
+describe('fleetsim scenario', () => {
+  it('validate prints OK per valid file and exits 0', async () => {
+    const io = capture()
+    const code = await run(['validate', 'scenarios/steady-fleet.yaml', 'scenarios/rolling-restart.yaml'], io)
+    expect(code).toBe(0)
+    expect(io.stdout).toBe('OK scenarios/steady-fleet.yaml\nOK scenarios/rolling-restart.yaml\n')
+  })
+
+  it('validate prints every problem and exits 1', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fleetsim-'))
+    const file = join(dir, 'bad.yaml')
+    await writeFile(file, 'description: bad\nstages:\n  - delay: soon\n    next: ofline\n')
+    const io = capture()
+    expect(await run(['validate', file, 'scenarios/steady-fleet.yaml'], io)).toBe(1)
+    expect(io.stderr).toContain(`${file}:3:12 stages[0].delay: expected a duration like "30s" or "5m", got "soon"`)
+    expect(io.stderr).toContain(`${file}:4:11 stages[0].next: expected an action`)
+    expect(io.stderr).toContain(`FAIL ${file}: 2 problems`)
+    expect(io.stdout).toBe('OK scenarios/steady-fleet.yaml\n')
+  })
+
+  it('validate --json prints the issues as data', async () => {
+    const io = capture()
+    expect(await run(['validate', '--json', '/nonexistent.yaml'], io)).toBe(1)
+    expect(JSON.parse(io.stdout)).toEqual([
+      { file: '/nonexistent.yaml', ok: false, issues: [expect.objectContaining({ code: 'FSC_READ' })] }
+    ])
+  })
+
+  it('list shows every library scenario with its description', async () => {
+    const io = capture()
+    expect(await run(['list'], io)).toBe(0)
+    expect(io.stdout).toMatch(/^partial-reconnect-failure +5,000 agents; exactly 10/m)
+    expect(io.stdout.match(/scenarios\/[a-z-]+\.yaml/g)).toHaveLength(10)
+  })
+
+  it('answers usage errors with exit code 2', async () => {
+    const io = capture()
+    expect(await run(['validate'], io)).toBe(2)
+    expect(await run(['frobnicate'], io)).toBe(2)
+    expect(io.stderr).toContain('Usage:')
+  })
+})

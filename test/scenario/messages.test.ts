@@ -1,0 +1,209 @@
+/** One test per kind of validation message. */
+import { describe, expect, it } from 'vitest'
+import { SCENARIO_ERROR_CODES, checkScenarioValue, formatIssue, loadScenarioFile, parseScenario } from '../../src/scenario/index.js'
+import { doc, invalid, onlyIssue } from './helpers.js'
+
+describe('scenario validation messages', () => {
+  it('reports a bad duration with the file, path, position, expectation and finding', () => {
+    const issue = onlyIssue(doc(`stages:
+  - name: slow
+    delay:
+      after: soon
+    next: offline
+`))
+    expect(issue.code).toBe('FSC_DURATION')
+    expect(formatIssue(issue)).toBe('test.yaml:5:14 stages[0].delay.after: expected a duration like "30s" or "5m", got "soon"')
+  })
+
+  it('reports an unknown key with a suggestion when one is close', () => {
+    const issue = onlyIssue(doc('stgaes: []\n'))
+    expect(issue.code).toBe('FSC_UNKNOWN_KEY')
+    expect(issue.path).toBe('stgaes')
+    expect(issue.message).toBe('unknown key "stgaes"; did you mean "stages"?')
+    expect([issue.line, issue.column]).toEqual([2, 1])
+  })
+
+  it('lists the allowed keys when no unknown key is close', () => {
+    const issue = onlyIssue(doc('fleet: { colour: blue }\n'))
+    expect(issue.message).toMatch(/^unknown key "colour"; expected one of agents, seed, os,/)
+  })
+
+  it('reports a value outside an enumeration with a suggestion', () => {
+    const issue = onlyIssue(doc('stages: [{ select: { state: ONLIN }, rate: 1/h, next: offline }]\n'))
+    expect(issue.code).toBe('FSC_ENUM')
+    expect(issue.path).toBe('stages[0].select.state')
+    expect(issue.message).toContain('got "ONLIN"; did you mean "ONLINE"?')
+  })
+
+  it('reports an unknown action with a suggestion', () => {
+    const issue = onlyIssue(doc('stages: [{ rate: 1/h, next: [{ action: ofline }] }]\n'))
+    expect(issue.path).toBe('stages[0].next[0].action')
+    expect(issue.message).toContain('did you mean "offline"?')
+  })
+
+  it('reports a weight that is not greater than 0', () => {
+    const issue = onlyIssue(doc('stages: [{ rate: 1/h, next: [{ weight: 0, action: offline }, { weight: 1, action: error }] }]\n'))
+    expect(issue.code).toBe('FSC_WEIGHT')
+    expect(issue.path).toBe('stages[0].next[0].weight')
+    expect(issue.message).toBe('expected a weight greater than 0, got 0')
+  })
+
+  it('reports a negative mix weight', () => {
+    const issue = onlyIssue(doc('fleet: { os: { "RHEL 9": -1 } }\n'))
+    expect(issue.code).toBe('FSC_WEIGHT')
+    expect(issue.path).toBe('fleet.os["RHEL 9"]')
+  })
+
+  it('reports a fraction outside 0..1', () => {
+    const issue = onlyIssue(doc('timeline: [{ at: 10m, action: offline, pick: { fraction: 1.5 } }]\n'))
+    expect(issue.code).toBe('FSC_FRACTION')
+    expect(issue.message).toBe('expected a fraction between 0 and 1, got 1.5')
+  })
+
+  it('reports fractions of one population that add up to more than 1', () => {
+    const issue = onlyIssue(doc('fleet: { states: { UNTRUSTED: 0.7, FORGED: 0.5 } }\n'))
+    expect(issue.code).toBe('FSC_SUM')
+    expect(issue.message).toBe('expected fractions adding up to at most 1, got 1.2')
+  })
+
+  it('reports a missing required key', () => {
+    const issue = onlyIssue('fleet: { agents: 10 }\n')
+    expect(issue.code).toBe('FSC_MISSING')
+    expect(issue.path).toBe('')
+    expect(issue.message).toContain('missing required key "description"')
+  })
+
+  it('reports a stage with neither delay nor rate', () => {
+    const issue = onlyIssue(doc('stages: [{ name: idle, next: offline }]\n'))
+    expect(issue.code).toBe('FSC_MISSING')
+    expect(issue.message).toBe('missing "delay" or "rate" (when the stage fires)')
+  })
+
+  it('reports keys that exclude each other', () => {
+    const issue = onlyIssue(doc('stages: [{ delay: 5m, rate: 1/h, next: offline }]\n'))
+    expect(issue.code).toBe('FSC_CONFLICT')
+  })
+
+  it('reports a bad rate', () => {
+    const issue = onlyIssue(doc('stages: [{ rate: often, next: offline }]\n'))
+    expect(issue.code).toBe('FSC_RATE')
+    expect(issue.message).toBe('expected a rate like "3/h" or "0.5/m", got "often"')
+  })
+
+  it('reports the wrong type', () => {
+    const issue = onlyIssue(doc('stages: { name: x }\n'))
+    expect(issue.code).toBe('FSC_TYPE')
+    expect(issue.message).toBe('expected a list, got a mapping')
+  })
+
+  it('reports a number out of range', () => {
+    const issue = onlyIssue(doc('fleet: { agents: 2.5 }\n'))
+    expect(issue.code).toBe('FSC_NUMBER')
+    expect(issue.message).toBe('expected an integer from 1 to 10000000, got 2.5')
+  })
+
+  it('reports a parameter that does not belong to the action', () => {
+    const issue = onlyIssue(doc('stages: [{ rate: 1/h, next: { action: offline, version: "6.5" } }]\n'))
+    expect(issue.code).toBe('FSC_NOT_ALLOWED')
+    expect(issue.path).toBe('stages[0].next.version')
+  })
+
+  it('reports a timeline-only action in a stage', () => {
+    const issue = onlyIssue(doc('stages: [{ rate: 1/h, next: manager-restart }]\n'))
+    expect(issue.code).toBe('FSC_NOT_ALLOWED')
+  })
+
+  it('reports duplicate stage names', () => {
+    const issue = onlyIssue(doc('stages: [{ name: a, rate: 1/h, next: offline }, { name: a, rate: 1/h, next: error }]\n'))
+    expect(issue.code).toBe('FSC_DUPLICATE')
+    expect(issue.path).toBe('stages[1].name')
+  })
+
+  it('reports a module name no module set defines, with a suggestion', () => {
+    const issue = onlyIssue(doc('stages: [{ rate: 1/h, next: { action: crash-module, module: out_tpc } }]\n'))
+    expect(issue.code).toBe('FSC_REFERENCE')
+    expect(issue.message).toBe('no module set has a module named "out_tpc"; did you mean "out_tcp"?')
+  })
+
+  it('reports a label selector that is not "name=value"', () => {
+    const issue = onlyIssue(doc('stages: [{ select: { label: "=paris" }, rate: 1/h, next: offline }]\n'))
+    expect(issue.code).toBe('FSC_FORMAT')
+  })
+
+  it('reports a successful reconnect delay that can reach the 10 s wait', () => {
+    const issue = onlyIssue(doc('reconnect: { delay: { dist: uniform, min: 1s, max: 12s } }\n'))
+    expect(issue.code).toBe('FSC_NUMBER')
+    expect(issue.message).toBe('expected successful reconnects to take under the 10s reconnect wait, got a maximum of 12s')
+  })
+
+  it('reports invalid YAML with its position', () => {
+    const issue = onlyIssue('description: x\nfleet: { agents: 10\n')
+    expect(issue.code).toBe('FSC_YAML')
+    expect(formatIssue(issue)).toMatch(/^test\.yaml:3:1 invalid YAML: .*\}/)
+  })
+
+  it('reports a file that cannot be read', async () => {
+    const result = await loadScenarioFile('/nonexistent/x.yaml')
+    expect(result.ok ? null : result.issues[0].code).toBe('FSC_READ')
+  })
+
+  it('reports line and column of the offending value in nested lists', () => {
+    const text = doc(`fleet:
+  agents: 10
+stages:
+  - name: one
+    rate: 1/h
+    next: offline
+  - name: two
+    rate: 1/h
+    next:
+      - { weight: 2, action: offline }
+      - { weight: 1, action: explode }
+`)
+    const issue = onlyIssue(text)
+    expect(issue.path).toBe('stages[1].next[1].action')
+    expect([issue.line, issue.column]).toEqual([12, 30])
+  })
+
+  it('collects every problem in one pass, in document order', () => {
+    const issues = invalid(`description: many problems
+fleet:
+  agents: -3
+  modse: { Connect: 1 }
+stages:
+  - delay: { after: soon }
+    next: [{ weight: 0, action: offline }]
+timeline:
+  - at: 10m
+    action: offline
+    pick: { fraction: 2 }
+`)
+    expect(issues.map((i) => `${i.line}:${i.column} ${i.code}`)).toEqual([
+      '3:11 FSC_NUMBER',
+      '4:3 FSC_UNKNOWN_KEY',
+      '6:21 FSC_DURATION',
+      '7:22 FSC_WEIGHT',
+      '11:23 FSC_FRACTION'
+    ])
+    expect(issues[1].message).toBe('unknown key "modse"; did you mean "modes"?')
+  })
+
+  it('reads JSON text as YAML and still reports positions', () => {
+    const result = parseScenario('{"description": "x", "fleet": {"agents": "many"}}', 'admin')
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(formatIssue(result.issues[0])).toBe('admin:1:42 fleet.agents: expected an integer from 1 to 10000000, got "many"')
+  })
+
+  it('reports problems in an already parsed value without positions', () => {
+    const result = checkScenarioValue({ description: 'x', fleet: { agents: 0 } }, 'PUT /__admin/scenario')
+    expect(result.ok ? '' : formatIssue(result.issues[0])).toBe(
+      'PUT /__admin/scenario fleet.agents: expected an integer from 1 to 10000000, got 0'
+    )
+  })
+
+  it('keeps the documented error codes and the catalogue in step', async () => {
+    const { readFile } = await import('node:fs/promises')
+    const docs = await readFile(new URL('../../docs/scenarios.md', import.meta.url), 'utf8')
+    for (const code of Object.keys(SCENARIO_ERROR_CODES)) expect(docs).toContain(`\`${code}\``)
+  })
+})
