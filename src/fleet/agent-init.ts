@@ -5,7 +5,7 @@
  * the main thread for agents added through the API.
  */
 import { ModuleStatus } from './states.js'
-import { Cert, Flag, Link, MAX_MODULES, NEVER, type FleetViews } from './layout.js'
+import { Cert, Flag, Link, MAX_MODULES, NEVER } from './layout.js'
 import type { FleetProgram } from './program.js'
 import { Stream, cumulativeWeights, hash32, pickWeighted, uniform } from './random.js'
 import { advanceCounters } from './counters.js'

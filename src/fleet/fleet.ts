@@ -198,7 +198,20 @@ export class FleetEngine implements Fleet {
     for (const tally of tallies) this.absorb(tally)
     // The starting counts and the fleet's input rate come from one pass; afterwards every
     // change arrives as a tally.
-    for (let i = 0; i < this.options.agents; i++) {
+    this.recount()
+  }
+
+  /**
+   * Counts by state, existing agents and the fleet's input rate from a full pass. Used at
+   * build and after a worker died: the tally of the work it did before dying is lost.
+   */
+  private recount(): void {
+    this.byState.fill(0)
+    this.fleetRate = 0
+    this.existing = 0
+    for (let i = 0; i < this.used; i++) {
+      if ((this.v.flags[i] & Flag.EXISTS) === 0) continue
+      this.existing++
       this.byState[this.v.state[i]]++
       this.fleetRate += this.runningRate(i)
     }
@@ -283,8 +296,10 @@ export class FleetEngine implements Fleet {
   private async round(to: number): Promise<void> {
     const started = performance.now()
     const lockout = this.lockout
+    const restartsBefore = this.stats.workerRestarts
     const tallies = await Promise.all(this.shards.filter((r) => r.start < this.used).map((range) => this.stepRange(range, to, lockout)))
     for (const tally of tallies) this.absorb(tally)
+    if (this.stats.workerRestarts !== restartsBefore) this.recount()
     this.stats.eventsReceived += this.fleetRate * (to - this.steppedTo)
     this.steppedTo = to
     this.stats.stepRounds++
@@ -322,6 +337,7 @@ export class FleetEngine implements Fleet {
         )
       const tallies = await Promise.all([crashed, ...rest.map((r) => this.stepRange(r, to, this.lockout))])
       for (const tally of tallies) this.absorb(tally)
+      this.recount()
       this.steppedTo = to
       this.clock.advance(Math.max(0, to * 1000 - this.clock.elapsedMs()))
     })

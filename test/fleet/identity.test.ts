@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { Identity } from '../../src/fleet/identity.js'
+
+describe('agent identity', () => {
+  const identity = new Identity(7)
+
+  it('is the same for the same seed and differs for another seed', () => {
+    const again = new Identity(7)
+    const other = new Identity(8)
+    expect(again.name(12)).toBe(identity.name(12))
+    expect(again.uuid(12)).toBe(identity.uuid(12))
+    expect(other.uuid(12)).not.toBe(identity.uuid(12))
+  })
+
+  it('gives version 4 UUIDs that lead back to their agent', () => {
+    for (const i of [0, 1, 999, 123_456, 999_999]) {
+      const uuid = identity.uuid(i)
+      expect(uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+      expect(identity.indexOfUuid(uuid)).toBe(i)
+      expect(identity.indexOfUuid(uuid.toUpperCase())).toBe(i)
+    }
+  })
+
+  it('rejects a UUID that only shares the head of a generated one', () => {
+    const uuid = identity.uuid(5)
+    expect(identity.indexOfUuid(uuid.slice(0, -1) + (uuid.endsWith('0') ? '1' : '0'))).toBeUndefined()
+  })
+
+  it('gives names that end in the agent number and lead back to the agent', () => {
+    expect(identity.name(41)).toMatch(/^[a-z0-9]+-[a-z]{3}-000042$/)
+    expect(identity.indexOfName(identity.name(41))).toBe(41)
+    expect(identity.indexOfName('web-xyz-000042')).toBe(identity.name(41) === 'web-xyz-000042' ? 41 : undefined)
+    expect(identity.indexOfName('no-number')).toBeUndefined()
+  })
+
+  it('gives certificate fingerprints that lead back to the agent', () => {
+    const fingerprint = identity.certFingerprint(77)
+    expect(fingerprint).toMatch(/^[0-9a-f]{40}$/)
+    expect(identity.indexOfCertFingerprint(fingerprint)).toBe(77)
+    expect(identity.indexOfCertFingerprint('0'.repeat(40))).toBeUndefined()
+  })
+
+  it('gives distinct addresses to distinct agents', () => {
+    const seen = new Set<string>()
+    for (let i = 0; i < 5000; i++) seen.add(identity.address(i))
+    expect(seen.size).toBe(5000)
+  })
+})
