@@ -59,6 +59,18 @@ export interface FleetOptions {
   headroom?: number
 }
 
+/** The fleet's make-up beyond states, for metrics. */
+export interface FleetComposition {
+  byMode: Record<string, number>
+  byVersion: Record<string, number>
+  modulesByStatus: Record<string, number>
+  /** wall ms the pass over the fleet took */
+  scanMs: number
+}
+
+/** Composition is rebuilt from a pass over the fleet at most this often (wall ms). */
+const COMPOSITION_MAX_AGE_MS = 10_000
+
 /** Aggregates the simulator reports for metrics and logs. */
 export interface FleetStats {
   transitions: number[]
@@ -116,6 +128,7 @@ export class FleetEngine implements Fleet {
   private readonly indexByUuid = new Map<string, number>()
   private readonly configOverride = new Map<number, AgentConfig>()
   private readonly indexByCert = new Map<string, number>()
+  private compositionCache: { at: number; value: FleetComposition } | undefined
 
   private constructor(
     private readonly options: Required<Omit<FleetOptions, 'program' | 'headroom'>> & { headroom: number },
@@ -777,6 +790,45 @@ export class FleetEngine implements Fleet {
     const counts = new Array(AGENT_STATES.length).fill(0)
     for (let i = 0; i < this.used; i++) if ((this.v.flags[i] & Flag.EXISTS) !== 0) counts[this.v.state[i]]++
     return counts
+  }
+
+  /**
+   * Agents by mode and version, modules by status. These change rarely (API calls, upgrades,
+   * crashes), so a pass over the fleet is cached for up to 10 s of wall time instead of being
+   * repeated on every scrape; at a million agents the pass takes a few milliseconds.
+   */
+  composition(): FleetComposition {
+    const now = performance.now()
+    if (this.compositionCache !== undefined && now - this.compositionCache.at < COMPOSITION_MAX_AGE_MS) return this.compositionCache.value
+    const modes = new Array(MODES.length).fill(0)
+    const versions = new Array(this.program.versions.names.length).fill(0)
+    const modules = new Array(MODULE_STATUSES.length).fill(0)
+    const { v } = this
+    for (let i = 0; i < this.used; i++) {
+      if ((v.flags[i] & Flag.EXISTS) === 0) continue
+      modes[v.mode[i]]++
+      versions[v.versionIdx[i]]++
+      for (let k = 0; k < v.moduleCount[i]; k++) modules[v.moduleStatus[i * MAX_MODULES + k]]++
+    }
+    const toRecord = (names: readonly string[], counts: number[]) => Object.fromEntries(names.map((name, k) => [name, counts[k]]))
+    const value: FleetComposition = {
+      byMode: toRecord(MODES, modes),
+      byVersion: toRecord(this.program.versions.names, versions),
+      modulesByStatus: toRecord(MODULE_STATUSES, modules),
+      scanMs: performance.now() - now
+    }
+    this.compositionCache = { at: now, value }
+    return value
+  }
+
+  /** How far the fleet lags behind the clock, in virtual seconds. */
+  lagSeconds(): number {
+    return Math.max(0, this.clock.elapsedMs() / 1000 - this.steppedTo)
+  }
+
+  /** Pool utilisation (0..1) and queued tasks, for metrics. */
+  poolStats(): { utilization: number; queueSize: number; threads: number } {
+    return { utilization: this.pool.utilization, queueSize: this.pool.queueSize, threads: this.pool.threads.length }
   }
 
   fleetInputRate(): number {
