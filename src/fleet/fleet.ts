@@ -83,6 +83,10 @@ export interface FleetStats {
   stepRounds: number
   lastRoundMs: number
   workerRestarts: number
+  /** timeline events fired, by event name */
+  timelineFired: Record<string, number>
+  /** API faults injected, by `${kind} ${operation}` (kind: latency, error, reset, stall, fail-first, slow-body, truncate) */
+  faultsInjected: Record<string, number>
 }
 
 const MAX_CHUNK_SECONDS = 3600
@@ -160,7 +164,9 @@ export class FleetEngine implements Fleet {
       eventsReceived: 0,
       stepRounds: 0,
       lastRoundMs: 0,
-      workerRestarts: 0
+      workerRestarts: 0,
+      timelineFired: {},
+      faultsInjected: {}
     }
     this.pool = this.createPool()
   }
