@@ -1,0 +1,127 @@
+/**
+ * buildApp registers the whole manager facade (every operation of the spec under
+ * `${appPath}/restservice/`, content parsers, error envelope, 404/405, OpenAPI) and never
+ * listens: the server entry listens, tests use `inject`.
+ *
+ * Observing requests: every operation's route sets `request.operation` (e.g. `agentinfo`) in
+ * its first onRequest hook; hooks added with `app.addHook(...)` after buildApp see it from
+ * their own onRequest on (route-level hooks run after app-level ones, so read it from
+ * preHandler / onResponse onward, or compare `request.routeOptions.config.operation`).
+ */
+import { readFileSync } from 'node:fs'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import swagger from '@fastify/swagger'
+import type { Fleet } from './fleet/fleet-api.js'
+import type { CaInfo } from './tls/ca-info.js'
+import { createAuthCheck } from './http/auth.js'
+import { registerContentParsers } from './http/content-parsers.js'
+import { createErrorHandler } from './http/error-handler.js'
+import { Links } from './http/links.js'
+import { createNotFoundHandler } from './http/not-found.js'
+import { createRouteKit } from './http/route-kit.js'
+import { agentCommandRoutes } from './http/routes/agent-commands.js'
+import { agentConfigRoutes } from './http/routes/agent-config.js'
+import { agentinfoRoutes } from './http/routes/agentinfo.js'
+import { certificateRoutes } from './http/routes/certificateinfo.js'
+import { labelRoutes } from './http/routes/labels.js'
+import { managerRoutes } from './http/routes/manager-info.js'
+import { templateRoutes } from './http/routes/templates.js'
+import { viewRoutes } from './http/routes/view.js'
+import { createValidatorCompiler } from './http/validation.js'
+import { createManager, type Manager } from './manager/manager.js'
+import './http/request-context.js'
+
+export { createAuthCheck, type AuthCheck, type Credentials } from './http/auth.js'
+export { createManager, type Manager } from './manager/manager.js'
+
+export interface AppOptions {
+  fleet: Fleet
+  /** application path ending in `mvc`; default `/manager/mvc` */
+  appPath?: string
+  auth: { user: string; password: string }
+  ca: CaInfo
+  logger?: FastifyServerOptions['logger'] | FastifyBaseLogger
+  /** largest request body in bytes; default 1 MiB */
+  bodyLimit?: number
+  /** most items one list query parameter may hold; default 100000 */
+  maxListItems?: number
+  /** manager state to serve; default a fresh one for the fleet and CA */
+  manager?: Manager
+  /** `host:port` agentmanager reports the agent listener on; default `0.0.0.0:4041` */
+  agentListener?: string
+}
+
+export const DEFAULT_APP_PATH = '/manager/mvc'
+export const DEFAULT_BODY_LIMIT = 1024 * 1024
+export const DEFAULT_MAX_LIST_ITEMS = 100_000
+
+const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
+
+function isLoggerInstance(logger: AppOptions['logger']): logger is FastifyBaseLogger {
+  return typeof logger === 'object' && logger !== null && typeof (logger as FastifyBaseLogger).child === 'function'
+}
+
+/** `manager/mvc/` → `/manager/mvc` */
+function normaliseAppPath(path: string): string {
+  const trimmed = path.replace(/\/+$/, '')
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const appPath = normaliseAppPath(options.appPath ?? DEFAULT_APP_PATH)
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
+  const logger = options.logger
+  const app = Fastify({
+    bodyLimit,
+    ...(isLoggerInstance(logger) ? { loggerInstance: logger } : { logger: logger ?? false })
+  })
+
+  app.setValidatorCompiler(createValidatorCompiler(options.maxListItems ?? DEFAULT_MAX_LIST_ITEMS))
+  app.decorateRequest('operation', '')
+  app.decorateRequest('format', 'xml')
+  registerContentParsers(app)
+  app.setErrorHandler(createErrorHandler(bodyLimit))
+  app.setNotFoundHandler(createNotFoundHandler(appPath))
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'fleetsim agent manager REST service',
+        description: 'Simulated agent manager. Every operation needs the REST_USER and REST_PASSWORD headers.',
+        version: PACKAGE_VERSION
+      },
+      components: {
+        securitySchemes: {
+          restUser: { type: 'apiKey', in: 'header', name: 'REST_USER' },
+          restPassword: { type: 'apiKey', in: 'header', name: 'REST_PASSWORD' }
+        }
+      },
+      security: [{ restUser: [], restPassword: [] }]
+    }
+  })
+
+  const kit = createRouteKit({
+    manager: options.manager ?? createManager(options.fleet, options.ca),
+    links: new Links(appPath),
+    agentListener: options.agentListener ?? '0.0.0.0:4041',
+    appVersion: PACKAGE_VERSION,
+    authCheck: createAuthCheck(options.auth)
+  })
+  await app.register(
+    async (scope) => {
+      agentinfoRoutes(scope, kit)
+      agentConfigRoutes(scope, kit)
+      agentCommandRoutes(scope, kit)
+      labelRoutes(scope, kit)
+      templateRoutes(scope, kit)
+      managerRoutes(scope, kit)
+      certificateRoutes(scope, kit)
+      viewRoutes(scope, kit)
+    },
+    { prefix: `${appPath}/restservice` }
+  )
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  return app
+}

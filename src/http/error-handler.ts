@@ -1,0 +1,36 @@
+/**
+ * Every failure becomes the error envelope `{servicename, errors: [{status, message, code}]}`
+ * in the negotiated format; `status` repeats the HTTP status. Catalogue errors pass through;
+ * fastify's own request errors are mapped into the catalogue; anything else is a 500 (a bug,
+ * logged), never for bad input.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { ApiError, apiError } from './errors.js'
+import { sendEnvelope } from './reply.js'
+import './request-context.js'
+
+export function toCatalogueError(error: FastifyError | ApiError | Error, request: FastifyRequest, bodyLimit: number): ApiError {
+  if (error instanceof ApiError) return error
+  const fastifyError = error as FastifyError
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return apiError('E_BODY_TOO_LARGE', { limit: bodyLimit })
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_EMPTY_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return apiError('E_UNSUPPORTED_MEDIA_TYPE', { contentType: request.headers['content-type'] ?? '' })
+  }
+  const status = fastifyError.statusCode
+  if (status !== undefined && status >= 400 && status < 500) return apiError('E_BAD_REQUEST', { detail: fastifyError.message })
+  return apiError('E_INTERNAL')
+}
+
+export function createErrorHandler(bodyLimit: number) {
+  return function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const apiErr = toCatalogueError(error, request, bodyLimit)
+    const status = apiErr.statusCode
+    if (status >= 500) request.log.error({ err: error, operation: request.operation }, 'request failed')
+    const errors = [apiErr, ...apiErr.more].map((e) => ({ status, message: e.message, code: e.code }))
+    return sendEnvelope(request, reply, { servicename: request.operation, errors }, status)
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Link addresses. The real manager builds them as `{base_url}/mvc/restservice/...` where
+ * base_url already ends with `mvc`, so `mvc` appears twice; the simulator does the same, with
+ * base_url = `<protocol>://<host><appPath>` of the request.
+ *
+ * Strings that depend only on the base are built once per distinct base (a client normally
+ * uses one), not per request.
+ */
+import type { FastifyRequest } from 'fastify'
+import type { Link } from './schemas.js'
+
+export interface LinkBase {
+  /** `{base_url}/mvc/restservice` */
+  rest: string
+  /** the two templated relations of every agentinfo item */
+  online: Link
+  all: Link
+}
+
+export class Links {
+  private readonly bases = new Map<string, LinkBase>()
+
+  constructor(private readonly appPath: string) {}
+
+  base(request: FastifyRequest): LinkBase {
+    const key = `${request.protocol}://${request.host}`
+    let base = this.bases.get(key)
+    if (base === undefined) {
+      const rest = `${key}${this.appPath}/mvc/restservice`
+      base = {
+        rest,
+        // RFC 6570 form continuations: expand {&agentname} to narrow the list to one agent,
+        // {&agentstate} to add states.
+        online: {
+          rel: 'online_agents_with_modules',
+          href: `${rest}/agentinfo?agentstate=ONLINE&agentwithmodules=true{&agentstate}`
+        },
+        all: { rel: 'all_agents_with_modules', href: `${rest}/agentinfo?agentwithmodules=true{&agentname}` }
+      }
+      // Host headers come from clients; the bound keeps a hostile client from growing the map.
+      if (this.bases.size > 64) this.bases.clear()
+      this.bases.set(key, base)
+    }
+    return base
+  }
+}
+
+/** The request's own address below `/restservice`, query included, as a self link. */
+export function selfLink(base: LinkBase, request: FastifyRequest): Link {
+  const url = request.url
+  const at = url.indexOf('/restservice/')
+  return { rel: 'self', href: base.rest + (at === -1 ? '' : url.slice(at + '/restservice'.length)) }
+}
+
+export function viewByQuery(base: LinkBase, name: string): Link {
+  return { rel: 'self', href: `${base.rest}/viewagentortemplate?name=${encodeURIComponent(name)}` }
+}
+
+export function viewByPath(base: LinkBase, name: string): Link {
+  return { rel: 'self', href: `${base.rest}/viewagentortemplate/${encodeURIComponent(name)}` }
+}
+
+export function agentinfoItemLinks(base: LinkBase, name: string): Link[] {
+  return [
+    { rel: 'self', href: `${base.rest}/agentinfo?agentname=${encodeURIComponent(name)}` },
+    base.online,
+    base.all
+  ]
+}

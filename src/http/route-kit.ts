@@ -1,0 +1,58 @@
+/**
+ * What every route module needs: the manager state, the link builder, and the per-route
+ * options that name the operation, fix the suffix format and check the credentials.
+ *
+ * The first hook of every operation is built per route with the operation and suffix in its
+ * closure, so the hot path reads no route options: it sets `request.operation`, negotiates
+ * the format and checks the credentials, in that order (so even a 401 is in the client's
+ * format).
+ */
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
+import type { Manager } from '../manager/manager.js'
+import type { AuthCheck } from './auth.js'
+import { apiError } from './errors.js'
+import type { Links } from './links.js'
+import { negotiate, type Format } from './negotiation.js'
+import { OPERATIONS, type OperationName } from './operations.js'
+import './request-context.js'
+
+export interface RouteKit {
+  manager: Manager
+  links: Links
+  /** `host:port` of the agent listener, for agentmanager's message */
+  agentListener: string
+  appVersion: string
+  /** url and options of each route of an operation: the plain name, and suffix variants */
+  routes(operation: OperationName): Array<{ url: string; options: { onRequest: onRequestHookHandler; config: { operation: string; format?: Format } } }>
+}
+
+export function createRouteKit(parts: Omit<RouteKit, 'routes'> & { authCheck: AuthCheck }): RouteKit {
+  const { authCheck, ...rest } = parts
+  const hook = (operation: string, suffix: Format | undefined): onRequestHookHandler =>
+    function checkRequest(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
+      request.operation = operation
+      const accept = request.headers.accept
+      const format = negotiate(suffix, accept, request.headers['content-type'])
+      if (format === null) {
+        done(apiError('E_NOT_ACCEPTABLE', { accept: accept ?? '' }))
+        return
+      }
+      request.format = format
+      if (!authCheck(request.headers)) {
+        done(apiError('E_UNAUTHORIZED'))
+        return
+      }
+      done()
+    }
+  return {
+    ...rest,
+    routes(operation) {
+      const variants: Array<[string, Format | undefined]> = [[`/${operation}`, undefined]]
+      if (OPERATIONS[operation].suffix) variants.push([`/${operation}.json`, 'json'], [`/${operation}.xml`, 'xml'])
+      return variants.map(([url, format]) => ({
+        url,
+        options: { onRequest: hook(operation, format), config: format === undefined ? { operation } : { operation, format } }
+      }))
+    }
+  }
+}

@@ -1,0 +1,88 @@
+/** addagent and modifyagent: the agent object, its certificate and the shared name rule. */
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { AgentConfig } from '../../fleet/fleet-api.js'
+import { displayFingerprint } from '../../tls/ca-info.js'
+import { apiError } from '../errors.js'
+import { viewByQuery } from '../links.js'
+import { sendEnvelope } from '../reply.js'
+import type { RouteKit } from '../route-kit.js'
+import { AddAgentBody, ERROR_RESPONSES, MessageEnvelope, ModifyAgentBody, ModifyAgentQuery, type AgentGlobalConfig } from '../schemas.js'
+
+const response = { 200: MessageEnvelope, ...ERROR_RESPONSES }
+
+/** The body's global-config with the spec's defaults, and the certificate chosen for it. */
+function agentConfig(config: AgentGlobalConfig, caFingerprint: string, certFingerprint: string): AgentConfig {
+  return {
+    address: config.address,
+    port: config.port,
+    caFingerprint,
+    certFingerprint: displayFingerprint(certFingerprint),
+    isLogToFile: config['is-log-to-file'] ?? true,
+    logLevel: config['log-level'] ?? 'INFO',
+    mode: config.mode ?? 'Connect',
+    verbatim: config.verbatim ?? ''
+  }
+}
+
+export function agentConfigRoutes(app: FastifyInstance, kit: RouteKit): void {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>()
+  const { fleet, certificates } = kit.manager
+
+  for (const { url, options } of kit.routes('addagent')) {
+    const schema = { summary: 'Create an agent', body: AddAgentBody, response }
+    typed.post(url, { ...options, schema }, async (request, reply) => {
+      const config = request.body['global-config']
+      certificates.requireCa(config['ca-fingerprint'])
+      let name = request.body.name
+      let fingerprint: string | undefined
+      if (config['cert-fingerprint'] !== undefined) {
+        const cert = certificates.requireAssignable(config['cert-fingerprint'])
+        fingerprint = cert.fingerprint
+        name ??= cert.name
+      }
+      if (name === undefined) throw apiError('E_MISSING_FIELD', { name: 'name' })
+      kit.manager.checkName(name)
+      const issued = fingerprint === undefined
+      if (fingerprint === undefined) fingerprint = certificates.issue(name)
+      else certificates.keep(fingerprint)
+      let index: number
+      try {
+        index = await fleet.addAgent({ name, config: agentConfig(config, certificates.caFingerprint, fingerprint) })
+      } catch (error) {
+        if (issued) certificates.discard(fingerprint)
+        throw error
+      }
+      if (issued) certificates.bind(fingerprint, index)
+      return sendEnvelope(request, reply, {
+        servicename: 'addagent',
+        values: [{ message: `Agent "${name}" added.` }],
+        links: [viewByQuery(kit.links.base(request), name)]
+      })
+    })
+  }
+
+  for (const { url, options } of kit.routes('modifyagent')) {
+    const schema = { summary: 'Rename and/or reconfigure an agent', querystring: ModifyAgentQuery, body: ModifyAgentBody, response }
+    typed.put(url, { ...options, schema }, async (request, reply) => {
+      const current = request.query.agentName
+      const index = fleet.findByName(current)
+      if (index === undefined) throw apiError('E_UNKNOWN_AGENT', { by: 'name', values: [current] })
+      const { name } = request.body
+      const config = request.body['global-config']
+      kit.manager.checkName(name, current)
+      certificates.requireCa(config['ca-fingerprint'])
+      let fingerprint = fleet.config(index).certFingerprint
+      if (config['cert-fingerprint'] !== undefined) {
+        fingerprint = certificates.requireAssignable(config['cert-fingerprint']).fingerprint
+        certificates.keep(fingerprint)
+      }
+      await fleet.modifyAgent(index, name, agentConfig(config, certificates.caFingerprint, fingerprint))
+      return sendEnvelope(request, reply, {
+        servicename: 'modifyagent',
+        values: [{ message: `Agent "${name}" modified.` }],
+        links: [viewByQuery(kit.links.base(request), name)]
+      })
+    })
+  }
+}

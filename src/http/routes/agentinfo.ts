@@ -1,0 +1,53 @@
+/** agentinfo: agent records by name, by state, or all of them, with or without modules. */
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { AgentStateName } from '../../fleet/states.js'
+import { resolveNames } from '../agents.js'
+import { apiError } from '../errors.js'
+import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
+import { agentRecord } from '../records.js'
+import { sendEnvelope, sendList } from '../reply.js'
+import type { RouteKit } from '../route-kit.js'
+import { AgentinfoItem, AgentinfoQuery, ERROR_RESPONSES, Envelope } from '../schemas.js'
+import type { Fleet } from '../../fleet/fleet-api.js'
+
+const schema = {
+  summary: 'Agent records by name, by state, or all agents',
+  querystring: AgentinfoQuery,
+  response: { 200: Envelope(AgentinfoItem), ...ERROR_RESPONSES }
+}
+
+export function agentItem(fleet: Fleet, base: LinkBase, index: number, withModules: boolean): AgentinfoItem {
+  const view = fleet.view(index, withModules)
+  return { content: agentRecord(view), links: agentinfoItemLinks(base, view.name) }
+}
+
+function* items(fleet: Fleet, base: LinkBase, indices: Iterable<number>, withModules: boolean): Generator<AgentinfoItem> {
+  for (const index of indices) yield agentItem(fleet, base, index, withModules)
+}
+
+export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>()
+  const fleet = kit.manager.fleet
+  for (const { url, options } of kit.routes('agentinfo')) {
+    typed.get(url, { ...options, schema }, async (request, reply) => {
+      const { agentname, agentstate, agentwithmodules } = request.query
+      if (agentname === undefined && agentstate === undefined && agentwithmodules === undefined) {
+        throw apiError('E_AGENTINFO_NO_PARAMETER')
+      }
+      if (agentname !== undefined && agentstate !== undefined) {
+        throw apiError('E_EXCLUSIVE_PARAMETERS', { first: 'agentname', second: 'agentstate' })
+      }
+      const withModules = agentwithmodules === true
+      const base = kit.links.base(request)
+      const links = [selfLink(base, request)]
+      if (agentname !== undefined) {
+        const values = resolveNames(fleet, agentname).map((index) => agentItem(fleet, base, index, withModules))
+        return sendEnvelope(request, reply, { servicename: 'agentinfo', values, links })
+      }
+      const states = agentstate === undefined ? undefined : new Set<AgentStateName>(agentstate)
+      const indices = fleet.indices(states)
+      return sendList(request, reply, 'agentinfo', items(fleet, base, indices, withModules), links)
+    })
+  }
+}

@@ -1,0 +1,121 @@
+/** addmastertemplate, addsubtemplate, modifymastertemplate, modifysubtemplate. */
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { MasterConfig, SubConfig, Template } from '../../manager/templates.js'
+import { viewByQuery } from '../links.js'
+import { sendEnvelope } from '../reply.js'
+import type { RouteKit } from '../route-kit.js'
+import {
+  ERROR_RESPONSES,
+  MasterTemplateBody,
+  MessageEnvelope,
+  ModifyMasterQuery,
+  ModifySubQuery,
+  SubTemplateBody,
+  type MasterGlobalConfig,
+  type TemplateRecord
+} from '../schemas.js'
+
+const response = { 200: MessageEnvelope, ...ERROR_RESPONSES }
+
+function masterConfig(config: MasterGlobalConfig, caFingerprint: string): MasterConfig {
+  return {
+    address: config.address,
+    port: config.port,
+    caFingerprint,
+    isLogToFile: config['is-log-to-file'] ?? true,
+    logLevel: config['log-level'] ?? 'INFO',
+    mode: config.mode ?? 'Connect',
+    verbatim: config.verbatim ?? ''
+  }
+}
+
+/** A template as viewagentortemplate shows it: the body form plus id and kind. */
+export function templateRecord(template: Template): TemplateRecord {
+  const c = template.config
+  const globalConfig: TemplateRecord['global-config'] =
+    template.kind === 'master'
+      ? {
+          address: (c as MasterConfig).address,
+          port: (c as MasterConfig).port,
+          'ca-fingerprint': (c as MasterConfig).caFingerprint,
+          'is-log-to-file': (c as MasterConfig).isLogToFile,
+          'log-level': (c as MasterConfig).logLevel,
+          mode: (c as MasterConfig).mode,
+          verbatim: (c as MasterConfig).verbatim
+        }
+      : (c as SubConfig).verbatim === undefined
+        ? {}
+        : { verbatim: (c as SubConfig).verbatim }
+  return {
+    name: template.name,
+    id: template.id,
+    templateType: template.kind === 'master' ? 'MASTER' : 'SUB',
+    description: template.description,
+    'global-config': globalConfig
+  }
+}
+
+export function templateRoutes(app: FastifyInstance, kit: RouteKit): void {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>()
+  const { templates, certificates } = kit.manager
+
+  for (const { url, options } of kit.routes('addmastertemplate')) {
+    typed.post(url, { ...options, schema: { summary: 'Create a master template', body: MasterTemplateBody, response } }, async (request, reply) => {
+      const body = request.body
+      certificates.requireCa(body['global-config']['ca-fingerprint'])
+      const config = masterConfig(body['global-config'], certificates.caFingerprint)
+      const template = templates.add('master', { name: body.name, description: body.description, config })
+      return sendEnvelope(request, reply, {
+        servicename: 'addmastertemplate',
+        values: [{ message: `Master template "${template.name}" created.` }],
+        links: [viewByQuery(kit.links.base(request), template.name)]
+      })
+    })
+  }
+
+  for (const { url, options } of kit.routes('addsubtemplate')) {
+    typed.post(url, { ...options, schema: { summary: 'Create a sub template', body: SubTemplateBody, response } }, async (request, reply) => {
+      const body = request.body
+      const template = templates.add('sub', { name: body.name, description: body.description, config: { ...body['global-config'] } })
+      return sendEnvelope(request, reply, {
+        servicename: 'addsubtemplate',
+        values: [{ message: `Sub template "${template.name}" created.` }],
+        links: [viewByQuery(kit.links.base(request), template.name)]
+      })
+    })
+  }
+
+  for (const { url, options } of kit.routes('modifymastertemplate')) {
+    const schema = { summary: 'Rename and/or change a master template', querystring: ModifyMasterQuery, body: MasterTemplateBody, response }
+    typed.put(url, { ...options, schema }, async (request, reply) => {
+      const body = request.body
+      templates.require('master', [request.query.masterTemplateName])
+      certificates.requireCa(body['global-config']['ca-fingerprint'])
+      const config = masterConfig(body['global-config'], certificates.caFingerprint)
+      const template = templates.modify('master', request.query.masterTemplateName, { name: body.name, description: body.description, config })
+      return sendEnvelope(request, reply, {
+        servicename: 'modifymastertemplate',
+        values: [{ message: `Master template "${template.name}" modified.` }],
+        links: [viewByQuery(kit.links.base(request), template.name)]
+      })
+    })
+  }
+
+  for (const { url, options } of kit.routes('modifysubtemplate')) {
+    const schema = { summary: 'Rename and/or change a sub template', querystring: ModifySubQuery, body: SubTemplateBody, response }
+    typed.put(url, { ...options, schema }, async (request, reply) => {
+      const body = request.body
+      const template = templates.modify('sub', request.query.subTemplateName, {
+        name: body.name,
+        description: body.description,
+        config: { ...body['global-config'] }
+      })
+      return sendEnvelope(request, reply, {
+        servicename: 'modifysubtemplate',
+        values: [{ message: `Sub template "${template.name}" modified.` }],
+        links: [viewByQuery(kit.links.base(request), template.name)]
+      })
+    })
+  }
+}
