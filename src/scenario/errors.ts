@@ -6,7 +6,7 @@
 
 export const SCENARIO_ERROR_CODES = {
   FSC_READ: 'the file cannot be read',
-  FSC_YAML: 'the text is not valid YAML',
+  FSC_YAML: 'the text is not valid YAML (including duplicate keys)',
   FSC_TYPE: 'a value has the wrong type (for example a list where a mapping belongs)',
   FSC_UNKNOWN_KEY: 'a key the schema does not know, with a suggestion when one is close',
   FSC_MISSING: 'a required key is missing',
@@ -17,7 +17,7 @@ export const SCENARIO_ERROR_CODES = {
   FSC_FRACTION: 'a fraction or probability is not between 0 and 1',
   FSC_NUMBER: 'a number is not an integer, or is out of its range',
   FSC_SUM: 'fractions that share one population add up to more than 1',
-  FSC_CONFLICT: 'keys that exclude each other are given together, or neither of a required pair',
+  FSC_CONFLICT: 'keys that exclude each other are given together',
   FSC_NOT_ALLOWED: 'a key or action is not allowed in this place',
   FSC_DUPLICATE: 'a name is used twice where names must be unique',
   FSC_REFERENCE: 'a name refers to something the scenario does not define',

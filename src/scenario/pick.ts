@@ -19,7 +19,7 @@ export const pick: Read<Pick> = (value, path, sink) => {
   if (keys.length !== 1 || !KEYS.includes(keys[0])) {
     const near = keys.length === 1 ? suggest(keys[0], KEYS) : undefined
     const hint = near === undefined ? '' : `; did you mean "${near}"?`
-    const code = keys.length === 1 ? 'FSC_UNKNOWN_KEY' : 'FSC_CONFLICT'
+    const code = keys.length === 1 ? 'FSC_UNKNOWN_KEY' : keys.length === 0 ? 'FSC_MISSING' : 'FSC_CONFLICT'
     return sink.add(code, path, `${expected}, got keys ${keys.map((k) => `"${k}"`).join(', ') || 'none'}${hint}`)
   }
   if (keys[0] === 'fraction') {
