@@ -29,13 +29,14 @@ export function distribution(scalar: Read<number>): Read<Distribution> {
       const fixed = scalar(value, path, sink)
       return fixed === undefined ? undefined : { kind: 'fixed', value: fixed }
     }
-    const kind = value.dist === undefined ? undefined : oneOf(DISTRIBUTIONS, 'a distribution')(value.dist, [...path, 'dist'], sink)
+    const allKeys = [...new Set(Object.values(KEYS).flat())]
     if (value.dist === undefined) {
+      fields(value, path, sink, allKeys)
       return sink.add('FSC_MISSING', path, `missing required key "dist" (one of ${DISTRIBUTIONS.join(', ')})`)
     }
-    if (kind === undefined) return undefined
-    const f = fields(value, path, sink, KEYS[kind])
-    if (f === undefined) return undefined
+    const kind = oneOf(DISTRIBUTIONS, 'a distribution')(value.dist, [...path, 'dist'], sink)
+    const f = fields(value, path, sink, kind === undefined ? allKeys : KEYS[kind])
+    if (kind === undefined || f === undefined) return undefined
     switch (kind) {
       case 'fixed': {
         const v = f.req('value', scalar)

@@ -67,7 +67,7 @@ export async function loadScenarioFile(path: string): Promise<LoadResult> {
   return parseScenario(text, path)
 }
 
-/** The scenario, or a thrown ScenarioError listing every problem. */
+/** The scenario, or a thrown ScenarioError (code FSC_INVALID) listing every problem. */
 export async function loadScenarioFileOrThrow(path: string): Promise<Scenario> {
   const result = await loadScenarioFile(path)
   if (!result.ok) throw new ScenarioError(result.issues)

@@ -207,3 +207,72 @@ timeline:
     )
   })
 })
+
+describe('scenario validation messages for sections', () => {
+  it('reports an empty document', () => {
+    expect(onlyIssue('').message).toBe('expected a scenario mapping at the top of the document, got nothing')
+  })
+
+  it('reports a distribution without its kind, and one with a bad range', () => {
+    expect(onlyIssue(doc('behaviour: { disconnect: { outage: { mean: 5m } } }\n')).message).toBe(
+      'missing required key "dist" (one of fixed, uniform, normal, exponential)'
+    )
+    const issue = onlyIssue(doc('reconnect: { delay: { dist: uniform, min: 5s, max: 2s } }\n'))
+    expect(issue.path).toBe('reconnect.delay.max')
+    expect(issue.message).toBe('expected max >= min (5s), got 2s')
+  })
+
+  it('reports a parameter that does not belong to the distribution', () => {
+    const issue = onlyIssue(doc('behaviour: { disconnect: { outage: { dist: exponential, mean: 5m, sd: 1m } } }\n'))
+    expect(issue.code).toBe('FSC_UNKNOWN_KEY')
+    expect(issue.path).toBe('behaviour.disconnect.outage.sd')
+  })
+
+  it('reports a timeline event with both "at" and "every"', () => {
+    expect(onlyIssue(doc('timeline: [{ at: 1m, every: 1h, action: offline }]\n')).code).toBe('FSC_CONFLICT')
+  })
+
+  it('reports a join without a count', () => {
+    const issue = onlyIssue(doc('timeline: [{ at: 1m, action: join }]\n'))
+    expect(issue.message).toBe('missing required key "pick" ({count: N}, how many agents join)')
+  })
+
+  it('reports a ramp that starts with more agents than the fleet has', () => {
+    const issue = onlyIssue(doc('fleet: { agents: 10, ramp: { over: 5m, initial: 20 } }\n'))
+    expect(issue.message).toBe('expected at most fleet.agents (10), got 20')
+  })
+
+  it('reports a reconnect failure rule with two modes', () => {
+    const issue = onlyIssue(doc('reconnect: { failures: [{ count: 10, probability: 0.1 }] }\n'))
+    expect(issue.code).toBe('FSC_CONFLICT')
+    expect(issue.path).toBe('reconnect.failures[0]')
+  })
+
+  it('reports an unknown API operation with a suggestion', () => {
+    const issue = onlyIssue(doc('faults: [{ operation: agentinfos, reset: { rate: 0.1 } }]\n'))
+    expect(issue.code).toBe('FSC_ENUM')
+    expect(issue.message).toContain('did you mean "agentinfo"?')
+  })
+
+  it('reports a fault rule without a fault', () => {
+    expect(onlyIssue(doc('faults: [{ operation: "*" }]\n')).message).toBe(
+      'missing a fault: one or more of latency, error, reset, stall, failFirst, body'
+    )
+  })
+
+  it('reports label rules of one name that add up to more than 1', () => {
+    const issue = onlyIssue(doc('fleet: { labels: [{ name: site, value: a, fraction: 0.6 }, { name: site, value: b, fraction: 0.6 }] }\n'))
+    expect(issue.code).toBe('FSC_SUM')
+  })
+
+  it('reports a state selector in a fleet label rule', () => {
+    const issue = onlyIssue(doc('fleet: { labels: [{ name: x, value: y, select: { state: ONLINE } }] }\n'))
+    expect(issue.code).toBe('FSC_UNKNOWN_KEY')
+    expect(issue.path).toBe('fleet.labels[0].select.state')
+  })
+
+  it('reports a number where a version string belongs', () => {
+    const issue = onlyIssue(doc('stages: [{ rate: 1/h, next: { action: upgrade, version: 6.5 } }]\n'))
+    expect(issue.message).toBe('expected a string, got 6.5; quote it: "6.5"')
+  })
+})
