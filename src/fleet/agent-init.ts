@@ -5,7 +5,7 @@
  * the main thread for agents added through the API.
  */
 import { ModuleStatus } from './states.js'
-import { Cert, Flag, Link, MAX_MODULES, NEVER } from './layout.js'
+import { Cert, Flag, Link, MAX_MODULES, NEVER, STAGE_SLOTS } from './layout.js'
 import type { FleetProgram } from './program.js'
 import { Stream, cumulativeWeights, hash32, pickWeighted, uniform } from './random.js'
 import { advanceCounters } from './counters.js'
@@ -79,6 +79,9 @@ export function initAgent(ctx: LifeContext, i: number, options: InitOptions): vo
   v.restartAt[i] = NEVER
   v.eventNo[i] = 0
   for (let k = 0; k < MAX_MODULES; k++) v.moduleReceived[i * MAX_MODULES + k] = 0
+  for (let s = 0; s < STAGE_SLOTS; s++) v.stageFired[i * STAGE_SLOTS + s] = 0
+  v.labelMask[i] = 0
+  v.stageMask[i] = 0
   v.received[i] = v.sent[i] = v.dropped[i] = v.queued[i] = 0
 
   if (options.initial) {
@@ -130,14 +133,17 @@ function applyInitialCondition(ctx: LifeContext, i: number, t: number): void {
       }
       break
   }
-  if (program.rampSeconds > 0) {
+  if (program.rampSeconds > 0 && i >= program.rampInitial) {
     // A ramp installs the agent during the start period: it has no history yet.
     v.flags[i] |= Flag.NOT_JOINED
     v.received[i] = v.sent[i] = v.dropped[i] = v.queued[i] = 0
     v.receivedAtMidnight[i] = v.sentAtMidnight[i] = 0
     for (let k = 0; k < MAX_MODULES; k++) v.moduleReceived[i * MAX_MODULES + k] = 0
+  for (let s = 0; s < STAGE_SLOTS; s++) v.stageFired[i * STAGE_SLOTS + s] = 0
+  v.labelMask[i] = 0
+  v.stageMask[i] = 0
     v.countAt[i] = t
-    v.revertAt[i] = t + Math.floor(identityDraw(program, i, IdentityDraw.RAMP) * program.rampSeconds)
+    v.revertAt[i] = t + program.rampStart + Math.floor(identityDraw(program, i, IdentityDraw.RAMP) * program.rampSeconds)
     v.revertTo[i] = Revert.JOIN
   }
 }

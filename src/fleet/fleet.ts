@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
 import { AGENT_STATES, AgentState, MODES, MODULE_STATUSES, Mode, ModuleStatus, stateName, type AgentStateName } from './states.js'
 import { Flag, Link, MAX_MODULES, NEVER, allocateBuffers, readConsistent, viewsOf, type FleetBuffers, type FleetViews } from './layout.js'
-import { defaultProgram, type FleetProgram } from './program.js'
+import { defaultProgram, sample, type FleetProgram } from './program.js'
 import { Identity } from './identity.js'
 import { VirtualClock, type ClockState } from './clock.js'
 import { countersAt, loadAt, memoryAt, moduleRate, newCounters, advanceCounters } from './counters.js'
@@ -685,7 +685,7 @@ export class FleetEngine implements Fleet {
     const { outcome, waitUntil } = await this.exclusive(() => {
       const t = this.steppedTo
       const ctx = this.mutationContext()
-      const { failProbability, delayMinSeconds, delayMaxSeconds } = this.program.reconnect
+      const { failProbability, delay: delayDistribution } = this.program.reconnect
       const result: BatchOutcome = { ok: [], failed: [] }
       let latest = t
       for (const i of indices) {
@@ -709,8 +709,8 @@ export class FleetEngine implements Fleet {
           result.failed.push({ index: i, reason: `agent did not reconnect within ${RECONNECT_WAIT_SECONDS} seconds` })
           latest = t + RECONNECT_WAIT_SECONDS
         } else {
-          const span = delayMaxSeconds - delayMinSeconds + 1
-          const delay = Math.min(RECONNECT_WAIT_SECONDS, delayMinSeconds + Math.floor(uniform(this.program.seed, i, v.eventNo[i], Stream.RECONNECT_DELAY) * span))
+          const drawn = sample(delayDistribution, uniform(this.program.seed, i, v.eventNo[i], Stream.RECONNECT_DELAY), uniform(this.program.seed, i, v.eventNo[i], Stream.RECONNECT_FAIL))
+          const delay = Math.min(RECONNECT_WAIT_SECONDS - 1, Math.max(1, Math.round(drawn)))
           v.link[i] = Link.RECONNECTING
           v.revertAt[i] = t + delay
           v.revertTo[i] |= Revert.LINK

@@ -19,6 +19,8 @@
  */
 
 export const MAX_MODULES = 6
+/** must equal program.ts MAX_STAGES (layout.ts imports nothing, so it is repeated here) */
+export const STAGE_SLOTS = 16
 export const NEVER = 0x7fffffff
 
 /** Agent flags (bit set in `flags`). */
@@ -83,6 +85,8 @@ export const FIELDS = {
   /** stage whose action is pending (255 none) and when it fires */
   stageIdx: { kind: 'u8', width: 1 },
   stageAt: { kind: 'i32', width: 1 },
+  /** times each stage fired on this agent (saturates at 255), for a stage's `times` limit */
+  stageFired: { kind: 'u8', width: STAGE_SLOTS },
   /** timeline event whose action is pending on this agent (65535 none) and when it fires */
   timelineIdx: { kind: 'u16', width: 1 },
   timelineAt: { kind: 'i32', width: 1 },

@@ -8,8 +8,8 @@
  * means in the real product (manager-facts.md, "Agent states").
  */
 import { AgentState, ModuleStatus, Mode } from './states.js'
-import { Cert, Flag, Link, MAX_MODULES, NEVER, type FleetViews } from './layout.js'
-import { Action, type CompiledAction, type CompiledSelector, type FleetProgram } from './program.js'
+import { Cert, Flag, Link, MAX_MODULES, NEVER, STAGE_SLOTS, type FleetViews } from './layout.js'
+import { Action, sample, type CompiledAction, type CompiledSelector, type FleetProgram } from './program.js'
 import { advanceCounters, moduleRate } from './counters.js'
 import { Stream, exponential, pickWeighted, uniform } from './random.js'
 
@@ -148,8 +148,7 @@ export function crashModule(ctx: LifeContext, i: number, t: number, slot: number
   }
   setModuleStatus(ctx, i, k, ModuleStatus.FAILED)
   ctx.tally.moduleCrashes++
-  const { restartMinSeconds: min, restartMaxSeconds: max } = program.churn
-  const delay = seconds > 0 ? seconds : min + Math.floor(draw(ctx, i, Stream.RESTART_DELAY) * (max - min + 1))
+  const delay = seconds > 0 ? seconds : Math.round(sample(program.churn.restartDelay, draw(ctx, i, Stream.RESTART_DELAY), draw(ctx, i, Stream.MODULE_PICK)))
   const at = t + Math.max(1, delay)
   if (at < v.restartAt[i] || v.restartAt[i] <= t) v.restartAt[i] = at
   refreshState(ctx, i, t)
@@ -237,7 +236,7 @@ export function applyAction(ctx: LifeContext, i: number, t: number, action: Comp
       if (lasting > 0) {
         // A lasting-for ERROR is a module that fails and comes back after the duration.
         v.flags[i] &= ~Flag.CONFIG_CORRUPT
-        crashModule(ctx, i, t, action.arg, lasting)
+        crashModule(ctx, i, t, -1, lasting)
       }
       refreshState(ctx, i, t)
       break
@@ -259,9 +258,11 @@ export function applyAction(ctx: LifeContext, i: number, t: number, action: Comp
       v.restartAt[i] = NEVER
       refreshState(ctx, i, t)
       break
-    case Action.CRASH_MODULE:
-      crashModule(ctx, i, t, action.arg, lasting)
+    case Action.CRASH_MODULE: {
+      const slot = action.moduleSlots === null ? -1 : (action.moduleSlots[v.moduleSetIdx[i]] ?? -1)
+      if (action.moduleSlots === null || slot >= 0) crashModule(ctx, i, t, slot, lasting)
       break
+    }
     case Action.RESTART_MODULES:
       restartModules(ctx, i, t, 2 + Math.floor(draw(ctx, i, Stream.RESTART_DELAY) * 4))
       break
@@ -288,8 +289,8 @@ export function matches(v: FleetViews, i: number, s: CompiledSelector, stageBit:
   if (s.modes !== 0 && (s.modes & (1 << v.mode[i])) === 0) return false
   if (s.os !== 0 && (s.os & (1 << v.osIdx[i])) === 0) return false
   if (s.versions !== 0 && (s.versions & (1 << v.versionIdx[i])) === 0) return false
-  if (s.template !== -2 && v.templateId[i] !== s.template) return false
-  if ((v.labelMask[i] & s.labels) !== s.labels) return false
+  if (s.templates !== null && !s.templates.includes(v.templateId[i])) return false
+  if (s.labels !== 0 && (v.labelMask[i] & s.labels) === 0) return false
   if (stageBit !== 0 && (v.stageMask[i] & stageBit) === 0) return false
   return true
 }
@@ -301,12 +302,10 @@ export function armStage(ctx: LifeContext, i: number, t: number): void {
   const stages = program.stages
   for (let s = 0; s < stages.length; s++) {
     const stage = stages[s]
+    if (stage.times > 0 && v.stageFired[i * STAGE_SLOTS + s] >= stage.times) continue
     if (!matches(v, i, stage.selector, stage.usesPickMask ? 1 << s : 0)) continue
     const u = uniform(program.seed, i, v.eventNo[i], Stream.STAGE_DELAY)
-    const wait =
-      stage.meanWaitSeconds > 0
-        ? exponential(stage.meanWaitSeconds, u)
-        : stage.afterSeconds + (2 * u - 1) * stage.jitterSeconds
+    const wait = stage.meanWaitSeconds > 0 ? exponential(stage.meanWaitSeconds, u) : stage.afterSeconds + u * stage.jitterSeconds
     v.stageIdx[i] = s
     v.stageAt[i] = t + Math.max(1, Math.round(wait))
     return
@@ -321,6 +320,8 @@ function fireStage(ctx: LifeContext, i: number, t: number): void {
   const stage = program.stages[s]
   if (stage === undefined || !matches(v, i, stage.selector, stage.usesPickMask ? 1 << s : 0)) return
   const choice = pickWeighted(stage.cumulative, uniform(program.seed, i, v.eventNo[i], Stream.STAGE_CHOICE))
+  const fired = i * STAGE_SLOTS + s
+  if (v.stageFired[fired] < 255) v.stageFired[fired]++
   applyAction(ctx, i, t, stage.actions[choice])
 }
 
@@ -341,7 +342,7 @@ function churn(ctx: LifeContext, i: number, t: number): void {
   if ((v.flags[i] & Flag.EXISTS) !== 0 && (v.flags[i] & Flag.NOT_JOINED) === 0) {
     if (u < disconnectShare) {
       if (v.link[i] === Link.CONNECTED) {
-        const length = c.outageMinSeconds + exponential(c.outageMeanSeconds, draw(ctx, i, Stream.OUTAGE_LENGTH))
+        const length = sample(c.outage, draw(ctx, i, Stream.OUTAGE_LENGTH), draw(ctx, i, Stream.MODULE_PICK))
         disconnect(ctx, i, t, Math.max(1, Math.round(length)))
       }
     } else {

@@ -5,6 +5,12 @@
  * the buffers. Text lives here as tables; agents hold small indices into them.
  */
 import { cumulativeWeights } from './random.js'
+import type { Distribution } from '../scenario/types.js'
+
+export type { Distribution }
+
+/** Stages a program may hold: each has a bit in stageMask and a firing counter per agent. */
+export const MAX_STAGES = 16
 
 export interface ModuleSpec {
   /** configured instance name, e.g. `in_syslog` */
@@ -33,22 +39,19 @@ export interface Weighted {
 export interface ChurnSettings {
   /** network disconnects per agent per hour (0: none) */
   disconnectPerHour: number
-  /** outage length: minimum plus an exponential part with this mean, in seconds */
-  outageMinSeconds: number
-  outageMeanSeconds: number
+  /** how long a disconnected agent stays OFFLINE, seconds */
+  outage: Distribution
   /** module crashes per agent per hour */
   moduleCrashPerHour: number
-  /** a crashed module is back RUNNING after a uniform delay in [min, max] seconds */
-  restartMinSeconds: number
-  restartMaxSeconds: number
+  /** how long until a crashed module runs again, seconds */
+  restartDelay: Distribution
 }
 
 export interface ReconnectSettings {
-  /** chance that an agent does not reconnect after an update (on top of picked agents) */
+  /** chance that an agent does not reconnect after an update, when no scenario rule says */
   failProbability: number
-  /** successful reconnects take a uniform delay in [min, max] seconds (under the 10 s wait) */
-  delayMinSeconds: number
-  delayMaxSeconds: number
+  /** time a successful reconnect takes, seconds (capped under the 10 s wait) */
+  delay: Distribution
 }
 
 /** Action codes shared by stages, timeline events and the API. */
@@ -69,8 +72,13 @@ export type ActionCode = (typeof Action)[keyof typeof Action]
 
 export interface CompiledAction {
   kind: ActionCode
-  /** module slot for CRASH_MODULE (-1: a random running one), version index for UPGRADE */
+  /** version index for UPGRADE; unused otherwise */
   arg: number
+  /**
+   * CRASH_MODULE narrowed to a module name or kind: the slot to crash for each module set
+   * (-1: the set has no such module, nothing crashes). null: a random running module.
+   */
+  moduleSlots: number[] | null
   /** seconds the effect lasts before it reverts (0: until something else changes it) */
   forSeconds: number
 }
@@ -85,9 +93,9 @@ export interface CompiledSelector {
   os: number
   /** bit per version index */
   versions: number
-  /** required template id; -2 matches any */
-  template: number
-  /** every bit here must be set in the agent's labelMask */
+  /** template ids that match (-1: no template); null matches any */
+  templates: number[] | null
+  /** bit per scenario label; the agent matches when it carries any of them (0: any agent) */
   labels: number
 }
 
@@ -103,6 +111,8 @@ export interface CompiledStage {
   meanWaitSeconds: number
   actions: CompiledAction[]
   cumulative: number[]
+  /** most firings per agent (0: unlimited; at most 255) */
+  times: number
 }
 
 export interface FleetProgram {
@@ -119,8 +129,10 @@ export interface FleetProgram {
   moduleSetCumulative: number[]
   /** cumulative weights over initial conditions: healthy, offline, untrusted, forged, error */
   initialConditions: number[]
-  /** agents join over this many seconds after the epoch (0: all present at start) */
+  /** agents with index >= rampInitial join over [rampStart, rampStart + rampSeconds) (0: no ramp) */
   rampSeconds: number
+  rampStart: number
+  rampInitial: number
   churn: ChurnSettings
   reconnect: ReconnectSettings
   stages: CompiledStage[]
@@ -186,22 +198,39 @@ export function defaultProgram(seed: number, epochMs: number): FleetProgram {
     moduleSetCumulative: cumulativeWeights([40, 20, 30, 10]),
     initialConditions: cumulativeWeights([96.5, 2, 0.8, 0.2, 0.5]),
     rampSeconds: 0,
+    rampStart: 0,
+    rampInitial: 0,
     churn: {
       disconnectPerHour: 0.02,
-      outageMinSeconds: 20,
-      outageMeanSeconds: 240,
+      outage: { kind: 'exponential', mean: 240, max: 7200 },
       moduleCrashPerHour: 0.01,
-      restartMinSeconds: 5,
-      restartMaxSeconds: 90
+      restartDelay: { kind: 'uniform', min: 5, max: 90 }
     },
-    reconnect: { failProbability: 0.001, delayMinSeconds: 1, delayMaxSeconds: 6 },
+    reconnect: { failProbability: 0.001, delay: { kind: 'uniform', min: 1, max: 6 } },
     stages: [],
     timelineActions: []
   }
 }
 
-/** Module sets fit the OS family: Windows agents get Windows inputs. */
-export function moduleSetsFor(program: FleetProgram, family: 'linux' | 'windows'): number[] {
-  const wanted = family === 'windows' ? 'windows' : 'linux'
-  return program.moduleSets.map((set, index) => (set.name.startsWith(wanted) ? index : -1)).filter((i) => i >= 0)
+/**
+ * A draw from a distribution, from two uniform draws in [0, 1). Negative values become 0 and
+ * values above the distribution's cap become the cap.
+ */
+export function sample(d: Distribution, u1: number, u2: number): number {
+  let value: number
+  switch (d.kind) {
+    case 'fixed':
+      return d.value
+    case 'uniform':
+      return d.min + u1 * (d.max - d.min)
+    case 'normal':
+      // Box-Muller: two uniform draws make one standard normal draw.
+      value = d.mean + d.sd * Math.sqrt(-2 * Math.log(1 - u1)) * Math.cos(2 * Math.PI * u2)
+      break
+    case 'exponential':
+      value = -Math.log(1 - u1) * d.mean
+      break
+  }
+  if (d.max !== null && value > d.max) value = d.max
+  return value < 0 ? 0 : value
 }
