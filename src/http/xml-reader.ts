@@ -37,7 +37,13 @@ export function parseXmlBody(text: string): unknown {
   if (valid !== true) {
     throw apiError('E_MALFORMED_XML', { detail: `${valid.err.msg} at line ${valid.err.line}` })
   }
-  const document = parser.parse(text) as Record<string, unknown>
+  let document: Record<string, unknown>
+  try {
+    document = parser.parse(text) as Record<string, unknown>
+  } catch (error) {
+    // The parser refuses some inputs the validator lets through (e.g. a `__proto__` element).
+    throw apiError('E_MALFORMED_XML', { detail: (error as Error).message })
+  }
   const roots = Object.keys(document)
   if (roots.length !== 1) throw apiError('E_MALFORMED_XML', { detail: 'expected exactly one root element' })
   return toPlain(document[roots[0]])

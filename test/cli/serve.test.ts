@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { request } from 'node:https'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { parseServeConfig } from '../../src/config.js'
+import { createLogger, startServer, type RunningServer } from '../../src/server.js'
+
+let dataDir: string
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'fleetsim-serve-'))
+})
+afterEach(async () => {
+  await rm(dataDir, { recursive: true, force: true })
+})
+
+function get(url: string, ca: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { ca, headers }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (body += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+const auth = { REST_USER: 'admin', REST_PASSWORD: 'admin' }
+
+describe('startServer', () => {
+  let server: RunningServer | undefined
+  afterEach(async () => {
+    await server?.close()
+    server = undefined
+  })
+
+  it('serves appinfo over HTTPS to a client that trusts only the CA, and announces one line', async () => {
+    const lines: string[] = []
+    const config = parseServeConfig(['--port', '0', '--agents', '20', '--workers', '1', '--data-dir', dataDir, '--log-level', 'silent'], {})
+    server = await startServer(config, { announce: (line) => lines.push(line), logger: createLogger('silent', { pretty: false }) })
+    expect(lines).toEqual([
+      `fleetsim listening on https://127.0.0.1:${server.port}/manager/mvc/restservice (CA fingerprint ${server.ca.fingerprint}, CA file ${server.caPath})`
+    ])
+    const response = await get(`${server.serviceUrl}/appinfo.json`, server.ca.pem, auth)
+    expect(response.status).toBe(200)
+    expect(JSON.parse(response.body)).toMatchObject({ servicename: 'appinfo' })
+  })
+
+  it('answers 401 without the credentials', async () => {
+    const config = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir], {})
+    server = await startServer(config, { announce: () => undefined, logger: createLogger('silent', { pretty: false }) })
+    expect((await get(`${server.serviceUrl}/appinfo.json`, server.ca.pem, {})).status).toBe(401)
+  })
+
+  it('reports a port in use by name and leaves nothing running', async () => {
+    const config = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir], {})
+    server = await startServer(config, { announce: () => undefined, logger: createLogger('silent', { pretty: false }) })
+    const taken = parseServeConfig(['--port', String(server.port), '--agents', '5', '--workers', '1', '--data-dir', dataDir], {})
+    await expect(startServer(taken, { announce: () => undefined, logger: createLogger('silent', { pretty: false }) })).rejects.toThrow(
+      `cannot listen on 127.0.0.1:${server.port}: the port is in use (another fleetsim? choose one with --port)`
+    )
+  })
+})
+
+describe('fleetsim serve', () => {
+  it('prints the listening line, and exits 0 after SIGTERM', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', '--agents', '10', '--workers', '1', '--data-dir', dataDir, '--log-level', 'warn'],
+      { stdio: ['ignore', 'pipe', 'inherit'] }
+    )
+    const lines = createInterface({ input: child.stdout })
+    let announced = ''
+    for await (const line of lines) {
+      if (line.startsWith('fleetsim listening on ')) {
+        announced = line
+        break
+      }
+    }
+    expect(announced).toMatch(/^fleetsim listening on https:\/\/127\.0\.0\.1:\d+\/manager\/mvc\/restservice \(CA fingerprint ([0-9A-F]{2}:){19}[0-9A-F]{2}, CA file .*ca\.pem\)$/)
+    child.kill('SIGTERM')
+    const [code] = (await once(child, 'exit')) as [number | null]
+    expect(code).toBe(0)
+  })
+})

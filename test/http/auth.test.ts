@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest'
+import { createAuthCheck } from '../../src/http/auth.js'
+
+const check = createAuthCheck({ user: 'admin', password: 'secret' })
+
+describe('the credential check', () => {
+  it('accepts the configured user and password', () => {
+    expect(check({ rest_user: 'admin', rest_password: 'secret' })).toBe(true)
+  })
+
+  it('refuses a wrong password', () => {
+    expect(check({ rest_user: 'admin', rest_password: 'secreT' })).toBe(false)
+  })
+
+  it('refuses missing headers, even when the configured password is empty', () => {
+    expect(createAuthCheck({ user: '', password: '' })({})).toBe(false)
+  })
+})

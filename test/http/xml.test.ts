@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import { parseXmlBody } from '../../src/http/xml-reader.js'
+import { xmlDocument, xmlElement } from '../../src/http/xml-writer.js'
+
+describe('XML responses', () => {
+  it('puts the servicename on the result root', () => {
+    expect(xmlDocument({ servicename: 'appinfo' })).toBe('<?xml version="1.0" encoding="UTF-8"?><result servicename="appinfo"></result>')
+  })
+
+  it('writes arrays as repeated elements named after the key', () => {
+    expect(xmlElement('links', [{ rel: 'a' }, { rel: 'b' }])).toBe('<links><rel>a</rel></links><links><rel>b</rel></links>')
+  })
+
+  it('writes keys that are not XML names as field elements with a name attribute', () => {
+    expect(xmlElement('content', { 'the service': 'x:1' })).toBe('<content><field name="the service">x:1</field></content>')
+  })
+
+  it('escapes markup characters in text', () => {
+    expect(xmlElement('m', 'a<b & "c"')).toBe('<m>a&lt;b &amp; &quot;c&quot;</m>')
+  })
+
+  it('writes an empty object as an empty element and leaves out null values', () => {
+    expect(xmlElement('o', { serverInfo: {}, gone: null })).toBe('<o><serverInfo/></o>')
+  })
+})
+
+describe('XML request bodies', () => {
+  it('reads the root element as the body object and child elements as keys', () => {
+    expect(parseXmlBody('<agent><name>a</name><global-config><port>1</port></global-config></agent>')).toEqual({
+      name: 'a',
+      'global-config': { port: '1' }
+    })
+  })
+
+  it('maps field elements back to their named keys', () => {
+    expect(parseXmlBody('<x><field name="the service">s</field></x>')).toEqual({ 'the service': 's' })
+  })
+
+  it('decodes the predefined entities and character references', () => {
+    expect(parseXmlBody('<x><v>a &amp; b &#65;&#x42;</v></x>')).toEqual({ v: 'a & b AB' })
+  })
+
+  it('refuses a DOCTYPE declaration', () => {
+    const bomb = '<!DOCTYPE x [<!ENTITY a "aaaa">]><x><v>&a;</v></x>'
+    expect(() => parseXmlBody(bomb)).toThrow(expect.objectContaining({ code: 'E_XML_DOCTYPE' }))
+  })
+
+  it('refuses malformed XML', () => {
+    expect(() => parseXmlBody('<x><v></x>')).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML' }))
+  })
+
+  it('refuses element names that could reach an object prototype', () => {
+    expect(() => parseXmlBody('<x><__proto__><polluted>yes</polluted></__proto__></x>')).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML' }))
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
+})

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
+import { CertificateRegistry } from '../../src/manager/certificates.js'
+import { CA, START } from '../http/helpers.js'
+
+let fleet: FleetEngine
+beforeAll(async () => {
+  fleet = await createFleet({ agents: 10, seed: 3, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
+})
+afterAll(() => fleet.close())
+
+describe('the certificate registry', () => {
+  it('lists the CA first and then one certificate per agent', () => {
+    const list = [...new CertificateRegistry(fleet, CA).list()]
+    expect(list[0]).toMatchObject({ type: 'CA', id: 1, 'use-as-default-ca': true, fingerprint: CA.fingerprint })
+    expect(list).toHaveLength(11)
+    expect(list[1]).toMatchObject({ type: 'CERT', name: fleet.name(0), id: 2, status: 'VALID' })
+  })
+
+  it('accepts the CA fingerprint in any case, with or without colons', () => {
+    const certificates = new CertificateRegistry(fleet, CA)
+    expect(() => certificates.requireCa(CA.fingerprint.replace(/:/g, '').toLowerCase())).not.toThrow()
+  })
+
+  it('refuses an unknown CA fingerprint', () => {
+    expect(() => new CertificateRegistry(fleet, CA).requireCa('00:11')).toThrow(expect.objectContaining({ code: 'E_UNKNOWN_CA_FINGERPRINT' }))
+  })
+
+  it('finds a generated agent certificate by the fingerprint in the agent configuration', () => {
+    const certificates = new CertificateRegistry(fleet, CA)
+    expect(certificates.requireAssignable(fleet.config(3).certFingerprint).name).toBe(fleet.name(3))
+  })
+
+  it('refuses an unknown certificate fingerprint', () => {
+    expect(() => new CertificateRegistry(fleet, CA).requireAssignable('ab'.repeat(20))).toThrow(expect.objectContaining({ code: 'E_UNKNOWN_CERT_FINGERPRINT' }))
+  })
+
+  it('issues certificates with distinct SHA-1 fingerprints', () => {
+    const certificates = new CertificateRegistry(fleet, CA)
+    const a = certificates.issue('x')
+    const b = certificates.issue('x')
+    expect(a).toMatch(/^[0-9a-f]{40}$/)
+    expect(a).not.toBe(b)
+  })
+
+  it('marks a revoked certificate REVOKED and refuses to assign it', () => {
+    const certificates = new CertificateRegistry(fleet, CA)
+    const fingerprint = fleet.config(2).certFingerprint
+    certificates.revoke(fingerprint)
+    expect(certificates.status(fingerprint)).toBe('REVOKED')
+    expect(() => certificates.requireAssignable(fingerprint)).toThrow(expect.objectContaining({ code: 'E_CERTIFICATE_REVOKED' }))
+    expect([...certificates.list()].filter((c) => c.status === 'REVOKED')).toHaveLength(1)
+  })
+
+  it('lists only certificates expiring within the given days', () => {
+    const certificates = new CertificateRegistry(fleet, CA)
+    expect([...certificates.list(30)]).toHaveLength(0)
+    // Agent certificates run 730 days from the CA's start (2026-01-01), i.e. until 2028-01-01.
+    expect([...certificates.list(700)].every((c) => c.type === 'CERT')).toBe(true)
+    expect([...certificates.list(700)]).toHaveLength(10)
+  })
+})
