@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { agentBody, CA, call, harness, LINK_REST, type Harness } from './helpers.js'
+
+let h: Harness
+beforeAll(async () => {
+  h = await harness(20)
+})
+afterAll(() => h.close())
+
+describe('addagent', () => {
+  it('creates an agent and links to it through viewagentortemplate', async () => {
+    const response = await call(h.app, 'POST', 'addagent', agentBody('new-agent-1'))
+    expect(response.statusCode).toBe(200)
+    expect(response.json()).toEqual({
+      servicename: 'addagent',
+      values: [{ message: 'Agent "new-agent-1" added.' }],
+      links: [{ rel: 'self', href: `${LINK_REST}/viewagentortemplate?name=new-agent-1` }]
+    })
+    expect(h.fleet.findByName('new-agent-1')).toBeDefined()
+  })
+
+  it('issues a new certificate named after the agent when cert-fingerprint is omitted', async () => {
+    await call(h.app, 'POST', 'addagent', agentBody('new-agent-2'))
+    const certs = (await call(h.app, 'GET', 'certificateinfo')).json().values
+    const cert = certs.find((c: { name: string }) => c.name === 'new-agent-2')
+    const index = h.fleet.findByName('new-agent-2') as number
+    expect(cert).toMatchObject({ type: 'CERT', status: 'VALID', id: index + 2 })
+    expect(cert.fingerprint).toBe(h.fleet.config(index).certFingerprint)
+  })
+
+  it('takes the certificate name as agent name when name is omitted', async () => {
+    const fingerprint = h.fleet.config(3).certFingerprint
+    await call(h.app, 'DELETE', `deleteagent?agentUuids=${h.fleet.uuid(3)}&revokeCert=false`)
+    const body = agentBody('x', { 'cert-fingerprint': fingerprint }) as Record<string, unknown>
+    delete body.name
+    const response = await call(h.app, 'POST', 'addagent', body)
+    expect(response.statusCode).toBe(200)
+    expect(response.json().values[0].message).toMatch(/^Agent ".+" added\.$/)
+  })
+
+  it('refuses an agent without name and without cert-fingerprint', async () => {
+    const body = agentBody('x') as Record<string, unknown>
+    delete body.name
+    const response = await call(h.app, 'POST', 'addagent', body)
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors[0]).toMatchObject({ code: 'E_MISSING_FIELD' })
+  })
+
+  it('refuses a name an agent already has', async () => {
+    const response = await call(h.app, 'POST', 'addagent', agentBody(h.fleet.name(0)))
+    expect(response.statusCode).toBe(409)
+    expect(response.json().errors[0].code).toBe('E_DUPLICATE_NAME')
+  })
+
+  it('refuses an unknown ca-fingerprint', async () => {
+    const response = await call(h.app, 'POST', 'addagent', agentBody('y', { 'ca-fingerprint': 'AA:BB' }))
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors[0].code).toBe('E_UNKNOWN_CA_FINGERPRINT')
+    expect(response.json().errors[0].message).toContain(CA.fingerprint)
+  })
+
+  it('refuses an unknown cert-fingerprint', async () => {
+    const response = await call(h.app, 'POST', 'addagent', agentBody('y', { 'cert-fingerprint': 'AA:BB' }))
+    expect(response.json().errors[0].code).toBe('E_UNKNOWN_CERT_FINGERPRINT')
+  })
+
+  it('refuses a port of the wrong type', async () => {
+    const response = await call(h.app, 'POST', 'addagent', agentBody('y', { port: '4041' }))
+    expect(response.json().errors[0]).toMatchObject({ code: 'E_WRONG_TYPE', message: 'The body field "global-config.port" must be an integer, got "4041".' })
+  })
+
+  it('refuses a log-level outside the allowed values', async () => {
+    const response = await call(h.app, 'POST', 'addagent', agentBody('y', { 'log-level': 'LOUD' }))
+    expect(response.json().errors[0].code).toBe('E_NOT_IN_ENUM')
+  })
+
+  it('refuses a body without global-config', async () => {
+    const response = await call(h.app, 'POST', 'addagent', { name: 'y' })
+    expect(response.json().errors[0]).toMatchObject({ code: 'E_MISSING_FIELD', message: 'Body field "global-config" is required: add it to the request body.' })
+  })
+
+  it('refuses a request without body', async () => {
+    const response = await call(h.app, 'POST', 'addagent')
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors[0]).toMatchObject({ code: 'E_MISSING_BODY' })
+    expect(response.json().errors[0].message).toContain('"addagent"')
+  })
+})
+
+describe('modifyagent', () => {
+  it('renames an agent and links to the new name', async () => {
+    const old = h.fleet.name(5)
+    const response = await call(h.app, 'PUT', `modifyagent?agentName=${old}`, agentBody('renamed-5', { mode: 'Listen' }))
+    expect(response.statusCode).toBe(200)
+    expect(response.json().links).toEqual([{ rel: 'self', href: `${LINK_REST}/viewagentortemplate?name=renamed-5` }])
+    expect(h.fleet.findByName('renamed-5')).toBe(5)
+    expect(h.fleet.config(5).mode).toBe('Listen')
+  })
+
+  it('keeps the name when the body repeats it', async () => {
+    const name = h.fleet.name(6)
+    const response = await call(h.app, 'PUT', `modifyagent?agentName=${name}`, agentBody(name))
+    expect(response.statusCode).toBe(200)
+  })
+
+  it('answers 404 for an unknown agent', async () => {
+    const response = await call(h.app, 'PUT', 'modifyagent?agentName=ghost', agentBody('ghost'))
+    expect(response.statusCode).toBe(404)
+    expect(response.json().errors[0].code).toBe('E_UNKNOWN_AGENT')
+  })
+
+  it('refuses a request without agentName', async () => {
+    const response = await call(h.app, 'PUT', 'modifyagent', agentBody('z'))
+    expect(response.json().errors[0]).toMatchObject({ code: 'E_MISSING_PARAMETER', message: 'Query parameter "agentName" is required: add ?agentName=... to the request.' })
+  })
+
+  it('refuses renaming onto the name of another agent', async () => {
+    const response = await call(h.app, 'PUT', `modifyagent?agentName=${h.fleet.name(7)}`, agentBody(h.fleet.name(8)))
+    expect(response.statusCode).toBe(409)
+  })
+})
