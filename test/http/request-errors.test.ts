@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AUTH, call, harness, REST, type Harness } from './helpers.js'
+
+let h: Harness
+beforeAll(async () => {
+  h = await harness(3, { bodyLimit: 512, maxListItems: 3 })
+})
+afterAll(() => h.close())
+
+describe('requests the simulator cannot read', () => {
+  it('answers 400 for malformed JSON with the parser message', async () => {
+    const response = await call(h.app, 'POST', 'createfield', '{"name": ')
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors[0].code).toBe('E_MALFORMED_JSON')
+  })
+
+  it('answers 400 for malformed XML', async () => {
+    const response = await call(h.app, 'POST', 'createfield', '<field><name>x</field>', { 'content-type': 'application/xml' })
+    expect(response.json().errors[0].code).toBe('E_MALFORMED_XML')
+  })
+
+  it('refuses XML with a DOCTYPE', async () => {
+    const response = await call(h.app, 'POST', 'createfield', '<!DOCTYPE a [<!ENTITY x "y">]><a/>', { 'content-type': 'text/xml' })
+    expect(response.json().errors[0].code).toBe('E_XML_DOCTYPE')
+  })
+
+  it('answers 413 for a body over the limit', async () => {
+    const response = await call(h.app, 'POST', 'createfield', { name: 'x'.repeat(600), type: 'STRING' })
+    expect(response.statusCode).toBe(413)
+    expect(response.json().errors[0]).toMatchObject({ status: 413, code: 'E_BODY_TOO_LARGE' })
+  })
+
+  it('answers 415 for a body of another media type', async () => {
+    const response = await call(h.app, 'POST', 'createfield', 'name=x', { 'content-type': 'text/plain' })
+    expect(response.statusCode).toBe(415)
+    expect(response.json().errors[0].code).toBe('E_UNSUPPORTED_MEDIA_TYPE')
+  })
+
+  it('accepts an empty body with a JSON Content-Type on operations without a body', async () => {
+    const response = await h.app.inject({
+      method: 'POST',
+      url: `${REST}/stopagent?agentUuids=${h.fleet.uuid(0)}`,
+      headers: { ...AUTH, 'content-type': 'application/json', accept: 'application/json' }
+    })
+    expect(response.statusCode).toBe(200)
+  })
+
+  it('answers 400 when a list parameter has more items than allowed', async () => {
+    const response = await call(h.app, 'POST', 'stopagent?agentUuids=a,b,c,d')
+    expect(response.json().errors[0]).toMatchObject({ code: 'E_TOO_MANY_ITEMS' })
+  })
+
+  it('answers 404 in the envelope for an unknown operation', async () => {
+    const response = await call(h.app, 'GET', 'nosuchop')
+    expect(response.statusCode).toBe(404)
+    expect(response.json()).toMatchObject({ servicename: 'nosuchop', errors: [{ status: 404, code: 'E_UNKNOWN_OPERATION' }] })
+  })
+
+  it('answers 405 with an Allow header for a known operation and the wrong method', async () => {
+    const response = await call(h.app, 'GET', 'addagent')
+    expect(response.statusCode).toBe(405)
+    expect(response.headers.allow).toBe('POST')
+    expect(response.json().errors[0].code).toBe('E_METHOD_NOT_ALLOWED')
+  })
+
+  it('reports every failed rule of a body in one envelope', async () => {
+    const response = await call(h.app, 'POST', 'createfield', { type: 'TEXT', persist: 'yes' })
+    const codes = response.json().errors.map((e: { code: string }) => e.code)
+    expect(codes).toEqual(expect.arrayContaining(['E_MISSING_FIELD', 'E_NOT_IN_ENUM', 'E_WRONG_TYPE']))
+  })
+})
