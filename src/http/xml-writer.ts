@@ -20,6 +20,7 @@ const VALID_NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/
 // cannot make the whole document unreadable.
 // eslint-disable-next-line no-control-regex
 const INVALID_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g
+// eslint-disable-next-line no-control-regex -- the characters XML cannot carry must be matched
 const SPECIAL = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/
 
 /** Opening and closing tags per key, computed once per distinct key. */

@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { ERRORS } from '../../src/http/errors.js'
+
+const protocol = readFileSync(new URL('../../docs/protocol.md', import.meta.url), 'utf8')
+
+describe('the error catalogue', () => {
+  it('documents every code with its HTTP status in docs/protocol.md', () => {
+    for (const [code, { status }] of Object.entries(ERRORS)) {
+      expect(protocol, code).toContain(`| \`${code}\` | ${status} |`)
+    }
+  })
+
+  it('documents no code that the catalogue lacks', () => {
+    const documented = [...protocol.matchAll(/^\| `(E_[A-Z_]+)` \|/gm)].map((m) => m[1])
+    expect(documented.sort()).toEqual(Object.keys(ERRORS).sort())
+  })
+
+  it('uses 4xx statuses for every error a request can cause', () => {
+    for (const [code, { status }] of Object.entries(ERRORS)) {
+      if (code !== 'E_INTERNAL') expect(status, code).toBeGreaterThanOrEqual(400)
+      if (code !== 'E_INTERNAL') expect(status, code).toBeLessThan(500)
+    }
+  })
+})
