@@ -1,0 +1,80 @@
+/**
+ * Fleet logs at info: a state summary as virtual time passes, timeline events as they fire,
+ * and scenario stages as they start and end. It reads the same cheap engine figures the
+ * metrics read, on a wall-clock poll (unref'd, so it never keeps the process alive):
+ *
+ *   {"byState":{"ONLINE":1890,...},"transitions":{"ONLINE->OFFLINE":12,...},"second":3600} fleet state summary
+ *
+ * A summary is written once at least `everyVirtualSeconds` of virtual time has passed since the
+ * previous one and something changed; `transitions` are the changes since then. A paused, quiet
+ * fleet writes nothing.
+ */
+import type { Logger } from 'pino'
+import { AGENT_STATES } from '../fleet/states.js'
+import { readScenario, type MetricsSource } from './source.js'
+
+export interface FleetLogOptions {
+  /** virtual seconds between summaries (default 60) */
+  everyVirtualSeconds?: number
+  /** wall ms between looks at the engine (default 1000) */
+  pollMs?: number
+}
+
+export interface FleetLog {
+  /** looks at the engine now and logs what is due (the poll calls this) */
+  check(): void
+  stop(): void
+}
+
+type FleetLogSource = MetricsSource & { second(): number }
+
+export function startFleetLog(source: FleetLogSource, log: Pick<Logger, 'info'>, options: FleetLogOptions = {}): FleetLog {
+  const every = options.everyVirtualSeconds ?? 60
+  let lastSecond = source.second()
+  let lastTransitions = [...source.stats.transitions]
+  const firedSeen = new Map(Object.entries(source.stats.timelineFired))
+  let scenario = readScenario(source)
+  let stages = new Set(scenario?.stages ?? [])
+  if (scenario !== undefined) log.info({ scenario: scenario.name, stages: [...stages] }, 'scenario running')
+
+  const check = (): void => {
+    // Scenario stages: log the ones that started and ended since the last look.
+    const now = readScenario(source)
+    const current = new Set(now?.stages ?? [])
+    const started = [...current].filter((stage) => !stages.has(stage))
+    const ended = [...stages].filter((stage) => !current.has(stage))
+    if (now?.name !== scenario?.name || started.length > 0 || ended.length > 0) {
+      log.info({ scenario: now?.name ?? null, started, ended, stages: [...current], second: source.second() }, 'scenario stages changed')
+    }
+    scenario = now
+    stages = current
+
+    for (const [event, fired] of Object.entries(source.stats.timelineFired)) {
+      const before = firedSeen.get(event) ?? 0
+      if (fired > before) log.info({ event, times: fired - before, second: source.second() }, 'timeline event fired')
+      firedSeen.set(event, fired)
+    }
+
+    const second = source.second()
+    if (second - lastSecond < every) return
+    const transitions: Record<string, number> = {}
+    let changed = 0
+    const totals = source.stats.transitions
+    for (let k = 0; k < totals.length; k++) {
+      const delta = totals[k] - (lastTransitions[k] ?? 0)
+      if (delta <= 0) continue
+      const from = AGENT_STATES[Math.floor(k / AGENT_STATES.length)]
+      const to = AGENT_STATES[k % AGENT_STATES.length]
+      transitions[`${from}->${to}`] = delta
+      changed += delta
+    }
+    lastSecond = second
+    lastTransitions = [...totals]
+    if (changed === 0) return
+    log.info({ byState: source.counts().byState, transitions, second }, 'fleet state summary')
+  }
+
+  const timer = setInterval(check, options.pollMs ?? 1000)
+  timer.unref()
+  return { check, stop: () => clearInterval(timer) }
+}

@@ -1,0 +1,30 @@
+/**
+ * What the metrics read from the simulator: the engine's running totals and figures. Every
+ * read is cheap at a million agents: counts by state are kept incrementally, composition is a
+ * cached pass (at most one per 10 s), the rest are numbers the engine already holds. Nothing
+ * here scans the fleet per scrape.
+ */
+import type { FleetEngine } from '../fleet/fleet.js'
+
+/** The scenario running and its active stages, as the engine reports it. */
+export interface ScenarioInfo {
+  name: string
+  stages: string[]
+}
+
+export type MetricsSource = Pick<
+  FleetEngine,
+  'counts' | 'composition' | 'stats' | 'clockState' | 'lagSeconds' | 'poolStats' | 'connectedCount'
+> & {
+  /**
+   * The scenario and its active stages. Optional: engines without scenario support (or
+   * running none) leave it out or return undefined.
+   */
+  scenarioInfo?: () => ScenarioInfo | undefined
+}
+
+/** scenarioInfo read defensively: an engine without the method runs no scenario. */
+export function readScenario(source: MetricsSource): ScenarioInfo | undefined {
+  const read = (source as { scenarioInfo?: unknown }).scenarioInfo
+  return typeof read === 'function' ? (read.call(source) as ScenarioInfo | undefined) : undefined
+}
