@@ -130,7 +130,12 @@ export interface Fleet {
    * reconnected or the reconnect wait (10 virtual seconds) ran out. Agents that did not
    * reconnect are in `failed`.
    */
-  reconnectAgents(indices: number[]): Promise<BatchOutcome>
+  reconnectAgents(indices: number[], operation?: 'assigntemplatetoagent' | 'updateandreloadagent'): Promise<BatchOutcome>
   /** marks the master template assigned to each agent (-1: none); used by scenario selectors */
   setTemplate(indices: number[], templateId: number): Promise<void>
+  /**
+   * The agentmanager operation was called. After a manager restart this unlocks the
+   * manager's private key, and locked-out agents reconnect (manager-facts.md).
+   */
+  managerLogin(): Promise<void>
 }

@@ -34,7 +34,13 @@ import {
 } from './lifecycle.js'
 import { initAgent } from './agent-init.js'
 import { recoverShard, type ShardRange, type UndoArea } from './step.js'
-import { Stream, uniform } from './random.js'
+import { Stream, hash32, uniform } from './random.js'
+import { Action } from './program.js'
+import { applyAction, matches } from './lifecycle.js'
+import { pickAgents } from './selection.js'
+import { ScenarioRuntime } from './scenario-runtime.js'
+import type { CompiledScenario, MainSelector } from './scenario-program.js'
+import type { ReconnectOperation } from '../scenario/types.js'
 import { normaliseFingerprint } from '../tls/ca-info.js'
 import type { WorkerData, WorkerTask } from './worker.js'
 import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, ModuleView, NewAgent } from './fleet-api.js'
@@ -53,8 +59,10 @@ export interface FleetOptions {
   paused?: boolean
   /** fingerprint of the CA, reported in every agent's configuration */
   caFingerprint: string
-  /** the compiled program; default: the default fleet for the seed */
+  /** the compiled program; default: the default fleet for the seed (ignored with a scenario) */
   program?: FleetProgram
+  /** a compiled scenario: its fleet size and seed replace `agents` and `seed` */
+  scenario?: CompiledScenario
   /** extra slots for agents added through the API (default: 5% of agents, at least 1,000) */
   headroom?: number
 }
@@ -70,6 +78,22 @@ export interface FleetComposition {
 
 /** Composition is rebuilt from a pass over the fleet at most this often (wall ms). */
 const COMPOSITION_MAX_AGE_MS = 10_000
+
+/** A running scenario and how far it got. */
+export interface ScenarioInfo {
+  name: string
+  description: string
+  source: string
+  /** virtual seconds since the scenario started */
+  second: number
+  stages: string[]
+  timeline: Array<{ name: string; fired: number }>
+  /** virtual second of the next timeline occurrence, null when none is left */
+  nextTimelineAt: number | null
+  lockedOut: boolean
+  /** per reconnect rule: names of the agents it always fails (null: a probability rule) */
+  reconnectFailureSets: Array<string[] | null>
+}
 
 /** Aggregates the simulator reports for metrics and logs. */
 export interface FleetStats {
@@ -100,31 +124,56 @@ function workerFile(): { filename: string; execArgv: string[] } {
   return { filename: here.replace(/fleet\.js$/, 'worker.js'), execArgv: [] }
 }
 
+type FilledOptions = Required<Omit<FleetOptions, 'program' | 'headroom' | 'scenario'>> & { headroom: number | undefined }
+
+function emptyStats(): FleetStats {
+  return {
+    transitions: new Array(AGENT_STATES.length ** 2).fill(0),
+    moduleCrashes: 0,
+    moduleRestarts: 0,
+    reconnectAttempts: 0,
+    reconnectFailures: 0,
+    eventsReceived: 0,
+    stepRounds: 0,
+    lastRoundMs: 0,
+    workerRestarts: 0,
+    timelineFired: {},
+    faultsInjected: {}
+  }
+}
+
 export class FleetEngine implements Fleet {
-  readonly capacity: number
-  readonly identity: Identity
-  readonly clock: VirtualClock
-  readonly stats: FleetStats
-  private readonly buffers: FleetBuffers
-  private readonly v: FleetViews
-  private readonly undo: UndoArea
-  private readonly undoBuffers: FleetBuffers
-  private readonly shards: ShardRange[]
-  private pool: Piscina<WorkerTask, StepTally>
-  private program: FleetProgram
+  // Everything below is rebuilt by setup() when the fleet is reset or its scenario replaced.
+  capacity = 0
+  identity!: Identity
+  clock!: VirtualClock
+  readonly stats: FleetStats = emptyStats()
+  private buffers!: FleetBuffers
+  private v!: FleetViews
+  private undo!: UndoArea
+  private undoBuffers!: FleetBuffers
+  private shards: ShardRange[] = []
+  private pool!: Piscina<WorkerTask, StepTally>
+  private program!: FleetProgram
+  private seed = 0
+  /** agents of the starting fleet: generated names and UUIDs exist for indices below `used` */
+  private initialAgents = 0
   /** highest index ever used + 1: agents [0, used) have been brought to life */
-  private used: number
-  private existing: number
+  private used = 0
+  private existing = 0
   private readonly byState: number[] = new Array(AGENT_STATES.length).fill(0)
   /** summed events/s of every running input module of every existing agent */
   private fleetRate = 0
   /** virtual second the whole fleet has been stepped to */
   private steppedTo = 0
   private lockout = false
+  /** a lockout with a duration ends at this second by itself */
+  private lockoutEndsAt = NEVER
   private lock: Promise<unknown> = Promise.resolve()
   private timer: NodeJS.Timeout | undefined
   private closed = false
   private readonly waiters: Array<{ at: number; resolve: () => void }> = []
+  private scenario: ScenarioRuntime | undefined
   // Sparse data of agents the API renamed, added or reconfigured.
   private readonly nameOverride = new Map<number, string>()
   private readonly indexByName = new Map<string, number>()
@@ -134,60 +183,81 @@ export class FleetEngine implements Fleet {
   private readonly indexByCert = new Map<string, number>()
   private compositionCache: { at: number; value: FleetComposition } | undefined
 
-  private constructor(
-    private readonly options: Required<Omit<FleetOptions, 'program' | 'headroom'>> & { headroom: number },
-    program: FleetProgram
-  ) {
-    this.program = program
-    this.capacity = options.agents + options.headroom
-    this.identity = new Identity(options.seed)
-    this.clock = new VirtualClock(options.startTime, { speed: options.speed, paused: options.paused })
-    this.buffers = allocateBuffers(this.capacity)
-    this.v = viewsOf(this.buffers)
-    // Empty slots have no timer: the step skips them.
-    this.v.nextEventAt.fill(NEVER)
-    const shardSize = Math.max(1024, Math.ceil(this.capacity / (options.workers * 8)))
-    this.shards = []
-    for (let start = 0, shard = 0; start < this.capacity; start += shardSize, shard++) {
-      this.shards.push({ shard, start, end: Math.min(this.capacity, start + shardSize) })
-    }
-    this.undoBuffers = allocateBuffers(this.shards.length)
-    this.undo = { views: viewsOf(this.undoBuffers), agent: new Int32Array(new SharedArrayBuffer(4 * this.shards.length)).fill(-1) }
-    this.used = options.agents
-    this.existing = options.agents
-    this.stats = {
-      transitions: new Array(AGENT_STATES.length ** 2).fill(0),
-      moduleCrashes: 0,
-      moduleRestarts: 0,
-      reconnectAttempts: 0,
-      reconnectFailures: 0,
-      eventsReceived: 0,
-      stepRounds: 0,
-      lastRoundMs: 0,
-      workerRestarts: 0,
-      timelineFired: {},
-      faultsInjected: {}
-    }
-    this.pool = this.createPool()
-  }
+  private constructor(private readonly options: FilledOptions) {}
 
   static async create(options: FleetOptions): Promise<FleetEngine> {
     if (!Number.isInteger(options.agents) || options.agents < 0) throw new RangeError(`agents must be a non-negative integer, got ${options.agents}`)
-    const startTime = options.startTime ?? Date.now()
-    const filled = {
+    const engine = new FleetEngine({
       agents: options.agents,
       seed: options.seed,
       workers: Math.max(1, options.workers ?? availableParallelism()),
       speed: options.speed ?? 1,
-      startTime,
+      startTime: options.startTime ?? Date.now(),
       paused: options.paused ?? false,
       caFingerprint: options.caFingerprint,
-      headroom: options.headroom ?? Math.max(1000, Math.ceil(options.agents * 0.05))
-    }
-    const engine = new FleetEngine(filled, options.program ?? defaultProgram(options.seed, startTime))
-    await engine.build()
+      headroom: options.headroom
+    })
+    await engine.setup(options.scenario, options.program)
     engine.schedule()
     return engine
+  }
+
+  /**
+   * Builds the fleet from scratch at virtual second 0: from the scenario when there is one
+   * (its size and seed win), else from the options and the default program.
+   */
+  private async setup(scenario: CompiledScenario | undefined, program?: FleetProgram): Promise<void> {
+    const agents = scenario?.scenario.fleet.agents ?? this.options.agents
+    this.seed = scenario?.program.seed ?? this.options.seed
+    this.program = scenario?.program ?? program ?? defaultProgram(this.seed, this.options.startTime)
+    this.program.epochMs = this.options.startTime
+    this.initialAgents = agents
+    const capacity = agents + (this.options.headroom ?? Math.max(1000, Math.ceil(agents * 0.05)))
+    if (capacity !== this.capacity) {
+      this.capacity = capacity
+      this.buffers = allocateBuffers(capacity)
+      this.v = viewsOf(this.buffers)
+      const shardSize = Math.max(1024, Math.ceil(capacity / (this.options.workers * 8)))
+      this.shards = []
+      for (let start = 0, shard = 0; start < capacity; start += shardSize, shard++) {
+        this.shards.push({ shard, start, end: Math.min(capacity, start + shardSize) })
+      }
+      this.undoBuffers = allocateBuffers(this.shards.length)
+      this.undo = { views: viewsOf(this.undoBuffers), agent: new Int32Array(new SharedArrayBuffer(4 * this.shards.length)) }
+    } else {
+      for (const view of Object.values(this.v)) view.fill(0)
+    }
+    this.undo.agent.fill(-1)
+    // Empty slots have no timer: the step skips them.
+    this.v.nextEventAt.fill(NEVER)
+    this.identity = new Identity(this.seed)
+    const previous = this.clock
+    this.clock = new VirtualClock(this.options.startTime, { speed: previous?.speed ?? this.options.speed, paused: previous?.paused ?? this.options.paused })
+    for (const map of [this.nameOverride, this.indexByName, this.uuidOverride, this.indexByUuid, this.configOverride, this.indexByCert]) map.clear()
+    Object.assign(this.stats, emptyStats())
+    this.used = agents
+    this.steppedTo = 0
+    this.lockout = false
+    this.lockoutEndsAt = NEVER
+    this.compositionCache = undefined
+    // Workers receive the program with the buffers, once: a new program needs new workers.
+    if (this.pool !== undefined) await this.pool.destroy()
+    this.pool = this.createPool()
+    await this.build(agents)
+    this.scenario = scenario === undefined ? undefined : new ScenarioRuntime(scenario)
+    if (this.scenario !== undefined) {
+      this.startScenario(this.scenario)
+      this.fireTimeline(0)
+    }
+  }
+
+  /** Rebuilds the fleet at its scenario's start (the same scenario, or a new one). */
+  reset(scenario?: CompiledScenario | null): Promise<void> {
+    return this.exclusive(async () => {
+      const next = scenario === null ? undefined : (scenario ?? this.scenario?.compiled)
+      await this.setup(next)
+      this.releaseWaiters()
+    }).finally(() => this.schedule())
   }
 
   private createPool(): Piscina<WorkerTask, StepTally> {
@@ -208,11 +278,11 @@ export class FleetEngine implements Fleet {
     })
   }
 
-  private async build(): Promise<void> {
+  private async build(agents: number): Promise<void> {
     const tallies = await Promise.all(
       this.shards
-        .filter((range) => range.start < this.options.agents)
-        .map((range) => this.pool.run({ kind: 'init', range: { ...range, end: Math.min(range.end, this.options.agents) }, t: 0, lockout: false }))
+        .filter((range) => range.start < agents)
+        .map((range) => this.pool.run({ kind: 'init', range: { ...range, end: Math.min(range.end, agents) }, t: 0, lockout: false }))
     )
     for (const tally of tallies) this.absorb(tally)
     // The starting counts and the fleet's input rate come from one pass; afterwards every
@@ -304,7 +374,13 @@ export class FleetEngine implements Fleet {
       for (;;) {
         const target = Math.floor(this.clock.elapsedMs() / 1000)
         if (target <= this.steppedTo || this.closed) return
-        await this.round(Math.min(target, this.steppedTo + MAX_CHUNK_SECONDS))
+        // Rounds end exactly at fleet-wide moments (timeline events, the end of a lockout),
+        // which the main thread then applies before the next round.
+        const fleetWide = Math.min(this.scenario?.cursor.nextAt() ?? Infinity, this.lockoutEndsAt)
+        const to = Math.min(target, this.steppedTo + MAX_CHUNK_SECONDS, Math.max(fleetWide, this.steppedTo + 1))
+        await this.round(to)
+        if (this.lockoutEndsAt <= to) this.applyLockout(false)
+        this.fireTimeline(to)
       }
     }).catch((error: unknown) => {
       if (!this.closed) throw error
@@ -436,7 +512,7 @@ export class FleetEngine implements Fleet {
     const overridden = this.indexByName.get(name)
     if (overridden !== undefined) return this.exists(overridden) ? overridden : undefined
     const i = this.identity.indexOfName(name)
-    return i !== undefined && i < this.options.agents && !this.nameOverride.has(i) && this.exists(i) ? i : undefined
+    return i !== undefined && !this.nameOverride.has(i) && this.exists(i) ? i : undefined
   }
 
   findByUuid(uuid: string): number | undefined {
@@ -444,7 +520,7 @@ export class FleetEngine implements Fleet {
     const added = this.indexByUuid.get(lower)
     if (added !== undefined) return this.exists(added) ? added : undefined
     const i = this.identity.indexOfUuid(lower)
-    return i !== undefined && i < this.options.agents && !this.uuidOverride.has(i) && this.exists(i) ? i : undefined
+    return i !== undefined && !this.uuidOverride.has(i) && this.exists(i) ? i : undefined
   }
 
   findByCertFingerprint(fingerprint: string): number | undefined {
@@ -452,7 +528,7 @@ export class FleetEngine implements Fleet {
     const assigned = this.indexByCert.get(normal)
     if (assigned !== undefined) return this.exists(assigned) ? assigned : undefined
     const i = this.identity.indexOfCertFingerprint(normal)
-    return i !== undefined && i < this.options.agents && !this.configOverride.has(i) && this.exists(i) ? i : undefined
+    return i !== undefined && !this.configOverride.has(i) && this.exists(i) ? i : undefined
   }
 
   *indices(states?: ReadonlySet<AgentStateName>): Iterable<number> {
@@ -625,7 +701,7 @@ export class FleetEngine implements Fleet {
         } else {
           // Without revocation its certificate still works: it connects again hours later.
           this.v.flags[i] |= Flag.REJOINS
-          this.v.revertAt[i] = t + 3600 + Math.floor(uniform(this.program.seed, i, this.v.eventNo[i], Stream.REJOIN_DELAY) * 6 * 3600)
+          this.v.revertAt[i] = t + 3600 + Math.floor(uniform(this.seed, i, this.v.eventNo[i], Stream.REJOIN_DELAY) * 6 * 3600)
           this.v.revertTo[i] = Revert.REJOIN
           this.v.nextEventAt[i] = this.v.revertAt[i]
         }
@@ -672,7 +748,7 @@ export class FleetEngine implements Fleet {
         }
         advanceCounters(this.program, this.v, i, this.steppedTo)
         this.v.flags[i] &= ~Flag.CONFIG_CORRUPT
-        restartModules(ctx, i, this.steppedTo, 1 + Math.floor(uniform(this.program.seed, i, this.v.eventNo[i], Stream.RESTART_DELAY) * 3))
+        restartModules(ctx, i, this.steppedTo, 1 + Math.floor(uniform(this.seed, i, this.v.eventNo[i], Stream.RESTART_DELAY) * 3))
         this.v.eventNo[i]++
         outcome.ok.push(i)
       }
@@ -681,11 +757,42 @@ export class FleetEngine implements Fleet {
     })
   }
 
-  async reconnectAgents(indices: number[]): Promise<BatchOutcome> {
+  /**
+   * Whether agent i fails this reconnect, and for how long it then stays OFFLINE (0: until a
+   * later reconnect succeeds). Scenario rules decide; without a scenario, a small default
+   * chance does.
+   */
+  private reconnectFailure(i: number, operation: ReconnectOperation | undefined): { fails: boolean; recoverAfter: number } {
+    const v = this.v
+    const u = uniform(this.seed, i, v.eventNo[i], Stream.RECONNECT_FAIL)
+    const forced = (v.flags[i] & Flag.FAIL_NEXT_RECONNECT) !== 0
+    if (forced) return { fails: true, recoverAfter: 0 }
+    const runtime = this.scenario
+    if (runtime === undefined) return { fails: u < this.program.reconnect.failProbability, recoverAfter: 0 }
+    const rules = runtime.compiled.scenario.reconnect.failures
+    for (let k = 0; k < rules.length; k++) {
+      const rule = rules[k]
+      if (operation !== undefined && !rule.operations.includes(operation)) continue
+      const fixed = runtime.failureSets[k]
+      const fails =
+        fixed !== null
+          ? fixed.has(i)
+          : rule.mode.kind === 'probability' &&
+            this.matchesMain(i, runtime.compiled.reconnectSelectors[k], false) &&
+            uniform(this.seed, i, v.eventNo[i] * 64 + k, Stream.RECONNECT_FAIL) < rule.mode.probability
+      if (!fails) continue
+      const recoverAfter =
+        rule.recoverAfter === null ? 0 : Math.max(1, Math.round(sample(rule.recoverAfter, u, uniform(this.seed, i, v.eventNo[i], Stream.RECONNECT_DELAY))))
+      return { fails: true, recoverAfter }
+    }
+    return { fails: false, recoverAfter: 0 }
+  }
+
+  async reconnectAgents(indices: number[], operation?: ReconnectOperation): Promise<BatchOutcome> {
     const { outcome, waitUntil } = await this.exclusive(() => {
       const t = this.steppedTo
       const ctx = this.mutationContext()
-      const { failProbability, delay: delayDistribution } = this.program.reconnect
+      const { delay: delayDistribution } = this.program.reconnect
       const result: BatchOutcome = { ok: [], failed: [] }
       let latest = t
       for (const i of indices) {
@@ -697,19 +804,24 @@ export class FleetEngine implements Fleet {
         const v = this.v
         advanceCounters(this.program, v, i, t)
         this.stats.reconnectAttempts++
-        const forced = (v.flags[i] & Flag.FAIL_NEXT_RECONNECT) !== 0
+        const { fails, recoverAfter } = this.reconnectFailure(i, operation)
         v.flags[i] &= ~(Flag.FAIL_NEXT_RECONNECT | Flag.CONFIG_CORRUPT)
-        const fails = forced || uniform(this.program.seed, i, v.eventNo[i], Stream.RECONNECT_FAIL) < failProbability
         // The agent reloads its configuration: modules restart while it reconnects.
         for (let k = 0; k < v.moduleCount[i]; k++) setModuleStatus(ctx, i, k, ModuleStatus.STARTING)
         if (fails) {
-          v.link[i] = Link.STUCK
+          if (recoverAfter > 0) {
+            v.link[i] = Link.DOWN
+            v.revertAt[i] = t + recoverAfter
+            v.revertTo[i] |= Revert.LINK
+          } else {
+            v.link[i] = Link.STUCK
+          }
           v.restartAt[i] = t + 1
           this.stats.reconnectFailures++
           result.failed.push({ index: i, reason: `agent did not reconnect within ${RECONNECT_WAIT_SECONDS} seconds` })
           latest = t + RECONNECT_WAIT_SECONDS
         } else {
-          const drawn = sample(delayDistribution, uniform(this.program.seed, i, v.eventNo[i], Stream.RECONNECT_DELAY), uniform(this.program.seed, i, v.eventNo[i], Stream.RECONNECT_FAIL))
+          const drawn = sample(delayDistribution, uniform(this.seed, i, v.eventNo[i], Stream.RECONNECT_DELAY), uniform(this.seed, i, v.eventNo[i], Stream.RECONNECT_FAIL))
           const delay = Math.min(RECONNECT_WAIT_SECONDS - 1, Math.max(1, Math.round(drawn)))
           v.link[i] = Link.RECONNECTING
           v.revertAt[i] = t + delay
@@ -753,17 +865,34 @@ export class FleetEngine implements Fleet {
   }
 
   private setLockout(on: boolean): Promise<void> {
-    return this.exclusive(() => {
-      this.lockout = on
-      const ctx = this.mutationContext()
-      const t = this.steppedTo
-      for (let i = 0; i < this.used; i++) {
-        if ((this.v.flags[i] & Flag.EXISTS) === 0) continue
-        advanceCounters(this.program, this.v, i, t)
-        refreshState(ctx, i, t)
+    return this.exclusive(() => this.applyLockout(on))
+  }
+
+  /**
+   * Locks every agent out (all OFFLINE), or unlocks: then each connected agent reconnects
+   * after a draw from the reconnect delay, as after a real manager's key is unlocked.
+   */
+  private applyLockout(on: boolean): void {
+    const { v } = this
+    const t = this.steppedTo
+    this.lockout = on
+    this.lockoutEndsAt = NEVER
+    const ctx = this.mutationContext()
+    const touched: number[] = []
+    for (let i = 0; i < this.used; i++) {
+      if ((v.flags[i] & Flag.EXISTS) === 0) continue
+      advanceCounters(this.program, v, i, t)
+      if (!on && v.link[i] === Link.CONNECTED) {
+        const delay = sample(this.program.reconnect.delay, uniform(this.seed, i, v.eventNo[i], Stream.RECONNECT_DELAY), uniform(this.seed, i, v.eventNo[i], Stream.RECONNECT_FAIL))
+        v.link[i] = Link.RECONNECTING
+        v.revertAt[i] = Math.min(v.revertAt[i], t + Math.max(1, Math.round(delay)))
+        v.revertTo[i] |= Revert.LINK
+        v.eventNo[i]++
+        touched.push(i)
       }
-      this.absorb(ctx.tally)
-    })
+      refreshState(ctx, i, t)
+    }
+    this.finishMutation(ctx, touched)
   }
 
   /** Forces the next reconnect of agent i to fail (admin control). */
@@ -771,6 +900,144 @@ export class FleetEngine implements Fleet {
     return this.exclusive(() => {
       this.v.flags[i] |= Flag.FAIL_NEXT_RECONNECT
     })
+  }
+
+  // ---- scenario --------------------------------------------------------------------------------
+
+  /** Whether agent i matches a main-thread selector; `withStates` false ignores its state. */
+  private matchesMain(i: number, selector: MainSelector, withStates: boolean): boolean {
+    const masks = withStates || selector.masks.states === 0 ? selector.masks : { ...selector.masks, states: 0 }
+    if (!matches(this.v, i, masks, 0)) return false
+    if (selector.names === null) return true
+    const name = this.name(i)
+    return selector.names.some((pattern) => pattern.test(name))
+  }
+
+  private candidates(selector: MainSelector, withStates: boolean): number[] {
+    const found: number[] = []
+    const masks = withStates ? selector.masks : { ...selector.masks, states: 0 }
+    const statics: MainSelector = { masks, names: selector.names }
+    for (let i = 0; i < this.used; i++) if ((this.v.flags[i] & Flag.EXISTS) !== 0 && this.matchesMain(i, statics, true)) found.push(i)
+    return found
+  }
+
+  /**
+   * Gives the starting fleet what the scenario says about it beyond the workers' draws:
+   * labels, templates, which agents each stage and reconnect rule picked. Then arms stages.
+   */
+  private startScenario(runtime: ScenarioRuntime): void {
+    const { compiled } = runtime
+    const { fleet, stages, reconnect } = compiled.scenario
+    const { v, seed } = this
+    const labelNames = [...new Set(compiled.labels.map((l) => l.name))]
+    const templateCumulative: number[] = []
+    fleet.templates.reduce((sum, t) => (templateCumulative.push(sum + t.fraction), sum + t.fraction), 0)
+    for (let i = 0; i < this.used; i++) {
+      // One draw per label name: an agent carries at most one value of each label.
+      labelNames.forEach((name, n) => {
+        const u = hash32(seed, i, n, Stream.LABEL) / 4294967296
+        let cumulative = 0
+        compiled.labels.forEach((label, bit) => {
+          if (label.name !== name) return
+          const low = cumulative
+          cumulative += fleet.labels[bit].fraction
+          const selector = compiled.labelSelectors[bit]
+          if (u >= low && u < cumulative && (selector === null || this.matchesMain(i, selector, false))) v.labelMask[i] |= 1 << bit
+        })
+      })
+      const u = hash32(seed, i, 0, Stream.TEMPLATE) / 4294967296
+      const k = templateCumulative.findIndex((c) => u < c)
+      v.templateId[i] = k < 0 ? -1 : compiled.templateIds[k]
+    }
+    stages.forEach((stage, s) => {
+      if (!compiled.program.stages[s].usesPickMask) return
+      const picked = pickAgents(this.candidates(compiled.stageSelectors[s], false), stage.pick, seed, s, Stream.STAGE_PICK)
+      for (const i of picked) v.stageMask[i] |= 1 << s
+    })
+    reconnect.failures.forEach((rule, k) => {
+      if (rule.mode.kind === 'probability') return
+      const pick = rule.mode.kind === 'count' ? { kind: 'count' as const, count: rule.mode.count } : { kind: 'fraction' as const, fraction: rule.mode.fraction }
+      runtime.failureSets[k] = new Set(pickAgents(this.candidates(compiled.reconnectSelectors[k], false), pick, seed, 1000 + k, Stream.STAGE_PICK))
+    })
+    const ctx = this.mutationContext()
+    const all: number[] = []
+    for (let i = 0; i < this.used; i++) if ((v.flags[i] & Flag.EXISTS) !== 0) all.push(i)
+    this.finishMutation(ctx, all)
+  }
+
+  /** Applies the timeline events due at second t (the fleet has been stepped to t). */
+  private fireTimeline(t: number): void {
+    const runtime = this.scenario
+    if (runtime === undefined) return
+    const { compiled } = runtime
+    for (const occurrence of runtime.cursor.due(t)) {
+      const event = compiled.scenario.timeline[occurrence.event]
+      const action = compiled.timelineActions[occurrence.event]
+      this.stats.timelineFired[event.name] = (this.stats.timelineFired[event.name] ?? 0) + 1
+      if (action.kind === Action.MANAGER_RESTART) {
+        this.applyLockout(true)
+        if (action.forSeconds > 0) this.lockoutEndsAt = t + action.forSeconds
+        continue
+      }
+      if (action.kind === Action.JOIN) {
+        this.joinAgents(event.pick.kind === 'count' ? event.pick.count : 0)
+        continue
+      }
+      const key = occurrence.event * 65536 + occurrence.n
+      const picked = pickAgents(this.candidates(compiled.timelineSelectors[occurrence.event], true), event.pick, this.seed, key, Stream.TIMELINE_PICK)
+      const ctx = this.mutationContext()
+      for (const i of picked) {
+        const offset = event.spread > 0 ? Math.floor((hash32(this.seed, i, key, Stream.TIMELINE_SPREAD) / 4294967296) * event.spread) : 0
+        if (offset === 0) {
+          advanceCounters(this.program, this.v, i, t)
+          applyAction(ctx, i, t, action)
+        } else {
+          // A rolling event reaches this agent later; the worker applies it then.
+          this.v.timelineIdx[i] = occurrence.event
+          this.v.timelineAt[i] = t + offset
+        }
+      }
+      this.finishMutation(ctx, picked)
+    }
+  }
+
+  /** New agents installed by a timeline `join`: generated identities at the next free slots. */
+  private joinAgents(count: number): void {
+    const ctx = this.mutationContext()
+    const joined: number[] = []
+    for (let k = 0; k < count && this.used < this.capacity; k++) {
+      const i = this.used++
+      initAgent(ctx, i, { t: this.steppedTo, initial: false })
+      this.existing++
+      this.byState[this.v.state[i]]++
+      this.fleetRate += this.runningRate(i)
+      joined.push(i)
+    }
+    this.finishMutation(ctx, joined)
+  }
+
+  /** The running scenario and its progress, or undefined without one. */
+  scenarioInfo(): ScenarioInfo | undefined {
+    const runtime = this.scenario
+    if (runtime === undefined) return undefined
+    const { scenario } = runtime.compiled
+    const next = runtime.cursor.nextAt()
+    return {
+      name: scenario.name,
+      description: scenario.description,
+      source: scenario.source,
+      second: this.steppedTo,
+      stages: scenario.stages.map((stage) => stage.name),
+      timeline: scenario.timeline.map((event, k) => ({ name: event.name, fired: runtime.cursor.fired()[k] })),
+      nextTimelineAt: next === Infinity ? null : next,
+      lockedOut: this.lockout,
+      reconnectFailureSets: runtime.failureSets.map((set) => (set === null ? null : [...set].map((i) => this.name(i))))
+    }
+  }
+
+  /** The API fault rules of the running scenario (empty without one). */
+  faultRules(): CompiledScenario['scenario']['faults'] {
+    return this.scenario?.compiled.scenario.faults ?? []
   }
 
   // ---- whole-fleet ---------------------------------------------------------------------------

@@ -26,7 +26,9 @@ export const Stream = {
   REJOIN_DELAY: 13,
   IDENTITY: 14,
   MODULE_RATE: 15,
-  JOIN_DELAY: 16
+  JOIN_DELAY: 16,
+  LABEL: 17,
+  TEMPLATE: 18
 } as const
 
 function fmix(h: number): number {

@@ -117,6 +117,9 @@ describe('operations on the fleet', () => {
     expect(byState.ONLINE + byState.ERROR + byState.UNTRUSTED + byState.FORGED).toBe(0)
     expect(fleet.connectedCount()).toBe(0)
     await fleet.managerLogin()
+    // Unlocked, the agents reconnect over the next seconds rather than all at once.
+    expect(fleet.counts().byState.ONLINE).toBe(0)
+    await fleet.advance(10)
     expect(fleet.counts().byState.ONLINE).toBeGreaterThan(1500)
     expect(Object.values(fleet.counts().byState)).toEqual(fleet.scanCounts())
   })
