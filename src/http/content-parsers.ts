@@ -19,24 +19,24 @@ export function registerContentParsers(app: FastifyInstance): void {
 }
 
 const parseJson: FastifyBodyParser<string> = (_request, text, done) => {    if (text.trim() === '') {
-      done(null, undefined)
-      return
-    }
-    try {
-      // JSON.parse keeps a `__proto__` key as a plain own property; bodies are never merged
-      // into other objects, so no prototype can be reached through them.
-      done(null, JSON.parse(text))
-    } catch (error) {
-      done(apiError('E_MALFORMED_JSON', { detail: (error as Error).message }), undefined)
-    }
+    done(null, undefined)
+    return
+  }
+  try {
+    // JSON.parse keeps a `__proto__` key as a plain own property; bodies are never merged
+    // into other objects, so no prototype can be reached through them.
+    done(null, JSON.parse(text))
+  } catch (error) {
+    done(apiError('E_MALFORMED_JSON', { detail: (error as Error).message }), undefined)
+  }
 }
 
 const parseXml: FastifyBodyParser<string> = (request, text, done) => {
-    try {
-      const parsed = parseXmlBody(text)
-      const schema = request.routeOptions.schema?.body as Parameters<typeof coerce>[1] | undefined
-      done(null, parsed === undefined || schema === undefined ? parsed : coerce(parsed, schema, false))
-    } catch (error) {
-      done(error as Error, undefined)
-    }
+  try {
+    const parsed = parseXmlBody(text)
+    const schema = request.routeOptions.schema?.body as Parameters<typeof coerce>[1] | undefined
+    done(null, parsed === undefined || schema === undefined ? parsed : coerce(parsed, schema, false))
+  } catch (error) {
+    done(error as Error, undefined)
+  }
 }
