@@ -18,7 +18,8 @@ export function registerContentParsers(app: FastifyInstance): void {
   for (const type of XML_TYPES) app.addContentTypeParser(type, { parseAs: 'string' }, parseXml)
 }
 
-const parseJson: FastifyBodyParser<string> = (_request, text, done) => {    if (text.trim() === '') {
+const parseJson: FastifyBodyParser<string> = (_request, text, done) => {
+  if (text.trim() === '') {
     done(null, undefined)
     return
   }
