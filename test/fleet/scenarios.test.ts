@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
+import { compileScenario, type CompileContext } from '../../src/fleet/scenario-program.js'
+import { libraryFiles, loadScenarioFileOrThrow } from '../../src/scenario/index.js'
+
+const START = Date.parse('2026-06-01T00:00:00Z')
+const open: FleetEngine[] = []
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((engine) => engine.close()))
+})
+
+function templates(): CompileContext {
+  const ids = new Map<string, number>()
+  return { templateId: (name) => ids.get(name) ?? (ids.set(name, ids.size), ids.size - 1) }
+}
+
+async function run(file: string): Promise<FleetEngine> {
+  const scenario = await loadScenarioFileOrThrow(file)
+  const compiled = compileScenario(scenario, START, templates())
+  const engine = await createFleet({ agents: 0, seed: 0, workers: 2, paused: true, startTime: START, caFingerprint: 'AB', scenario: compiled })
+  open.push(engine)
+  return engine
+}
+
+const library = await libraryFiles()
+
+describe('library scenarios in the engine', () => {
+  it.each(library.map((f) => [f.split('/').pop(), f]))('%s runs for two virtual hours with consistent counts', async (_name, file) => {
+    const engine = await run(file as string)
+    await engine.advance(2 * 3600)
+    expect(Object.values(engine.counts().byState)).toEqual(engine.scanCounts())
+    expect(engine.scenarioInfo()?.second).toBe(7200)
+  })
+
+  it('fails exactly the picked agents after a template update, the same ones for the same seed', async () => {
+    const [a, b] = await Promise.all([run('scenarios/partial-reconnect-failure.yaml'), run('scenarios/partial-reconnect-failure.yaml')])
+    const outcomes = await Promise.all(
+      [a, b].map(async (engine) => {
+        const everyone = [...engine.indices()]
+        const pending = engine.reconnectAgents(everyone, 'assigntemplatetoagent')
+        await engine.advance(10)
+        return pending
+      })
+    )
+    const [first, second] = outcomes
+    expect(first.failed).toHaveLength(10)
+    expect(first.failed.every((f) => f.reason === 'agent did not reconnect within 10 seconds')).toBe(true)
+    expect(second.failed.map((f) => f.index)).toEqual(first.failed.map((f) => f.index))
+    expect(a.scenarioInfo()?.reconnectFailureSets[0]).toEqual(first.failed.map((f) => a.name(f.index)))
+    for (const { index } of first.failed) expect(a.view(index, false).status).toBe('OFFLINE')
+  })
+
+  it('locks every agent out at the manager restart until agentmanager is called', async () => {
+    const engine = await run('scenarios/manager-restart-lockout.yaml')
+    await engine.advance(15 * 60)
+    expect(engine.connectedCount()).toBe(0)
+    expect(engine.stats.timelineFired['manager-restart']).toBe(1)
+    await engine.advance(600)
+    expect(engine.connectedCount()).toBe(0)
+    await engine.managerLogin()
+    await engine.advance(15)
+    expect(engine.connectedCount()).toBeGreaterThan(1000)
+  })
+
+  it('starts again from the scenario start on reset, with the same digest', async () => {
+    const engine = await run('scenarios/flapping-network.yaml')
+    await engine.advance(1800)
+    const after = await engine.digest()
+    await engine.reset()
+    expect(engine.scenarioInfo()?.second).toBe(0)
+    await engine.advance(1800)
+    expect(await engine.digest()).toBe(after)
+  })
+})
