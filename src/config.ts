@@ -22,7 +22,7 @@ export interface ServeConfig {
   readonly port: number
   /** serve plain HTTP instead of HTTPS */
   readonly http: boolean
-  /** application path without a trailing slash, e.g. `/manager/mvc` (`''` for `/`) */
+  /** application path without a trailing slash, e.g. `/manager/mvc` */
   readonly appPath: string
   readonly user: string
   readonly password: string
@@ -255,7 +255,8 @@ function parseBoolean(value: string, fail: (rule: string) => never): boolean {
 function parseAppPath(value: string, fail: (rule: string) => never): string {
   if (!value.startsWith('/')) fail('start with "/"')
   if (/[\s?#%\\]/.test(value) || value.includes('//')) fail('be a plain path without spaces, "?", "#", "%", "\\" or "//"')
-  return value.replace(/\/+$/, '')
+  const path = value.replace(/\/+$/, '')
+  return path === '' ? fail('name at least one path segment, like /manager/mvc') : path
 }
 
 /** --password and --password-file: the one from the higher source wins; both at one level is an error. */

@@ -9,25 +9,38 @@ export async function run(argv: string[]): Promise<number> {
     return 0
   }
   const config = parseServeConfig(argv, process.env)
-  // Loaded only after the flags are valid: a typo is reported without loading the server stack.
-  const { startServer } = await import('../server.js')
-  const server = await startServer(config)
-  const signal = await nextSignal(['SIGINT', 'SIGTERM'])
-  server.logger.info({ signal }, 'shutting down')
-  await server.close()
-  return 0
+  // Listen for signals before starting: a client that reads the "listening" line and signals at
+  // once must find the handler in place, and a signal during start-up stops the server as soon
+  // as it is up.
+  const stop = watchSignals(['SIGINT', 'SIGTERM'])
+  try {
+    // Loaded only after the flags are valid: a typo is reported without loading the server stack.
+    const { startServer } = await import('../server.js')
+    const server = await startServer(config)
+    const signal = await stop.received
+    server.logger.info({ signal }, 'shutting down')
+    await server.close()
+    return 0
+  } finally {
+    stop.dispose()
+  }
 }
 
 /**
- * Resolves on the first of the signals. The listeners are removed at once, so a second Ctrl-C
- * during a slow shutdown gets Node's default behaviour and ends the process.
+ * Resolves `received` on the first of the signals. The listeners are removed at once, so a
+ * second Ctrl-C during a slow shutdown gets Node's default behaviour and ends the process.
  */
-function nextSignal(signals: NodeJS.Signals[]): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const handler = (signal: NodeJS.Signals) => {
-      for (const name of signals) process.off(name, handler)
+function watchSignals(signals: NodeJS.Signals[]): { received: Promise<NodeJS.Signals>; dispose(): void } {
+  let handler: (signal: NodeJS.Signals) => void = () => undefined
+  const dispose = () => {
+    for (const name of signals) process.off(name, handler)
+  }
+  const received = new Promise<NodeJS.Signals>((resolve) => {
+    handler = (signal) => {
+      dispose()
       resolve(signal)
     }
-    for (const name of signals) process.on(name, handler)
   })
+  for (const name of signals) process.on(name, handler)
+  return { received, dispose }
 }

@@ -57,7 +57,7 @@ describe('startServer', () => {
     expect((await get(`${server.serviceUrl}/appinfo.json`, server.ca.pem, {})).status).toBe(401)
   })
 
-  it('reports a port in use by name and leaves nothing running', async () => {
+  it('reports a port that is in use, naming the address and the flag to change', async () => {
     const config = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir], {})
     server = await startServer(config, { announce: () => undefined, logger: createLogger('silent', { pretty: false }) })
     const taken = parseServeConfig(['--port', String(server.port), '--agents', '5', '--workers', '1', '--data-dir', dataDir], {})

@@ -112,10 +112,6 @@ describe('parseServeConfig defaults and precedence', () => {
     expect(parse([], { FLEETSIM_AGENTS: '' }).agents).toBe(1000)
   })
 
-  it('keeps "/" as the empty application path', () => {
-    expect(parse(['--app-path', '/']).appPath).toBe('')
-  })
-
   it('reads the password from the first line of --password-file', () => {
     expect(parse(['--password-file', 'secret.txt']).password).toBe('s3cret')
   })
@@ -188,6 +184,10 @@ describe('parseServeConfig messages', () => {
     expect(errorOf(['--app-path', '/manager?x']).message).toBe(
       '--app-path must be a plain path without spaces, "?", "#", "%", "\\" or "//", got "/manager?x"'
     )
+  })
+
+  it('rejects "/" as the application path', () => {
+    expect(errorOf(['--app-path', '/']).message).toBe('--app-path must name at least one path segment, like /manager/mvc, got "/"')
   })
 
   it('rejects an empty user', () => {
