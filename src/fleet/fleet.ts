@@ -79,6 +79,19 @@ export interface FleetComposition {
 /** Composition is rebuilt from a pass over the fleet at most this often (wall ms). */
 const COMPOSITION_MAX_AGE_MS = 10_000
 
+/** Actions an administrator can force on one agent. */
+export const OVERRIDE_ACTIONS = {
+  offline: Action.OFFLINE,
+  online: Action.ONLINE,
+  error: Action.ERROR,
+  untrusted: Action.UNTRUSTED,
+  forged: Action.FORGED,
+  'crash-module': Action.CRASH_MODULE,
+  'restart-modules': Action.RESTART_MODULES,
+  leave: Action.LEAVE
+} as const
+export type OverrideAction = keyof typeof OVERRIDE_ACTIONS
+
 /** A running scenario and how far it got. */
 export interface ScenarioInfo {
   name: string
@@ -893,6 +906,20 @@ export class FleetEngine implements Fleet {
       refreshState(ctx, i, t)
     }
     this.finishMutation(ctx, touched)
+  }
+
+  /**
+   * Applies a scenario action to one agent now (admin override), e.g. `offline` for 300 s.
+   * Accepts the actions a stage can take, by their scenario names.
+   */
+  overrideAgent(i: number, action: OverrideAction, forSeconds = 0): Promise<void> {
+    return this.exclusive(() => {
+      const ctx = this.mutationContext()
+      const t = this.steppedTo
+      advanceCounters(this.program, this.v, i, t)
+      applyAction(ctx, i, t, { kind: OVERRIDE_ACTIONS[action], arg: -1, moduleSlots: null, forSeconds: Math.max(0, Math.round(forSeconds)) })
+      this.finishMutation(ctx, [i])
+    })
   }
 
   /** Forces the next reconnect of agent i to fail (admin control). */

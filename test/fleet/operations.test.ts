@@ -124,3 +124,22 @@ describe('operations on the fleet', () => {
     expect(Object.values(fleet.counts().byState)).toEqual(fleet.scanCounts())
   })
 })
+
+describe('admin overrides', () => {
+  it('forces one agent OFFLINE for a while, after which it comes back', async () => {
+    const [i] = [...fleet.indices(new Set(['ONLINE']))]
+    await fleet.overrideAgent(i, 'offline', 60)
+    expect(fleet.view(i, false).status).toBe('OFFLINE')
+    await fleet.advance(61)
+    expect(fleet.view(i, false).status).toBe('ONLINE')
+  })
+
+  it('forces an agent FORGED until something else changes it', async () => {
+    const [i] = [...fleet.indices(new Set(['ONLINE']))]
+    await fleet.overrideAgent(i, 'forged')
+    await fleet.advance(600)
+    expect(fleet.view(i, false).status).toBe('FORGED')
+    await fleet.overrideAgent(i, 'online')
+    expect(fleet.view(i, false).status).toBe('ONLINE')
+  })
+})
