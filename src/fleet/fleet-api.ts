@@ -16,6 +16,7 @@ export interface AgentConfig {
   address: string
   port: number
   caFingerprint: string
+  /** any form normaliseFingerprint accepts; the API hands it on as the client sent it */
   certFingerprint: string
   isLogToFile: boolean
   logLevel: LogLevelName

@@ -60,7 +60,7 @@ export function agentCommandRoutes(app: FastifyInstance, kit: RouteKit): void {
       }
       let errors: ErrorItem[] = []
       if (updateAgents === true) {
-        const outcome = await fleet.reconnectAgents(indices)
+        const outcome = await fleet.reconnectAgents(indices, 'assigntemplatetoagent')
         for (const index of outcome.ok) values.push({ message: `${names.get(index)}: configuration updated` })
         errors = failures(outcome, names)
       }
@@ -80,7 +80,7 @@ export function agentCommandRoutes(app: FastifyInstance, kit: RouteKit): void {
       const { agentUuids } = request.query
       const indices = agentUuids === undefined ? [...fleet.indices()] : resolveUuids(fleet, agentUuids)
       const names = namesOf(kit, indices)
-      const outcome = await fleet.reconnectAgents(indices)
+      const outcome = await fleet.reconnectAgents(indices, 'updateandreloadagent')
       const values: Array<{ message: string }> = []
       for (const index of outcome.ok) {
         const name = names.get(index)

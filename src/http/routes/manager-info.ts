@@ -6,10 +6,6 @@ import { sendEnvelope } from '../reply.js'
 import type { RouteKit } from '../route-kit.js'
 import { ERROR_RESPONSES, Envelope, FieldBody, FieldRecord, ManagerInfo, MessageEnvelope } from '../schemas.js'
 
-interface LoginCapable {
-  managerLogin(): Promise<void>
-}
-
 export const CONNECTOR_MESSAGE = 'Agent Manager connector not started.'
 
 export function managerRoutes(app: FastifyInstance, kit: RouteKit): void {
@@ -22,8 +18,8 @@ export function managerRoutes(app: FastifyInstance, kit: RouteKit): void {
     const schema = { summary: 'Check that the manager is running', response: { 200: MessageEnvelope, ...ERROR_RESPONSES } }
     typed.get(url, { ...options, schema }, async (request, reply) => {
       // The real manager unlocks its private key when agentmanager is called after a restart
-      // (facts notes); the engine offers that as managerLogin, outside the Fleet seam for now.
-      await (fleet as Partial<LoginCapable>).managerLogin?.()
+      // (facts notes): locked-out agents start reconnecting.
+      await fleet.managerLogin()
       return sendEnvelope(request, reply, {
         servicename: 'agentmanager',
         values: [{ message: `${listenerPrefix}${fleet.connectedCount()} agents connected` }, { message: CONNECTOR_MESSAGE }],
