@@ -3,7 +3,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', '.fleetsim/', 'bench/results/', 'grafana/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', '.fleetsim/', 'bench/results/', 'grafana/**/*.json'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
