@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
 import { AGENT_STATES, AgentState, MODES, MODULE_STATUSES, Mode, ModuleStatus, stateName, type AgentStateName } from './states.js'
-import { Flag, Link, MAX_MODULES, NEVER, allocateBuffers, readConsistent, viewsOf, type FleetBuffers, type FleetViews } from './layout.js'
+import { Flag, Link, MAX_MODULES, NEVER, allocateBuffers, readConsistent, viewsOf, type FieldName, type FleetBuffers, type FleetViews } from './layout.js'
 import { defaultProgram, sample, type FleetProgram } from './program.js'
 import { Identity } from './identity.js'
 import { VirtualClock, type ClockState } from './clock.js'
@@ -40,7 +40,7 @@ import { applyAction, matches } from './lifecycle.js'
 import { pickAgents } from './selection.js'
 import { ScenarioRuntime } from './scenario-runtime.js'
 import type { CompiledScenario, MainSelector } from './scenario-program.js'
-import type { ReconnectOperation } from '../scenario/types.js'
+import type { ReconnectOperation, Scenario } from '../scenario/types.js'
 import { normaliseFingerprint } from '../tls/ca-info.js'
 import type { WorkerData, WorkerTask } from './worker.js'
 import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, ModuleView, NewAgent } from './fleet-api.js'
@@ -91,6 +91,28 @@ export const OVERRIDE_ACTIONS = {
   leave: Action.LEAVE
 } as const
 export type OverrideAction = keyof typeof OVERRIDE_ACTIONS
+
+/** A run saved to continue later (FleetEngine.snapshot and FleetEngine.restore). */
+export interface EngineSnapshot {
+  seed: number
+  startTime: number
+  initialAgents: number
+  used: number
+  steppedTo: number
+  lockout: boolean
+  lockoutEndsAt: number
+  speed: number
+  paused: boolean
+  /** the normalised scenario, compiled again on restore; null: the default fleet */
+  scenario: Scenario | null
+  names: Array<[number, string]>
+  uuids: Array<[number, string]>
+  configs: Array<[number, AgentConfig]>
+  failureSets: Array<number[] | null>
+  stats: FleetStats
+  /** each field's bytes for the agents [0, used) */
+  buffers: Record<FieldName, Uint8Array>
+}
 
 /** A running scenario and how far it got. */
 export interface ScenarioInfo {
@@ -198,6 +220,23 @@ export class FleetEngine implements Fleet {
 
   private constructor(private readonly options: FilledOptions) {}
 
+  /** Continues a saved run (see snapshot()); `scenario` is the saved scenario, compiled again. */
+  static async restore(saved: EngineSnapshot, options: Pick<FleetOptions, 'workers' | 'caFingerprint' | 'headroom'> & { scenario?: CompiledScenario }): Promise<FleetEngine> {
+    const engine = new FleetEngine({
+      agents: saved.initialAgents,
+      seed: saved.seed,
+      workers: Math.max(1, options.workers ?? availableParallelism()),
+      speed: saved.speed,
+      startTime: saved.startTime,
+      paused: saved.paused,
+      caFingerprint: options.caFingerprint,
+      headroom: options.headroom ?? Math.max(1000, saved.used - saved.initialAgents + Math.ceil(saved.initialAgents * 0.05))
+    })
+    await engine.setup(options.scenario, undefined, saved)
+    engine.schedule()
+    return engine
+  }
+
   static async create(options: FleetOptions): Promise<FleetEngine> {
     if (!Number.isInteger(options.agents) || options.agents < 0) throw new RangeError(`agents must be a non-negative integer, got ${options.agents}`)
     const engine = new FleetEngine({
@@ -219,9 +258,9 @@ export class FleetEngine implements Fleet {
    * Builds the fleet from scratch at virtual second 0: from the scenario when there is one
    * (its size and seed win), else from the options and the default program.
    */
-  private async setup(scenario: CompiledScenario | undefined, program?: FleetProgram): Promise<void> {
-    const agents = scenario?.scenario.fleet.agents ?? this.options.agents
-    this.seed = scenario?.program.seed ?? this.options.seed
+  private async setup(scenario: CompiledScenario | undefined, program?: FleetProgram, saved?: EngineSnapshot): Promise<void> {
+    const agents = saved?.initialAgents ?? scenario?.scenario.fleet.agents ?? this.options.agents
+    this.seed = saved?.seed ?? scenario?.program.seed ?? this.options.seed
     this.program = scenario?.program ?? program ?? defaultProgram(this.seed, this.options.startTime)
     this.program.epochMs = this.options.startTime
     this.initialAgents = agents
@@ -256,12 +295,77 @@ export class FleetEngine implements Fleet {
     // Workers receive the program with the buffers, once: a new program needs new workers.
     if (this.pool !== undefined) await this.pool.destroy()
     this.pool = this.createPool()
-    await this.build(agents)
     this.scenario = scenario === undefined ? undefined : new ScenarioRuntime(scenario)
+    if (saved !== undefined) {
+      this.resume(saved)
+      return
+    }
+    await this.build(agents)
     if (this.scenario !== undefined) {
       this.startScenario(this.scenario)
       this.fireTimeline(0)
     }
+  }
+
+  /** Puts a saved fleet back in place of the freshly allocated one (see snapshot()). */
+  private resume(saved: EngineSnapshot): void {
+    if (saved.used > this.capacity) throw new RangeError(`the saved fleet has ${saved.used} agent slots, more than the ${this.capacity} allocated`)
+    for (const [name, bytes] of Object.entries(saved.buffers) as Array<[FieldName, Uint8Array]>) {
+      if (!(name in this.buffers)) throw new RangeError(`the saved fleet has an unknown field "${name}"`)
+      new Uint8Array(this.buffers[name]).set(bytes)
+    }
+    this.used = saved.used
+    this.steppedTo = saved.steppedTo
+    this.lockout = saved.lockout
+    this.lockoutEndsAt = saved.lockoutEndsAt
+    this.clock = new VirtualClock(this.options.startTime, { speed: this.clock.speed, paused: this.clock.paused })
+    this.clock.advance(saved.steppedTo * 1000)
+    for (const [i, name] of saved.names) this.setName(i, name)
+    for (const [i, uuid] of saved.uuids) {
+      this.uuidOverride.set(i, uuid)
+      this.indexByUuid.set(uuid, i)
+    }
+    for (const [i, config] of saved.configs) this.setConfig(i, config)
+    Object.assign(this.stats, saved.stats)
+    if (this.scenario !== undefined) {
+      // Occurrences up to the saved second have fired; the cursor skips them.
+      this.scenario.cursor.due(saved.steppedTo)
+      saved.failureSets.forEach((set, k) => (this.scenario!.failureSets[k] = set === null ? null : new Set(set)))
+    }
+    this.recount()
+  }
+
+  /**
+   * Everything needed to continue this run elsewhere: the agents' bytes, the sparse data, the
+   * clock and the scenario's progress. Taken between step rounds, so it is consistent.
+   */
+  snapshot(): Promise<EngineSnapshot> {
+    return this.exclusive(() => {
+      const buffers = {} as Record<FieldName, Uint8Array>
+      for (const [name, buffer] of Object.entries(this.buffers) as Array<[FieldName, SharedArrayBuffer]>) {
+        const perAgent = buffer.byteLength / this.capacity
+        // A copy: the live buffer keeps changing after the snapshot is taken.
+        buffers[name] = new Uint8Array(buffer, 0, perAgent * this.used).slice()
+      }
+      return {
+        seed: this.seed,
+        startTime: this.options.startTime,
+        initialAgents: this.initialAgents,
+        used: this.used,
+        steppedTo: this.steppedTo,
+        lockout: this.lockout,
+        lockoutEndsAt: this.lockoutEndsAt,
+        speed: this.clock.speed,
+        paused: this.clock.paused,
+        scenario: this.scenario?.compiled.scenario ?? null,
+        names: [...this.nameOverride],
+        uuids: [...this.uuidOverride],
+        configs: [...this.configOverride],
+        failureSets: this.scenario?.failureSets.map((set) => (set === null ? null : [...set])) ?? [],
+        stats: structuredClone(this.stats),
+        buffers
+      }
+    })
   }
 
   /** Rebuilds the fleet at its scenario's start (the same scenario, or a new one). */
@@ -659,9 +763,13 @@ export class FleetEngine implements Fleet {
       const ctx = this.mutationContext()
       initAgent(ctx, i, { t: this.steppedTo, initial: false, mode: Mode[agent.config.mode] })
       this.setName(i, agent.name)
-      const uuid = (agent.uuid ?? crypto.randomUUID()).toLowerCase()
-      this.uuidOverride.set(i, uuid)
-      this.indexByUuid.set(uuid, i)
+      // Without a given UUID the slot's generated one is used: a random one would make the
+      // same API calls give different fleets.
+      if (agent.uuid !== undefined) {
+        const uuid = agent.uuid.toLowerCase()
+        this.uuidOverride.set(i, uuid)
+        this.indexByUuid.set(uuid, i)
+      }
       this.setConfig(i, agent.config)
       this.existing++
       this.byState[this.v.state[i]]++
