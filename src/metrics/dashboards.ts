@@ -79,12 +79,12 @@ const STATE_COLORS: Record<string, string> = {
   FORGED: 'dark-red'
 }
 
-const stageAnnotation: AnnotationSpec = {
-  name: 'Scenario stages',
-  description: 'A region for each time a scenario stage is active: one series of fleetsim_scenario_info per active stage.',
-  expr: `${SCENARIO_METRICS.info}{${I}, stage!=""}`,
-  title: '{{scenario}}: {{stage}}',
-  tags: ['scenario', 'stage'],
+const scenarioAnnotation: AnnotationSpec = {
+  name: 'Scenario',
+  description: 'A region while a scenario runs, titled with its name (from fleetsim_scenario_info).',
+  expr: `group by (scenario) (${SCENARIO_METRICS.info}{${I}, scenario!=""})`,
+  title: '{{scenario}}',
+  tags: ['scenario'],
   color: 'purple'
 }
 
@@ -101,8 +101,8 @@ const fleet: DashboardSpec = {
   uid: 'fleetsim-fleet',
   file: 'fleet-overview.json',
   title: 'fleetsim / Fleet overview',
-  description: 'The simulated fleet: agents by state, how they change, reconnects and modules, with scenario stages and timeline events as annotations.',
-  annotations: [stageAnnotation, timelineAnnotation],
+  description: 'The simulated fleet: agents by state, how they change, reconnects and modules, with the scenario and its timeline events as annotations.',
+  annotations: [scenarioAnnotation, timelineAnnotation],
   panels: [
     { title: 'Agents', kind: 'stat', w: 4, h: 4, description: 'Agents in the fleet.', targets: [{ expr: `sum(${FLEET_METRICS.agents}{${I}})` }] },
     {
@@ -246,7 +246,7 @@ const api: DashboardSpec = {
   file: 'api.json',
   title: 'fleetsim / API',
   description: 'The manager facade: requests, latency, errors and the faults scenario rules injected.',
-  annotations: [stageAnnotation],
+  annotations: [scenarioAnnotation],
   panels: [
     { title: 'Requests per second', kind: 'stat', w: 6, h: 4, description: 'All requests per second.', unit: 'reqps', targets: [{ expr: `sum(rate(${count}{${I}}[${RATE}]))` }] },
     {

@@ -1,5 +1,5 @@
 /**
- * Scenario metrics: which scenario runs and which of its stages are active (an info metric),
+ * Scenario metrics: which scenario runs and its stages (an info metric),
  * timeline events fired, API faults injected, and the virtual clock. Stage and event names come
  * from the scenario file, so their number is bounded by it.
  */
@@ -23,7 +23,7 @@ export function registerScenarioMetrics(registry: Registry, source: MetricsSourc
   const registers = [registry]
   new Gauge({
     name: SCENARIO_METRICS.info,
-    help: 'Always 1: one series per active stage of the running scenario (stage="" when none is active, scenario="" without a scenario).',
+    help: 'Always 1: one series per stage of the running scenario (stage="" for a scenario without stages, scenario="" and stage="" without a scenario).',
     labelNames: ['scenario', 'stage'],
     registers,
     collect() {

@@ -6,7 +6,7 @@
  */
 import type { FleetEngine } from '../fleet/fleet.js'
 
-/** The scenario running and its active stages, as the engine reports it. */
+/** The scenario running and its stages, as the engine reports it (engines may report more). */
 export interface ScenarioInfo {
   name: string
   stages: string[]
@@ -17,7 +17,7 @@ export type MetricsSource = Pick<
   'counts' | 'composition' | 'stats' | 'clockState' | 'lagSeconds' | 'poolStats' | 'connectedCount'
 > & {
   /**
-   * The scenario and its active stages. Optional: engines without scenario support (or
+   * The scenario and its stages. Optional: engines without scenario support (or
    * running none) leave it out or return undefined.
    */
   scenarioInfo?: () => ScenarioInfo | undefined
