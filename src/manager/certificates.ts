@@ -21,7 +21,7 @@ export const AGENT_CERT_DAYS = 730
 
 export type CertificateStatus = 'VALID' | 'REVOKED' | 'EXPIRED'
 
-interface Certificate {
+export interface Certificate {
   /** normalised fingerprint */
   fingerprint: string
   name: string
@@ -61,11 +61,27 @@ interface SubjectDefaults {
   organizationUnit: string
 }
 
+/** The registry as plain data, for the state file (the CA comes from the TLS files). */
+export interface CertificatesSnapshot {
+  issued: number
+  certificates: Certificate[]
+}
+
 export class CertificateRegistry {
   private readonly explicit = new Map<string, Certificate>()
   private readonly caCert: Certificate
   private readonly defaults: SubjectDefaults
   private issued = 0
+
+  snapshot(): CertificatesSnapshot {
+    return { issued: this.issued, certificates: structuredClone([...this.explicit.values()]) }
+  }
+
+  restore(saved: CertificatesSnapshot): void {
+    this.explicit.clear()
+    this.issued = saved.issued
+    for (const cert of structuredClone(saved.certificates)) this.explicit.set(cert.fingerprint, cert)
+  }
 
   constructor(
     private readonly fleet: Fleet,

@@ -22,10 +22,28 @@ export interface FieldInput {
   lookup?: boolean
 }
 
+/** The registry as plain data, for the state file. */
+export interface FieldsSnapshot {
+  nextId: number
+  nextDescriptionId: number
+  fields: Field[]
+}
+
 export class FieldRegistry {
   private readonly byName = new Map<string, Field>()
   private nextId = 1
   private nextDescriptionId = 1
+
+  snapshot(): FieldsSnapshot {
+    return { nextId: this.nextId, nextDescriptionId: this.nextDescriptionId, fields: structuredClone([...this.byName.values()]) }
+  }
+
+  restore(saved: FieldsSnapshot): void {
+    this.byName.clear()
+    this.nextId = saved.nextId
+    this.nextDescriptionId = saved.nextDescriptionId
+    for (const field of structuredClone(saved.fields)) this.byName.set(field.name, field)
+  }
 
   create(input: FieldInput): Field {
     if (this.byName.has(input.name)) {

@@ -31,9 +31,28 @@ export interface RemoveOutcome {
   removed: string[]
 }
 
+/** The registry as plain data, for the state file. */
+export interface LabelsSnapshot {
+  nextId: number
+  labels: Array<{ id: number; name: string; value: string; agents: Array<[number, string]> }>
+}
+
 export class LabelRegistry {
   private readonly byName = new Map<string, Label>()
   private nextId = 1
+
+  snapshot(): LabelsSnapshot {
+    return {
+      nextId: this.nextId,
+      labels: [...this.byName.values()].map((l) => ({ id: l.id, name: l.name, value: l.value, agents: [...l.agents] }))
+    }
+  }
+
+  restore(saved: LabelsSnapshot): void {
+    this.byName.clear()
+    this.nextId = saved.nextId
+    for (const l of saved.labels) this.byName.set(l.name, { id: l.id, name: l.name, value: l.value, agents: new Map(l.agents) })
+  }
 
   get(name: string): Label | undefined {
     return this.byName.get(name)

@@ -6,10 +6,19 @@
 import type { Fleet } from '../fleet/fleet-api.js'
 import type { CaInfo } from '../tls/ca-info.js'
 import { apiError } from '../http/errors.js'
-import { CertificateRegistry } from './certificates.js'
-import { FieldRegistry } from './fields.js'
-import { LabelRegistry } from './labels.js'
-import { TemplateRegistry } from './templates.js'
+import { CertificateRegistry, type CertificatesSnapshot } from './certificates.js'
+import { FieldRegistry, type FieldsSnapshot } from './fields.js'
+import { LabelRegistry, type LabelsSnapshot } from './labels.js'
+import { TemplateRegistry, type TemplatesSnapshot } from './templates.js'
+
+/** Everything the manager keeps, as plain data, for the state file. */
+export interface ManagerSnapshot {
+  startedAt: number
+  templates: TemplatesSnapshot
+  labels: LabelsSnapshot
+  fields: FieldsSnapshot
+  certificates: CertificatesSnapshot
+}
 
 export interface Manager {
   readonly fleet: Fleet
@@ -23,9 +32,11 @@ export interface Manager {
   checkName(name: string, except?: string): void
   /** forgets everything the manager keeps about agents that are being deleted */
   forgetAgents(indices: readonly number[], revokeCert: boolean): void
+  snapshot(): ManagerSnapshot
 }
 
-export function createManager(fleet: Fleet, ca: CaInfo): Manager {
+/** The manager's state; `saved` continues a run from a state file. */
+export function createManager(fleet: Fleet, ca: CaInfo, saved?: ManagerSnapshot): Manager {
   const checkName = (name: string, except?: string): void => {
     if (name === except) return
     if (fleet.findByName(name) !== undefined) throw apiError('E_DUPLICATE_NAME', { name, owner: `agent "${name}"` })
@@ -37,14 +48,29 @@ export function createManager(fleet: Fleet, ca: CaInfo): Manager {
   const templates = new TemplateRegistry(checkName)
   const labels = new LabelRegistry()
   const certificates = new CertificateRegistry(fleet, ca)
+  const fields = new FieldRegistry()
+  if (saved !== undefined) {
+    templates.restore(saved.templates)
+    labels.restore(saved.labels)
+    fields.restore(saved.fields)
+    certificates.restore(saved.certificates)
+  }
+  const startedAt = saved?.startedAt ?? fleet.now()
   return {
     fleet,
     templates,
     labels,
-    fields: new FieldRegistry(),
+    fields,
     certificates,
-    startedAt: fleet.now(),
+    startedAt,
     checkName,
+    snapshot: () => ({
+      startedAt,
+      templates: templates.snapshot(),
+      labels: labels.snapshot(),
+      fields: fields.snapshot(),
+      certificates: certificates.snapshot()
+    }),
     forgetAgents(indices, revokeCert) {
       for (const index of indices) {
         const fingerprint = fleet.config(index).certFingerprint

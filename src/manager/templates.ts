@@ -46,6 +46,13 @@ export interface Assignment {
 /** Throws E_DUPLICATE_NAME when the name is taken by anything but `except`. */
 export type NameCheck = (name: string, except?: string) => void
 
+/** The registry as plain data, for the state file. */
+export interface TemplatesSnapshot {
+  nextId: number
+  templates: Template[]
+  assignments: Array<[number, Assignment]>
+}
+
 export class TemplateRegistry {
   private readonly byName = new Map<string, Template>()
   private readonly byId = new Map<number, Template>()
@@ -54,6 +61,22 @@ export class TemplateRegistry {
   private nextId = 1
 
   constructor(private readonly checkName: NameCheck) {}
+
+  snapshot(): TemplatesSnapshot {
+    return { nextId: this.nextId, templates: structuredClone([...this.byId.values()]), assignments: structuredClone([...this.assignments]) }
+  }
+
+  restore(saved: TemplatesSnapshot): void {
+    this.byName.clear()
+    this.byId.clear()
+    this.assignments.clear()
+    this.nextId = saved.nextId
+    for (const template of structuredClone(saved.templates)) {
+      this.byName.set(template.name, template)
+      this.byId.set(template.id, template)
+    }
+    for (const [index, assignment] of structuredClone(saved.assignments)) this.assignments.set(index, assignment)
+  }
 
   get(name: string): Template | undefined {
     return this.byName.get(name)

@@ -1,0 +1,35 @@
+/**
+ * Saving and resuming a whole simulation: the fleet engine and the manager's state together,
+ * through the state file. The saved scenario is compiled again against the saved template
+ * ids, so a resumed run continues with the same digest as one that never stopped.
+ */
+import { FleetEngine } from '../fleet/fleet.js'
+import { compileScenario } from '../fleet/scenario-program.js'
+import { createManager, type Manager } from '../manager/manager.js'
+import type { CaInfo } from '../tls/ca-info.js'
+import { readStateFile, writeStateFile } from './state-file.js'
+
+export async function saveSimulation(path: string, engine: FleetEngine, manager: Manager, ca: CaInfo): Promise<void> {
+  // The engine snapshot is taken between step rounds; the manager is only changed by
+  // requests on this thread, so the two agree.
+  const saved = await engine.snapshot()
+  await writeStateFile(path, { savedAt: new Date().toISOString(), caFingerprint: ca.fingerprint, engine: saved, manager: manager.snapshot() })
+}
+
+export async function resumeSimulation(path: string, options: { ca: CaInfo; workers?: number }): Promise<{ engine: FleetEngine; manager: Manager }> {
+  const state = await readStateFile(path, options.ca.fingerprint)
+  const saved = state.engine
+  const templateIds = new Map(state.manager.templates.templates.filter((t) => t.kind === 'master').map((t) => [t.name, t.id]))
+  const scenario =
+    saved.scenario === null
+      ? undefined
+      : compileScenario(saved.scenario, saved.startTime, {
+          templateId: (name) => {
+            const id = templateIds.get(name)
+            if (id === undefined) throw new Error(`the saved scenario names template "${name}", which the saved manager does not have`)
+            return id
+          }
+        })
+  const engine = await FleetEngine.restore(saved, { workers: options.workers, caFingerprint: options.ca.fingerprint, scenario })
+  return { engine, manager: createManager(engine, options.ca, state.manager) }
+}

@@ -1,0 +1,84 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
+import { createManager } from '../../src/manager/manager.js'
+import { resumeSimulation, saveSimulation } from '../../src/state/simulation-state.js'
+import { readStateFile } from '../../src/state/state-file.js'
+import type { CaInfo } from '../../src/tls/ca-info.js'
+
+const ca: CaInfo = {
+  fingerprint: 'AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01',
+  subject: 'CN=test CA,O=fleetsim',
+  issuer: 'CN=test CA,O=fleetsim',
+  serialNumber: '01',
+  notBefore: new Date('2026-01-01T00:00:00Z'),
+  notAfter: new Date('2036-01-01T00:00:00Z'),
+  sigAlgName: 'SHA256withECDSA',
+  pem: ''
+}
+const START = Date.parse('2026-08-01T00:00:00Z')
+const open: FleetEngine[] = []
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((engine) => engine.close()))
+})
+
+async function fleet(): Promise<FleetEngine> {
+  const engine = await createFleet({ agents: 2000, seed: 41, workers: 2, paused: true, startTime: START, caFingerprint: ca.fingerprint })
+  open.push(engine)
+  return engine
+}
+
+async function savedFile(): Promise<{ path: string; engine: FleetEngine }> {
+  const engine = await fleet()
+  const manager = createManager(engine, ca)
+  manager.templates.add('master', { name: 'base', config: { address: 'manager', port: 4041, caFingerprint: ca.fingerprint, isLogToFile: true, logLevel: 'INFO', mode: 'Connect', verbatim: '' } })
+  manager.fields.create({ name: 'owner', type: 'STRING' })
+  await engine.advance(3600)
+  const path = join(await mkdtemp(join(tmpdir(), 'fleetsim-state-')), 'state.bin')
+  await saveSimulation(path, engine, manager, ca)
+  return { path, engine }
+}
+
+describe('the state file', () => {
+  it('resumes a run that continues with the same digest as one never stopped', async () => {
+    const { path, engine } = await savedFile()
+    const resumed = await resumeSimulation(path, { ca, workers: 1 })
+    open.push(resumed.engine)
+    expect(await resumed.engine.digest()).toBe(await engine.digest())
+    await engine.advance(5400)
+    await resumed.engine.advance(5400)
+    expect(await resumed.engine.digest()).toBe(await engine.digest())
+    expect(resumed.manager.templates.get('base')?.kind).toBe('master')
+    expect(resumed.manager.fields.get('owner')?.id).toBe(1)
+  })
+
+  it('refuses a file that is not a fleetsim state, and says so', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'fleetsim-state-')), 'notes.txt')
+    await writeFile(path, 'shopping list\n'.repeat(10))
+    await expect(readStateFile(path)).rejects.toMatchObject({ code: 'E_STATE_NOT_FLEETSIM', message: expect.stringContaining('is not a fleetsim state file') })
+  })
+
+  it('refuses a damaged file, and leaves it as it was', async () => {
+    const { path } = await savedFile()
+    const bytes = await readFile(path)
+    bytes[bytes.byteLength - 100] ^= 0xff
+    await writeFile(path, bytes)
+    await expect(readStateFile(path)).rejects.toMatchObject({ code: 'E_STATE_CORRUPT' })
+    expect(await readFile(path)).toEqual(bytes)
+  })
+
+  it('refuses a file saved with another CA', async () => {
+    const { path } = await savedFile()
+    await expect(readStateFile(path, '00:11')).rejects.toMatchObject({ code: 'E_STATE_FOREIGN', message: expect.stringContaining('00:11') })
+  })
+
+  it('refuses a file of another format version', async () => {
+    const { path } = await savedFile()
+    const bytes = await readFile(path)
+    bytes.writeUInt32BE(99, 'FLEETSIM-STATE\n'.length)
+    await writeFile(path, bytes)
+    await expect(readStateFile(path)).rejects.toMatchObject({ code: 'E_STATE_VERSION', message: expect.stringContaining('format 99') })
+  })
+})
