@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { buildApp } from '../../src/app.js'
+import { createFleet } from '../../src/fleet/fleet.js'
+import { EAGER_ITEMS } from '../../src/http/reply.js'
+import { metricsPlugin } from '../../src/metrics/plugin.js'
+import { CA, REST } from '../http/helpers.js'
+import { parseExposition, valueOf } from './helpers.js'
+
+const AUTH = { REST_USER: 'admin', REST_PASSWORD: 'secret', accept: 'application/json' }
+const closers: Array<() => Promise<void>> = []
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close()
+})
+
+async function served(agents = 50) {
+  const fleet = await createFleet({ agents, seed: 5, workers: 1, paused: true, startTime: Date.parse('2026-03-01T00:00:00Z'), caFingerprint: CA.fingerprint })
+  const app = await buildApp({ fleet, ca: CA, auth: { user: 'admin', password: 'secret' } })
+  await app.register(metricsPlugin, { engine: fleet, processMetrics: false })
+  closers.push(() => fleet.close(), () => app.close())
+  const scrape = async () => parseExposition((await app.inject({ url: '/metrics' })).body)
+  return { fleet, app, scrape }
+}
+
+const COUNT = 'fleetsim_http_request_duration_seconds_count'
+
+describe('API metrics', () => {
+  it('observe each request by operation, method and status', async () => {
+    const { app, fleet, scrape } = await served()
+    await app.inject({ url: `${REST}/agentinfo?agentname=${fleet.name(0)}`, headers: AUTH })
+    await app.inject({ url: `${REST}/agentinfo.json?agentname=${fleet.name(1)}`, headers: AUTH })
+    await app.inject({ url: `${REST}/agentinfo?agentname=${fleet.name(0)}`, headers: { accept: 'application/json' } })
+    await app.inject({ url: '/no/such/path' })
+    const samples = await scrape()
+    expect(valueOf(samples, COUNT, { operation: 'agentinfo', method: 'GET', status: '200' })).toBe(2)
+    expect(valueOf(samples, COUNT, { operation: 'agentinfo', method: 'GET', status: '401' })).toBe(1)
+    expect(valueOf(samples, COUNT, { operation: 'not_found', method: 'GET', status: '404' })).toBe(1)
+  })
+
+  it('label /metrics itself as the metrics operation', async () => {
+    const { scrape } = await served()
+    await scrape()
+    expect(valueOf(await scrape(), COUNT, { operation: 'metrics', status: '200' })).toBe(1)
+  })
+
+  it('bring requests in flight back to 0 once answered (the scrape itself is the one in flight)', async () => {
+    const { app, fleet, scrape } = await served()
+    await Promise.all([0, 1, 2].map((i) => app.inject({ url: `${REST}/agentinfo?agentname=${fleet.name(i)}`, headers: AUTH })))
+    expect(valueOf(await scrape(), 'fleetsim_http_requests_in_flight')).toBe(1)
+  })
+
+  it('count the bytes of a streamed agent list as sent', async () => {
+    const { app, scrape } = await served(EAGER_ITEMS * 2)
+    const response = await app.inject({ url: `${REST}/agentinfo?agentwithmodules=false&agentstate=ONLINE`, headers: AUTH })
+    expect(response.headers['content-length']).toBeUndefined()
+    const samples = await scrape()
+    expect(valueOf(samples, 'fleetsim_http_response_size_bytes_sum', { operation: 'agentinfo' })).toBe(response.rawPayload.byteLength)
+    expect(valueOf(samples, 'fleetsim_http_response_size_bytes_count', { operation: 'agentinfo' })).toBe(1)
+  })
+
+  it('count the bytes of an ordinary answer', async () => {
+    const { app, fleet, scrape } = await served()
+    const response = await app.inject({ url: `${REST}/agentinfo?agentname=${fleet.name(0)}`, headers: AUTH })
+    expect(valueOf(await scrape(), 'fleetsim_http_response_size_bytes_sum', { operation: 'agentinfo' })).toBe(response.rawPayload.byteLength)
+  })
+})

@@ -1,0 +1,89 @@
+import { Writable } from 'node:stream'
+import Fastify from 'fastify'
+import pino from 'pino'
+import { describe, expect, it } from 'vitest'
+import { startFleetLog } from '../../src/metrics/fleet-log.js'
+import { requestLogPlugin } from '../../src/metrics/request-log.js'
+import { fakeSource } from './helpers.js'
+
+function capture() {
+  const lines: Array<Record<string, unknown>> = []
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>)
+      done()
+    }
+  })
+  return { lines, logger: pino({ level: 'info' }, stream) }
+}
+
+/** Lets pino's stream writes land. */
+const flush = () => new Promise((resolve) => setImmediate(resolve))
+
+describe('request logs', () => {
+  it('write one line per request with operation, method, path, status and response time', async () => {
+    const { lines, logger } = capture()
+    const app = Fastify({ loggerInstance: logger, disableRequestLogging: true })
+    await app.register(requestLogPlugin)
+    app.get('/things', { config: { operation: 'agentinfo' } }, async () => ({ ok: true }))
+    await app.inject({ url: '/things?agentname=a,b,c' })
+    await app.inject({ url: '/missing' })
+    await app.close()
+    await flush()
+    const requests = lines.filter((line) => line.msg === 'request completed')
+    expect(requests.map(({ operation, method, path, status }) => ({ operation, method, path, status }))).toEqual([
+      { operation: 'agentinfo', method: 'GET', path: '/things', status: 200 },
+      { operation: 'not_found', method: 'GET', path: '/missing', status: 404 }
+    ])
+    expect(typeof requests[0].responseTimeMs).toBe('number')
+    expect(requests[0].level).toBe(30)
+  })
+})
+
+describe('fleet logs', () => {
+  it('summarise states and transitions once a virtual minute has passed and something changed', async () => {
+    const { lines, logger } = capture()
+    const source = fakeSource()
+    const log = startFleetLog(source, logger, { pollMs: 60_000 })
+    source.byState.ONLINE = 9
+    source.byState.OFFLINE = 1
+    source.stats.transitions[0 * 6 + 1] = 1
+    source.virtualSecond = 30
+    log.check()
+    source.virtualSecond = 61
+    log.check()
+    log.stop()
+    await flush()
+    const summaries = lines.filter((line) => line.msg === 'fleet state summary')
+    expect(summaries).toHaveLength(1)
+    expect(summaries[0]).toMatchObject({ byState: { ONLINE: 9, OFFLINE: 1 }, transitions: { 'ONLINE->OFFLINE': 1 }, second: 61 })
+  })
+
+  it('stay quiet while nothing changes', async () => {
+    const { lines, logger } = capture()
+    const source = fakeSource()
+    const log = startFleetLog(source, logger, { pollMs: 60_000 })
+    source.virtualSecond = 600
+    log.check()
+    log.stop()
+    await flush()
+    expect(lines).toEqual([])
+  })
+
+  it('log timeline events as they fire and scenario changes', async () => {
+    const { lines, logger } = capture()
+    const source = fakeSource()
+    source.scenario = { name: 'mass-outage-recovery', stages: [] }
+    const log = startFleetLog(source, logger, { pollMs: 60_000 })
+    source.stats.timelineFired['site-outage'] = 1
+    source.virtualSecond = 600
+    log.check()
+    source.scenario = { name: 'steady-fleet', stages: ['background'] }
+    log.check()
+    log.stop()
+    await flush()
+    expect(lines.map((line) => line.msg)).toEqual(['scenario running', 'timeline event fired', 'scenario stages changed'])
+    expect(lines[1]).toMatchObject({ event: 'site-outage', times: 1, second: 600 })
+    expect(lines[2]).toMatchObject({ scenario: 'steady-fleet', started: ['background'], ended: [] })
+  })
+})

@@ -1,0 +1,44 @@
+import { Registry } from 'prom-client'
+import { describe, expect, it } from 'vitest'
+import { totalCounter } from '../../src/metrics/totals.js'
+import { parseExposition, valueOf } from './helpers.js'
+
+async function read(registry: Registry, labels: Record<string, string> = {}) {
+  return valueOf(parseExposition(await registry.metrics()), 'x_total', labels)
+}
+
+describe('a counter that follows a running total', () => {
+  it('takes the total on each scrape', async () => {
+    const registry = new Registry()
+    let total = 5
+    totalCounter({ name: 'x_total', help: 'x', registry, read: () => [[{}, total]] })
+    expect(await read(registry)).toBe(5)
+    total = 12.5
+    expect(await read(registry)).toBe(12.5)
+  })
+
+  it('never goes down when the total does', async () => {
+    const registry = new Registry()
+    let total = 10
+    totalCounter({ name: 'x_total', help: 'x', registry, read: () => [[{}, total]] })
+    await read(registry)
+    total = 4
+    expect(await read(registry)).toBe(10)
+  })
+
+  it('exports its initial label sets at 0 before anything happened', async () => {
+    const registry = new Registry()
+    totalCounter({ name: 'x_total', help: 'x', registry, labelNames: ['kind'], initial: [{ kind: 'a' }, { kind: 'b' }], read: () => [] })
+    expect([await read(registry, { kind: 'a' }), await read(registry, { kind: 'b' })]).toEqual([0, 0])
+  })
+
+  it('adds label sets as they appear in the totals', async () => {
+    const registry = new Registry()
+    const totals: Record<string, number> = {}
+    totalCounter({ name: 'x_total', help: 'x', registry, labelNames: ['event'], read: () => Object.entries(totals).map(([event, n]) => [{ event }, n]) })
+    totals.outage = 1
+    expect(await read(registry, { event: 'outage' })).toBe(1)
+    totals.restart = 0
+    expect(await read(registry, { event: 'restart' })).toBe(0)
+  })
+})
