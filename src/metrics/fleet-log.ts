@@ -56,6 +56,12 @@ export function startFleetLog(source: FleetLogSource, log: Pick<Logger, 'info'>,
     }
 
     const second = source.second()
+    if (second < lastSecond) {
+      // The fleet was reset: its clock and totals start again from 0.
+      lastSecond = second
+      lastTransitions = [...source.stats.transitions]
+      return
+    }
     if (second - lastSecond < every) return
     const transitions: Record<string, number> = {}
     let changed = 0

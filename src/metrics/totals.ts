@@ -1,9 +1,9 @@
 /**
  * Counters whose value is a running total kept elsewhere (the engine's stats). prom-client
  * counters cannot be set, and must never go down; so on each collect the counter is
- * incremented by how much the total grew since the previous collect. A total that shrank
- * (never expected: the engine's totals only grow) is ignored rather than breaking the
- * counter's monotonicity.
+ * incremented by how much the total grew since the previous collect. A total that shrank was
+ * restarted from 0 (the engine zeroes its stats when the fleet is reset): the counter then grows
+ * by the new total, so it stays monotonic and keeps counting what happens after the reset.
  */
 import { Counter, type Registry } from 'prom-client'
 
@@ -30,7 +30,8 @@ export function totalCounter<L extends string>(spec: TotalCounterSpec<L>): Count
     collect() {
       for (const [labels, total] of spec.read()) {
         const key = JSON.stringify(labels)
-        const delta = total - (seen.get(key) ?? 0)
+        const last = seen.get(key) ?? 0
+        const delta = total >= last ? total - last : total
         if (delta > 0) {
           counter.inc(labels, delta)
           seen.set(key, total)

@@ -17,13 +17,15 @@ describe('a counter that follows a running total', () => {
     expect(await read(registry)).toBe(12.5)
   })
 
-  it('never goes down when the total does', async () => {
+  it('never goes down, and keeps counting when the total restarts from 0 (a fleet reset)', async () => {
     const registry = new Registry()
     let total = 10
     totalCounter({ name: 'x_total', help: 'x', registry, read: () => [[{}, total]] })
     await read(registry)
     total = 4
-    expect(await read(registry)).toBe(10)
+    expect(await read(registry)).toBe(14)
+    total = 6
+    expect(await read(registry)).toBe(16)
   })
 
   it('exports its initial label sets at 0 before anything happened', async () => {
