@@ -16,6 +16,7 @@ import type { CaInfo } from './tls/ca-info.js'
 import { createAuthCheck } from './http/auth.js'
 import { registerContentParsers } from './http/content-parsers.js'
 import { createErrorHandler } from './http/error-handler.js'
+import { registerLimits } from './http/limits.js'
 import { Links } from './http/links.js'
 import { createNotFoundHandler } from './http/not-found.js'
 import { createRouteKit } from './http/route-kit.js'
@@ -45,6 +46,8 @@ export interface AppOptions {
   bodyLimit?: number
   /** most items one list query parameter may hold; default 100000 */
   maxListItems?: number
+  /** longest query string in bytes (414 past it); default 256 KiB */
+  maxQueryLength?: number
   /** manager state to serve; default a fresh one for the fleet and CA */
   manager?: Manager
   /** `host:port` agentmanager reports the agent listener on; default `0.0.0.0:4041` */
@@ -54,6 +57,7 @@ export interface AppOptions {
 export const DEFAULT_APP_PATH = '/manager/mvc'
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
 export const DEFAULT_MAX_LIST_ITEMS = 100_000
+export const DEFAULT_MAX_QUERY_LENGTH = 256 * 1024
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
 
@@ -82,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerContentParsers(app)
   app.setErrorHandler(createErrorHandler(bodyLimit))
   app.setNotFoundHandler(createNotFoundHandler(appPath))
+  registerLimits(app, { maxQueryLength: options.maxQueryLength ?? DEFAULT_MAX_QUERY_LENGTH })
 
   await app.register(swagger, {
     openapi: {

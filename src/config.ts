@@ -15,6 +15,12 @@ export type LogLevel = (typeof LOG_LEVELS)[number]
 /** Upper bound of --agents: far above what one machine simulates, low enough to catch typos. */
 export const MAX_AGENTS = 10_000_000
 export const MAX_SEED = 0xffff_ffff
+/** Upper bound of --body-limit and --max-list-items (1 GiB, a billion items). */
+export const MAX_LIMIT = 1024 * 1024 * 1024
+/** Upper bound of --max-query-length: the query travels in the request head, which Node holds in memory. */
+export const MAX_QUERY_LENGTH = 16 * 1024 * 1024
+/** Upper bound of the timeout flags: one day. */
+export const MAX_TIMEOUT_MS = 86_400_000
 
 export interface ServeConfig {
   /** address to listen on */
@@ -39,6 +45,23 @@ export interface ServeConfig {
   readonly startTime: number
   /** start with the virtual clock stopped */
   readonly paused: boolean
+  /** credentials of the /__admin endpoints; the REST ones unless given */
+  readonly adminUser: string
+  readonly adminPassword: string
+  /** largest request body, bytes */
+  readonly bodyLimit: number
+  /** most items one list query parameter may hold */
+  readonly maxListItems: number
+  /** longest query string (after `?`), bytes */
+  readonly maxQueryLength: number
+  /** time a client has to send a whole request, ms */
+  readonly requestTimeout: number
+  /** time a client has to send the request headers, ms */
+  readonly headersTimeout: number
+  /** an idle keep-alive connection is closed after this long, ms */
+  readonly keepAliveTimeout: number
+  /** open connections served at once; further ones get 503 */
+  readonly maxConnections: number
 }
 
 /** The defaults of every flag. `workers` and `startTime` depend on the machine and the moment. */
@@ -57,7 +80,16 @@ export const SERVE_DEFAULTS = Object.freeze({
   dataDir: '.fleetsim',
   logLevel: 'info',
   startTime: 'now',
-  paused: false
+  paused: false,
+  adminUser: 'the --user value',
+  adminPassword: 'the --password value',
+  bodyLimit: 1024 * 1024,
+  maxListItems: 100_000,
+  maxQueryLength: 256 * 1024,
+  requestTimeout: 30_000,
+  headersTimeout: 10_000,
+  keepAliveTimeout: 5_000,
+  maxConnections: 1024
 } as const)
 
 /** What parseServeConfig needs from the machine; tests pass their own. */
@@ -102,7 +134,7 @@ export class ConfigError extends Error {
   }
 }
 
-type ValueKey = Exclude<keyof ServeConfig, 'password'> | 'password' | 'passwordFile'
+type ValueKey = keyof ServeConfig | 'passwordFile' | 'adminPasswordFile'
 
 export interface FlagSpec {
   /** flag name without dashes, e.g. `app-path` */
@@ -125,6 +157,9 @@ export const SERVE_FLAGS: readonly FlagSpec[] = Object.freeze([
   { name: 'user', key: 'user', type: 'string', valueName: '<name>', defaultText: SERVE_DEFAULTS.user, meaning: 'the REST_USER clients must send' },
   { name: 'password', key: 'password', type: 'string', valueName: '<text>', defaultText: SERVE_DEFAULTS.password, meaning: 'the REST_PASSWORD clients must send' },
   { name: 'password-file', key: 'passwordFile', type: 'string', valueName: '<file>', defaultText: 'none', meaning: 'read the password from the first line of this file instead' },
+  { name: 'admin-user', key: 'adminUser', type: 'string', valueName: '<name>', defaultText: SERVE_DEFAULTS.adminUser, meaning: 'the REST_USER the /__admin endpoints require' },
+  { name: 'admin-password', key: 'adminPassword', type: 'string', valueName: '<text>', defaultText: SERVE_DEFAULTS.adminPassword, meaning: 'the REST_PASSWORD the /__admin endpoints require' },
+  { name: 'admin-password-file', key: 'adminPasswordFile', type: 'string', valueName: '<file>', defaultText: 'none', meaning: 'read the admin password from the first line of this file instead' },
   { name: 'agents', key: 'agents', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.agents), meaning: 'number of simulated agents at start' },
   { name: 'seed', key: 'seed', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.seed), meaning: 'seed of every random choice; same seed, same fleet' },
   { name: 'scenario', key: 'scenario', type: 'string', valueName: '<file>', defaultText: 'none', meaning: 'scenario file (YAML) driving the fleet' },
@@ -133,7 +168,14 @@ export const SERVE_FLAGS: readonly FlagSpec[] = Object.freeze([
   { name: 'data-dir', key: 'dataDir', type: 'string', valueName: '<dir>', defaultText: SERVE_DEFAULTS.dataDir, meaning: 'where the CA and server certificate are kept (tls/)' },
   { name: 'log-level', key: 'logLevel', type: 'string', valueName: '<level>', defaultText: SERVE_DEFAULTS.logLevel, meaning: `log level: ${LOG_LEVELS.join(', ')}` },
   { name: 'start-time', key: 'startTime', type: 'string', valueName: '<iso>', defaultText: SERVE_DEFAULTS.startTime, meaning: 'virtual time at start, ISO 8601 with a time zone (2024-01-01T00:00:00Z)' },
-  { name: 'paused', key: 'paused', type: 'boolean', defaultText: 'false', meaning: 'start with the virtual clock paused' }
+  { name: 'paused', key: 'paused', type: 'boolean', defaultText: 'false', meaning: 'start with the virtual clock paused' },
+  { name: 'body-limit', key: 'bodyLimit', type: 'string', valueName: '<bytes>', defaultText: String(SERVE_DEFAULTS.bodyLimit), meaning: 'largest request body; a larger one gets 413' },
+  { name: 'max-list-items', key: 'maxListItems', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.maxListItems), meaning: 'most items of one list query parameter; more get 400' },
+  { name: 'max-query-length', key: 'maxQueryLength', type: 'string', valueName: '<bytes>', defaultText: String(SERVE_DEFAULTS.maxQueryLength), meaning: 'longest query string; a longer one gets 414' },
+  { name: 'request-timeout', key: 'requestTimeout', type: 'string', valueName: '<ms>', defaultText: String(SERVE_DEFAULTS.requestTimeout), meaning: 'time a client has to send a whole request before the connection is closed' },
+  { name: 'headers-timeout', key: 'headersTimeout', type: 'string', valueName: '<ms>', defaultText: String(SERVE_DEFAULTS.headersTimeout), meaning: 'time a client has to send the request headers (at most --request-timeout)' },
+  { name: 'keep-alive-timeout', key: 'keepAliveTimeout', type: 'string', valueName: '<ms>', defaultText: String(SERVE_DEFAULTS.keepAliveTimeout), meaning: 'an idle keep-alive connection is closed after this long' },
+  { name: 'max-connections', key: 'maxConnections', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.maxConnections), meaning: 'open connections served at once; requests on further ones get 503' }
 ] satisfies FlagSpec[])
 
 /** The env twin of a flag: `app-path` → `FLEETSIM_APP_PATH`. */
@@ -173,6 +215,8 @@ export function parseServeConfig(
   }
   const flag = (key: ValueKey, fallback: boolean): boolean => read(key, fallback, parseBoolean)
 
+  const user = read('user', SERVE_DEFAULTS.user as string, (value, fail) => (value.trim() === '' ? fail('not be empty') : value))
+  const password = resolvePassword(raw, context, 'password', 'passwordFile') ?? SERVE_DEFAULTS.password
   const config: ServeConfig = {
     host: read('host', SERVE_DEFAULTS.host, (value, fail) => {
       if (value === '' || /[\s/]/.test(value)) fail('be a host name or IP address')
@@ -181,8 +225,8 @@ export function parseServeConfig(
     port: read('port', SERVE_DEFAULTS.port, (value, fail) => integerIn(value, 0, 65535) ?? fail('be an integer from 0 to 65535')),
     http: flag('http', SERVE_DEFAULTS.http),
     appPath: read('appPath', SERVE_DEFAULTS.appPath, parseAppPath),
-    user: read('user', SERVE_DEFAULTS.user, (value, fail) => (value.trim() === '' ? fail('not be empty') : value)),
-    password: resolvePassword(raw, context),
+    user,
+    password,
     agents: read('agents', SERVE_DEFAULTS.agents, (value, fail) => {
       const agents = integerIn(value, 1, Number.MAX_SAFE_INTEGER) ?? fail('be a positive integer')
       return agents <= MAX_AGENTS ? agents : fail(`be at most ${MAX_AGENTS}`)
@@ -203,7 +247,23 @@ export function parseServeConfig(
     startTime: read('startTime', context.now(), (value, fail) =>
       parseIsoTime(value) ?? fail('be an ISO 8601 date-time with a time zone, like 2024-01-01T00:00:00Z')
     ),
-    paused: flag('paused', SERVE_DEFAULTS.paused)
+    paused: flag('paused', SERVE_DEFAULTS.paused),
+    adminUser: read('adminUser', undefined as string | undefined, (value, fail) => (value.trim() === '' ? fail('not be empty') : value)) ?? user,
+    adminPassword: resolvePassword(raw, context, 'adminPassword', 'adminPasswordFile') ?? password,
+    bodyLimit: read('bodyLimit', SERVE_DEFAULTS.bodyLimit, (value, fail) => integerIn(value, 1, MAX_LIMIT) ?? fail(`be an integer from 1 to ${MAX_LIMIT}`)),
+    maxListItems: read('maxListItems', SERVE_DEFAULTS.maxListItems, (value, fail) => integerIn(value, 1, MAX_LIMIT) ?? fail(`be an integer from 1 to ${MAX_LIMIT}`)),
+    maxQueryLength: read('maxQueryLength', SERVE_DEFAULTS.maxQueryLength, (value, fail) => integerIn(value, 1, MAX_QUERY_LENGTH) ?? fail(`be an integer from 1 to ${MAX_QUERY_LENGTH}`)),
+    requestTimeout: read('requestTimeout', SERVE_DEFAULTS.requestTimeout, (value, fail) => integerIn(value, 1, MAX_TIMEOUT_MS) ?? fail(`be an integer from 1 to ${MAX_TIMEOUT_MS} (milliseconds)`)),
+    headersTimeout: read('headersTimeout', SERVE_DEFAULTS.headersTimeout, (value, fail) => integerIn(value, 1, MAX_TIMEOUT_MS) ?? fail(`be an integer from 1 to ${MAX_TIMEOUT_MS} (milliseconds)`)),
+    keepAliveTimeout: read('keepAliveTimeout', SERVE_DEFAULTS.keepAliveTimeout, (value, fail) => integerIn(value, 1, MAX_TIMEOUT_MS) ?? fail(`be an integer from 1 to ${MAX_TIMEOUT_MS} (milliseconds)`)),
+    maxConnections: read('maxConnections', SERVE_DEFAULTS.maxConnections, (value, fail) => integerIn(value, 1, 1_000_000) ?? fail('be an integer from 1 to 1000000'))
+  }
+  if (config.headersTimeout > config.requestTimeout) {
+    // Node refuses a server whose header wait outlasts the whole-request wait.
+    throw new ConfigError(
+      'FLEETSIM_CONFLICTING_FLAGS',
+      `--headers-timeout (${config.headersTimeout}) must not exceed --request-timeout (${config.requestTimeout}); lower the first or raise the second`
+    )
   }
   return Object.freeze(config)
 }
@@ -259,12 +319,18 @@ function parseAppPath(value: string, fail: (rule: string) => never): string {
   return path === '' ? fail('name at least one path segment, like /manager/mvc') : path
 }
 
-/** --password and --password-file: the one from the higher source wins; both at one level is an error. */
-function resolvePassword(raw: Map<ValueKey, Raw>, context: ConfigContext): string {
-  const password = raw.get('password')
-  const file = raw.get('passwordFile')
+/**
+ * A password flag and its file twin (--password/--password-file, --admin-password/
+ * --admin-password-file): the one from the higher source wins; both at one level is an error.
+ * Undefined when neither is given.
+ */
+function resolvePassword(raw: Map<ValueKey, Raw>, context: ConfigContext, textKey: ValueKey, fileKey: ValueKey): string | undefined {
+  const password = raw.get(textKey)
+  const file = raw.get(fileKey)
+  const textFlag = specOf(textKey).name
+  const fileFlag = specOf(fileKey).name
   if (password !== undefined && file !== undefined && password.from === file.from) {
-    const names = password.from === 'flag' ? ['--password', '--password-file'] : [envName('password'), envName('password-file')]
+    const names = password.from === 'flag' ? [`--${textFlag}`, `--${fileFlag}`] : [envName(textFlag), envName(fileFlag)]
     throw new ConfigError('FLEETSIM_CONFLICTING_FLAGS', `${names[0]} and ${names[1]} cannot be used together; give one of them`)
   }
   const origin = (given: Raw, flag: string) => (given.from === 'env' ? ` (from ${envName(flag)})` : '')
@@ -274,17 +340,17 @@ function resolvePassword(raw: Map<ValueKey, Raw>, context: ConfigContext): strin
     try {
       text = context.readFile(path)
     } catch {
-      throw new ConfigError('FLEETSIM_INVALID_VALUE', `--password-file must name a readable file, got "${path}"${origin(file, 'password-file')}`)
+      throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${fileFlag} must name a readable file, got "${path}"${origin(file, fileFlag)}`)
     }
     const firstLine = text.split(/\r?\n/, 1)[0] ?? ''
     if (firstLine === '') {
-      throw new ConfigError('FLEETSIM_INVALID_VALUE', `--password-file must name a file whose first line is the password, got "${path}"${origin(file, 'password-file')}`)
+      throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${fileFlag} must name a file whose first line is the password, got "${path}"${origin(file, fileFlag)}`)
     }
     return firstLine
   }
-  if (password === undefined) return SERVE_DEFAULTS.password
+  if (password === undefined) return undefined
   if (password.value === '') {
-    throw new ConfigError('FLEETSIM_INVALID_VALUE', `--password must not be empty, got ""${origin(password, 'password')}`)
+    throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${textFlag} must not be empty, got ""${origin(password, textFlag)}`)
   }
   return String(password.value)
 }

@@ -6,12 +6,13 @@
  * programs can start and stop servers freely.
  */
 import { once } from 'node:events'
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import { hostname } from 'node:os'
-import pino, { type Logger } from 'pino'
+import pino, { type DestinationStream, type Logger } from 'pino'
 import pretty from 'pino-pretty'
 import { buildApp } from './app.js'
+import { markConnections } from './http/limits.js'
 import type { LogLevel, ServeConfig } from './config.js'
 import { createFleet } from './fleet/fleet.js'
 import type { FleetProgram } from './fleet/program.js'
@@ -21,6 +22,10 @@ import { TLS_MIN_VERSION, loadOrCreateTls } from './tls/tls-store.js'
 
 /** In-flight requests get this long to finish on close before their connections are cut. */
 const CLOSE_GRACE_MS = 5000
+/** Room in the request head for the request line and the headers beyond the query string. */
+const HEADER_ROOM_BYTES = 16 * 1024
+/** Headers that carry secrets; pino prints them as [Redacted] wherever a request is logged. */
+export const REDACTED_PATHS = ['req.headers.rest_password', 'req.headers.authorization', 'headers.rest_password', 'headers.authorization']
 
 export interface StartOptions {
   /** defaults to createLogger(config.logLevel) */
@@ -44,11 +49,15 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** pino at the given level; human-readable only when stdout is a terminal. */
-export function createLogger(level: LogLevel, options: { pretty?: boolean } = {}): Logger {
-  const usePretty = options.pretty ?? process.stdout.isTTY === true
-  const base = { level, base: { pid: process.pid } }
-  return usePretty ? pino(base, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid' })) : pino(base)
+/**
+ * pino at the given level; human-readable only when stdout is a terminal. Secret headers are
+ * redacted (REDACTED_PATHS). `destination` (tests) receives the JSON lines instead of stdout.
+ */
+export function createLogger(level: LogLevel, options: { pretty?: boolean; destination?: DestinationStream } = {}): Logger {
+  const usePretty = options.pretty ?? (options.destination === undefined && process.stdout.isTTY === true)
+  const base = { level, base: { pid: process.pid }, redact: REDACTED_PATHS }
+  if (usePretty) return pino(base, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid' }))
+  return options.destination === undefined ? pino(base) : pino(base, options.destination)
 }
 
 export async function startServer(config: ServeConfig, options: StartOptions = {}): Promise<RunningServer> {
@@ -76,14 +85,26 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
   let app: Awaited<ReturnType<typeof buildApp>> | undefined
   let server: Server | undefined
   try {
-    app = await buildApp({ fleet, appPath: config.appPath, auth: { user: config.user, password: config.password }, ca: tls.ca, logger })
+    app = await buildApp({
+      fleet,
+      appPath: config.appPath,
+      auth: { user: config.user, password: config.password },
+      ca: tls.ca,
+      logger,
+      bodyLimit: config.bodyLimit,
+      maxListItems: config.maxListItems,
+      maxQueryLength: config.maxQueryLength
+    })
     await app.ready()
     // The server is ours rather than fastify's, so TLS options, listening and closing live in
     // one place; fastify's documented `routing` entry is the same handler its own server uses.
     const routing = app.routing.bind(app) as (req: IncomingMessage, res: ServerResponse) => void
+    const limits = serverLimits(config)
     server = config.http
-      ? createHttpServer(routing)
-      : createHttpsServer({ key: tls.key, cert: tls.cert, minVersion: TLS_MIN_VERSION }, routing)
+      ? createHttpServer(limits, routing)
+      : createHttpsServer({ ...limits, key: tls.key, cert: tls.cert, minVersion: TLS_MIN_VERSION, handshakeTimeout: config.headersTimeout }, routing)
+    server.keepAliveTimeout = config.keepAliveTimeout
+    markConnections(server, config.http ? 'connection' : 'secureConnection', config.maxConnections)
     await listen(server, config.host, config.port)
   } catch (error) {
     await app?.close()
@@ -154,6 +175,21 @@ async function listen(server: Server, host: string, port: number): Promise<void>
       : code === 'EACCES' ? 'no permission to use this port (choose one above 1023 with --port)'
       : (error as Error).message
     throw new Error(`cannot listen on ${urlHost(host)}:${port}: ${hint}`, { cause: error })
+  }
+}
+
+/**
+ * Node's protections against slow and greedy clients, from the limit flags (docs/limits.md).
+ * The request head may hold the whole query string, so it may be that long plus room for the
+ * headers; a longer head gets Node's bare 431, a long query within it the app's 414.
+ */
+function serverLimits(config: ServeConfig): ServerOptions {
+  return {
+    requestTimeout: config.requestTimeout,
+    headersTimeout: config.headersTimeout,
+    // How often Node looks for connections past those two timeouts (its default is 30 s).
+    connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(config.headersTimeout / 4))),
+    maxHeaderSize: config.maxQueryLength + HEADER_ROOM_BYTES
   }
 }
 

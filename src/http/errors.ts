@@ -45,6 +45,14 @@ export const ERRORS = {
     413,
     (p) => `The request body is larger than the limit of ${p.limit} bytes: send a smaller body.`
   ),
+  E_QUERY_TOO_LONG: entry<{ length: number; limit: number }>(
+    414,
+    (p) => `The query string has ${p.length} bytes, more than the limit of ${p.limit}: split the request into smaller ones (fewer agentUuids per request).`
+  ),
+  E_TOO_MANY_CONNECTIONS: entry<{ limit: number }>(
+    503,
+    (p) => `The simulator already serves ${p.limit} connections, its limit: retry after the time in Retry-After, or reuse fewer connections.`
+  ),
   E_MALFORMED_JSON: entry<{ detail: string }>(
     400,
     (p) => `The request body is not valid JSON (${p.detail}): fix the syntax or send the Content-Type that matches the body.`

@@ -47,7 +47,16 @@ describe('parseServeConfig defaults and precedence', () => {
       dataDir: '.fleetsim',
       logLevel: 'info',
       startTime: NOW,
-      paused: false
+      paused: false,
+      adminUser: 'admin',
+      adminPassword: 'admin',
+      bodyLimit: 1048576,
+      maxListItems: 100000,
+      maxQueryLength: 262144,
+      requestTimeout: 30000,
+      headersTimeout: 10000,
+      keepAliveTimeout: 5000,
+      maxConnections: 1024
     })
   })
 
@@ -76,7 +85,16 @@ describe('parseServeConfig defaults and precedence', () => {
       dataDir: '/tmp/sim',
       logLevel: 'debug',
       startTime: Date.UTC(2024, 0, 1),
-      paused: true
+      paused: true,
+      adminUser: 'ops',
+      adminPassword: 'pw',
+      bodyLimit: 1048576,
+      maxListItems: 100000,
+      maxQueryLength: 262144,
+      requestTimeout: 30000,
+      headersTimeout: 10000,
+      keepAliveTimeout: 5000,
+      maxConnections: 1024
     })
   })
 

@@ -1,0 +1,71 @@
+/**
+ * Request limits the app enforces itself, so that past them the client gets a catalogue error
+ * in its format rather than a bare status from Node's parser:
+ * - the query string length (`maxQueryLength`, 414), checked before anything else reads it;
+ * - requests on a connection the server marked as beyond `--max-connections` (503, with
+ *   `Retry-After` and `Connection: close`, so the connection goes away after the answer).
+ *
+ * The body size (413) is fastify's `bodyLimit` and the list size (400) the validator's; the
+ * timeouts and the connection count are the server's (src/server.ts, docs/limits.md).
+ */
+import type { Socket } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import { apiError } from './errors.js'
+import { negotiate } from './negotiation.js'
+import './request-context.js'
+
+/** Set on a socket the server accepted beyond its connection limit (see markConnections). */
+export const OVER_LIMIT: unique symbol = Symbol('fleetsim.overConnectionLimit')
+
+type MarkedSocket = Socket & { [OVER_LIMIT]?: number }
+
+export interface LimitOptions {
+  maxQueryLength: number
+}
+
+export function registerLimits(app: FastifyInstance, options: LimitOptions): void {
+  const { maxQueryLength } = options
+  app.addHook('onRequest', (request, reply, done) => {
+    const url = request.url
+    const question = url.indexOf('?')
+    const queryLength = question === -1 ? 0 : url.length - question - 1
+    const connectionLimit = (request.raw.socket as MarkedSocket | null)?.[OVER_LIMIT]
+    if (queryLength <= maxQueryLength && connectionLimit === undefined) {
+      done()
+      return
+    }
+    // App-level hooks run before the route's own, so name the operation and pick the format
+    // here for the error envelope.
+    const path = question === -1 ? url : url.slice(0, question)
+    const last = path.slice(path.lastIndexOf('/') + 1)
+    const suffix = last.endsWith('.json') ? 'json' : last.endsWith('.xml') ? 'xml' : undefined
+    request.operation = suffix === undefined ? last : last.slice(0, last.lastIndexOf('.'))
+    request.format = negotiate(suffix, request.headers.accept, request.headers['content-type']) ?? 'xml'
+    if (connectionLimit !== undefined) {
+      reply.header('retry-after', '1').header('connection', 'close')
+      done(apiError('E_TOO_MANY_CONNECTIONS', { limit: connectionLimit }))
+      return
+    }
+    done(apiError('E_QUERY_TOO_LONG', { length: queryLength, limit: maxQueryLength }))
+  })
+}
+
+/**
+ * Counts the open connections of a server (`event`: 'connection' for HTTP, 'secureConnection'
+ * for HTTPS, whose requests arrive on the TLS socket) and marks those beyond `max`: their
+ * requests get E_TOO_MANY_CONNECTIONS. Beyond twice the limit new connections are refused
+ * outright (Node's `maxConnections` closes them at accept).
+ */
+export function markConnections(
+  server: { on(event: string, listener: (socket: Socket) => void): unknown; maxConnections: number },
+  event: 'connection' | 'secureConnection',
+  max: number
+): void {
+  let open = 0
+  server.maxConnections = max * 2
+  server.on(event, (socket) => {
+    open++
+    if (open > max) (socket as MarkedSocket)[OVER_LIMIT] = max
+    socket.once('close', () => open--)
+  })
+}
