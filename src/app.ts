@@ -29,6 +29,7 @@ import { managerRoutes } from './http/routes/manager-info.js'
 import { templateRoutes } from './http/routes/templates.js'
 import { viewRoutes } from './http/routes/view.js'
 import { createValidatorCompiler } from './http/validation.js'
+import { createHarness, harnessPlugin, type Harness } from './harness/plugin.js'
 import { createManager, type Manager } from './manager/manager.js'
 import './http/request-context.js'
 
@@ -52,6 +53,8 @@ export interface AppOptions {
   manager?: Manager
   /** `host:port` agentmanager reports the agent listener on; default `0.0.0.0:4041` */
   agentListener?: string
+  /** request journal and strict mode (src/harness); default a lenient one with 10,000 entries */
+  harness?: Harness
 }
 
 export const DEFAULT_APP_PATH = '/manager/mvc'
@@ -86,6 +89,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerContentParsers(app)
   app.setErrorHandler(createErrorHandler(bodyLimit))
   app.setNotFoundHandler(createNotFoundHandler(appPath))
+  // Before the routes, so its hooks wrap every one of them (see src/harness/recorder.ts).
+  await app.register(harnessPlugin, {
+    harness: options.harness ?? createHarness(),
+    authCheck: createAuthCheck(options.auth),
+    now: () => options.fleet.now(),
+    uuidOf: (name) => {
+      const index = options.fleet.findByName(name)
+      return index === undefined ? undefined : options.fleet.uuid(index)
+    },
+    faultCounts: () => (options.fleet as Partial<{ stats: { faultsInjected: Record<string, number> } }>).stats?.faultsInjected ?? {}
+  })
   registerLimits(app, { maxQueryLength: options.maxQueryLength ?? DEFAULT_MAX_QUERY_LENGTH })
 
   await app.register(swagger, {

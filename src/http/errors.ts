@@ -138,6 +138,19 @@ export const ERRORS = {
     (p) => `The certificate ${JSON.stringify(p.got)} is revoked: assign a valid certificate or omit cert-fingerprint to have one issued.`
   ),
   E_BAD_REQUEST: entry<{ detail: string }>(400, (p) => `The request could not be read (${p.detail}).`),
+  // Strict mode (--strict): one code per rule of src/harness/rules.ts; the message names the rule.
+  E_STRICT_UNKNOWN_PARAMETER: entry<{ detail: string }>(400, (p) => `Strict mode, rule unknown-parameter: ${p.detail}; send only the parameters the operation defines (docs/protocol.md).`),
+  E_STRICT_FIELD_IN_QUERY: entry<{ detail: string }>(400, (p) => `Strict mode, rule field-in-query: ${p.detail}; send body fields in the request body.`),
+  E_STRICT_PARAMETER_IN_BODY: entry<{ detail: string }>(400, (p) => `Strict mode, rule parameter-in-body: ${p.detail}; send scalar and list parameters in the query string.`),
+  E_STRICT_UNEXPECTED_BODY: entry<{ detail: string }>(400, (p) => `Strict mode, rule unexpected-body: ${p.detail}; send this operation without a body.`),
+  E_STRICT_LIST_REPEATED: entry<{ detail: string }>(400, (p) => `Strict mode, rule list-repeated: ${p.detail}; give a list parameter once, comma-delimited (a,b); only agentstate may repeat.`),
+  E_STRICT_LIST_SYNTAX: entry<{ detail: string }>(400, (p) => `Strict mode, rule list-syntax: ${p.detail}; write lists comma-delimited (a,b), not as JSON arrays or name[].`),
+  E_STRICT_EMPTY_LIST_ITEM: entry<{ detail: string }>(400, (p) => `Strict mode, rule empty-list-item: ${p.detail}; remove the empty items (a,,b or a trailing comma).`),
+  E_STRICT_SCALAR_REPEATED: entry<{ detail: string }>(400, (p) => `Strict mode, rule scalar-repeated: ${p.detail}; give a single-valued parameter once.`),
+  E_STRICT_BOOLEAN_SYNTAX: entry<{ detail: string }>(400, (p) => `Strict mode, rule boolean-syntax: ${p.detail}; write booleans as true or false.`),
+  E_STRICT_MISSING_ACCEPT: entry<{ detail: string }>(400, (p) => `Strict mode, rule missing-accept: ${p.detail}; send accept: application/json or application/xml, or use the .json/.xml suffix where the operation has one.`),
+  E_STRICT_SUFFIX_ACCEPT_CONFLICT: entry<{ detail: string }>(400, (p) => `Strict mode, rule suffix-accept-conflict: ${p.detail}; drop the accept header or make it name the suffix's format.`),
+  E_STRICT_CREDENTIALS_IN_QUERY: entry<{ detail: string }>(400, (p) => `Strict mode, rule credentials-in-query: ${p.detail}; send credentials only in the REST_USER and REST_PASSWORD headers.`),
   E_INTERNAL: entry(500, () => 'The simulator failed to answer this request; this is a bug in fleetsim, please report it.')
 } as const
 

@@ -1,0 +1,65 @@
+/**
+ * What the journal reads from an answer's body: error codes of request errors, per-agent
+ * failures of multi-agent operations, and the agent states an answer showed. Only string
+ * bodies are read (streamed lists of more than 1000 agents are not), and only for the
+ * operations that carry these things, so the common answer costs nothing.
+ */
+import type { PartialError } from './journal.js'
+
+const MULTI_AGENT = new Set(['assigntemplatetoagent', 'updateandreloadagent', 'startagent', 'stopagent', 'deleteagent'])
+const WITH_STATES = new Set(['agentinfo', 'viewagentortemplate'])
+const STATE_JSON = /"status":"(ONLINE|OFFLINE|ERROR|UNMANAGED|UNTRUSTED|FORGED)"/g
+const STATE_XML = /<status>(ONLINE|OFFLINE|ERROR|UNMANAGED|UNTRUSTED|FORGED)<\/status>/g
+const CODE_JSON = /"code":"(E_[A-Z_]+)"/g
+const CODE_XML = /<code>(E_[A-Z_]+)<\/code>/g
+const ERROR_XML = /<errors><status>0<\/status><message>([^<]*)<\/message><\/errors>/g
+
+export interface AnswerFacts {
+  errorCodes: string[]
+  /** failures as `agent: reason`, before the agent is looked up */
+  partial: Array<{ agent: string; message: string }>
+  states: string[]
+}
+
+const EMPTY: AnswerFacts = Object.freeze({ errorCodes: [], partial: [], states: [] }) as AnswerFacts
+
+export function readAnswer(operation: string, status: number, format: 'json' | 'xml', body: string): AnswerFacts {
+  if (status >= 400) {
+    const codes = [...body.matchAll(format === 'json' ? CODE_JSON : CODE_XML)].map((m) => m[1])
+    return { errorCodes: [...new Set(codes)], partial: [], states: [] }
+  }
+  if (status === 200 && WITH_STATES.has(operation)) {
+    const states = new Set<string>()
+    for (const m of body.matchAll(format === 'json' ? STATE_JSON : STATE_XML)) states.add(m[1])
+    return { errorCodes: [], partial: [], states: [...states] }
+  }
+  if (status === 200 && MULTI_AGENT.has(operation) && body.includes('errors')) {
+    return { errorCodes: [], partial: partialErrors(format, body), states: [] }
+  }
+  return EMPTY
+}
+
+function partialErrors(format: 'json' | 'xml', body: string): Array<{ agent: string; message: string }> {
+  let messages: string[]
+  if (format === 'json') {
+    try {
+      const parsed = JSON.parse(body) as { errors?: Array<{ message?: unknown }> }
+      messages = (parsed.errors ?? []).map((e) => String(e.message ?? ''))
+    } catch {
+      return []
+    }
+  } else {
+    messages = [...body.matchAll(ERROR_XML)].map((m) => unescapeXml(m[1]))
+  }
+  return messages.map((message) => {
+    // The facade prefixes each failure with the agent's name: `web-02: agent is not connected`.
+    const at = message.indexOf(': ')
+    return { agent: at === -1 ? '' : message.slice(0, at), message }
+  })
+}
+
+function unescapeXml(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&')
+}
+
+export type { PartialError }

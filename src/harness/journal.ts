@@ -1,0 +1,159 @@
+/**
+ * The request journal: one entry per request the manager facade answered, kept in a bounded
+ * ring so a long-running simulator never grows without limit (the oldest entries go first).
+ * Entries hold what a client author needs to see what their client sent and got: never
+ * credentials, and of a body only its shape.
+ */
+
+/** The shape of a request body: types and keys, never values. */
+export type BodyShape = string | { [key: string]: BodyShape } | [BodyShape?]
+
+export interface JournalViolation {
+  /** stable rule id, e.g. `list-repeated` (see rules.ts) */
+  rule: string
+  /** what exactly was wrong in this request */
+  detail: string
+}
+
+/** One failed agent of a multi-agent answer's `errors`. */
+export interface PartialError {
+  agent: string
+  /** the agent's UUID when the simulator still knows the name */
+  uuid?: string
+  message: string
+}
+
+export interface JournalEntry {
+  /** increases by one per request, from 1; survives clearing */
+  id: number
+  /** wall time the request arrived, ISO 8601 */
+  time: string
+  /** wall time in epoch ms (for gaps between requests) */
+  wallMs: number
+  /** the fleet's virtual time when the request arrived, ISO 8601 */
+  virtualTime: string
+  /** the spec's operation name, or '' when the path names none */
+  operation: string
+  method: string
+  /** path without the query string */
+  path: string
+  /** query parameters as received: every value of every key, in order */
+  query: Record<string, string[]>
+  body?: { contentType: string | null; bytes: number; shape: BodyShape }
+  /** `.json` / `.xml` suffix of the operation name, if any */
+  suffix?: 'json' | 'xml'
+  accept?: string
+  contentType?: string
+  /** format of the answer */
+  format: 'json' | 'xml'
+  status: number
+  /** wall ms from arrival to the answer sent */
+  durationMs: number
+  /** catalogue codes of a request error */
+  errorCodes: string[]
+  /** per-agent failures reported in `errors` of a 200 answer */
+  partialErrors: PartialError[]
+  /** agent states in the answer (agentinfo, viewagentortemplate) */
+  agentStates: string[]
+  violations: JournalViolation[]
+  /** true when --strict rejected the request for a violation */
+  rejected: boolean
+  /** the fault injected into this answer, e.g. `error` or `latency` */
+  fault?: string
+  /** digest of method, operation, query and body: equal keys are the same call again */
+  callKey: string
+}
+
+export interface JournalFilter {
+  /** operation names; an entry matches any of them */
+  operations?: readonly string[]
+  /** exact status (`503`) or class (`5xx`) */
+  status?: string
+  /** only entries that arrived at or after this wall time (epoch ms) */
+  since?: number
+  /** at most this many entries: the newest ones, oldest first */
+  limit?: number
+}
+
+export class Journal {
+  private readonly ring: Array<JournalEntry | undefined>
+  /** where the next entry goes */
+  private next = 0
+  private stored = 0
+  private nextId = 1
+  /** entries pushed out of the ring since the last clear */
+  dropped = 0
+
+  constructor(readonly capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError(`journal capacity must be a non-negative integer, got ${capacity}`)
+    this.ring = new Array(capacity)
+  }
+
+  get enabled(): boolean {
+    return this.capacity > 0
+  }
+
+  get size(): number {
+    return this.stored
+  }
+
+  /** Assigns the id and stores the entry; a full ring drops its oldest entry. */
+  add(entry: Omit<JournalEntry, 'id'>): JournalEntry {
+    const stored = { id: this.nextId++, ...entry }
+    if (this.capacity === 0) return stored
+    if (this.stored === this.capacity) this.dropped++
+    else this.stored++
+    this.ring[this.next] = stored
+    this.next = (this.next + 1) % this.capacity
+    return stored
+  }
+
+  /** Every stored entry, oldest first. */
+  entries(): JournalEntry[] {
+    const out: JournalEntry[] = []
+    const start = (this.next - this.stored + this.capacity) % Math.max(1, this.capacity)
+    for (let i = 0; i < this.stored; i++) out.push(this.ring[(start + i) % this.capacity] as JournalEntry)
+    return out
+  }
+
+  query(filter: JournalFilter = {}): JournalEntry[] {
+    const status = statusMatcher(filter.status)
+    const operations = filter.operations !== undefined && filter.operations.length > 0 ? new Set(filter.operations) : undefined
+    const matching = this.entries().filter(
+      (entry) =>
+        (operations === undefined || operations.has(entry.operation)) &&
+        status(entry.status) &&
+        (filter.since === undefined || entry.wallMs >= filter.since)
+    )
+    return filter.limit === undefined ? matching : matching.slice(Math.max(0, matching.length - filter.limit))
+  }
+
+  clear(): void {
+    this.ring.fill(undefined)
+    this.next = 0
+    this.stored = 0
+    this.dropped = 0
+  }
+}
+
+function statusMatcher(status: string | undefined): (value: number) => boolean {
+  if (status === undefined || status === '') return () => true
+  const klass = /^([1-5])xx$/i.exec(status)
+  if (klass !== null) return (value) => Math.floor(value / 100) === Number(klass[1])
+  const exact = Number(status)
+  return (value) => value === exact
+}
+
+/** A body's shape: `{name: 'string', 'global-config': {port: 'number'}}`; arrays show their first item. */
+export function shapeOf(value: unknown, depth = 0): BodyShape {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return value.length === 0 ? [] : [shapeOf(value[0], depth + 1)]
+  if (typeof value === 'object') {
+    // Deep bodies are summarised: the journal is for reading, not for replaying.
+    if (depth >= 4) return 'object'
+    const out: Record<string, BodyShape> = {}
+    for (const [key, item] of Object.entries(value as Record<string, unknown>).slice(0, 50)) out[key] = shapeOf(item, depth + 1)
+    return out
+  }
+  return typeof value
+}

@@ -1,0 +1,131 @@
+/**
+ * The harness plugin: the request journal and strict checking (recorder.ts), and the admin
+ * endpoints that read them:
+ *
+ * - `GET /__admin/requests?operation=&status=&since=&limit=`: journal entries, oldest first
+ * - `DELETE /__admin/requests`: clears the journal (and so the report)
+ * - `GET /__admin/report`: the client report, JSON; HTML with `Accept: text/html` or `?format=html`
+ *
+ * The endpoints take the facade's REST_USER / REST_PASSWORD headers. They answer JSON whatever
+ * the accept header says, except the HTML report. Other `/__admin/*` endpoints (clock,
+ * scenario, faults) live in src/admin; this plugin owns only these paths.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { AuthCheck } from '../http/auth.js'
+import { apiError } from '../http/errors.js'
+import '../http/request-context.js'
+import { Journal, type JournalFilter } from './journal.js'
+import { registerRecorder } from './recorder.js'
+import { buildReport, type ClientReport } from './report.js'
+import { renderHtml } from './report-render.js'
+
+export const DEFAULT_JOURNAL_SIZE = 10_000
+/** Entries `GET /__admin/requests` returns without `limit`. */
+export const DEFAULT_REQUESTS_LIMIT = 1000
+
+export interface HarnessOptions {
+  /** journal entries kept (0: no journal); default 10,000 */
+  journalSize?: number
+  /** reject requests that break a strict-only rule with 400; default false */
+  strict?: boolean
+}
+
+/** The journal and report of one app, for embedding programs and tests. */
+export interface Harness {
+  readonly journal: Journal
+  readonly strict: boolean
+  report(): ClientReport
+}
+
+export function createHarness(options: HarnessOptions = {}): Harness {
+  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE)
+  const strict = options.strict ?? false
+  return {
+    journal,
+    strict,
+    report: () => buildReport(journal.entries(), { capacity: journal.capacity, dropped: journal.dropped, strict })
+  }
+}
+
+export interface HarnessPluginOptions {
+  harness: Harness
+  authCheck: AuthCheck
+  /** virtual time, epoch ms */
+  now: () => number
+  uuidOf: (name: string) => string | undefined
+  faultCounts?: () => Readonly<Record<string, number>>
+}
+
+function parseFilter(query: Record<string, string | string[] | undefined>): JournalFilter {
+  const one = (name: string): string | undefined => {
+    const value = query[name]
+    return Array.isArray(value) ? value.join(',') : value
+  }
+  const filter: JournalFilter = { limit: DEFAULT_REQUESTS_LIMIT }
+  const operation = one('operation')
+  if (operation !== undefined && operation !== '') filter.operations = operation.split(',').map((o) => o.trim())
+  const status = one('status')
+  if (status !== undefined && status !== '') {
+    if (!/^([1-5]xx|\d{3})$/i.test(status)) throw apiError('E_INVALID_VALUE', { where: 'query parameter', name: 'status', rule: 'must be a status like 503 or a class like 5xx', got: JSON.stringify(status) })
+    filter.status = status
+  }
+  const since = one('since')
+  if (since !== undefined && since !== '') {
+    const ms = /^\d+$/.test(since) ? Number(since) : Date.parse(since)
+    if (Number.isNaN(ms)) throw apiError('E_INVALID_VALUE', { where: 'query parameter', name: 'since', rule: 'must be an ISO 8601 date-time or epoch milliseconds', got: JSON.stringify(since) })
+    filter.since = ms
+  }
+  const limit = one('limit')
+  if (limit !== undefined && limit !== '') {
+    if (!/^\d+$/.test(limit) || Number(limit) < 1) throw apiError('E_INVALID_VALUE', { where: 'query parameter', name: 'limit', rule: 'must be a positive integer', got: JSON.stringify(limit) })
+    filter.limit = Number(limit)
+  }
+  return filter
+}
+
+function wantsHtml(request: FastifyRequest, format: string | undefined): boolean {
+  if (format !== undefined) return format === 'html'
+  const accept = request.headers.accept ?? ''
+  return /\btext\/html\b/i.test(accept)
+}
+
+async function harnessPluginImpl(app: FastifyInstance, options: HarnessPluginOptions): Promise<void> {
+  const { harness, authCheck } = options
+  registerRecorder(app, {
+    journal: harness.journal,
+    strict: harness.strict,
+    now: options.now,
+    uuidOf: options.uuidOf,
+    ...(options.faultCounts === undefined ? {} : { faultCounts: options.faultCounts })
+  })
+
+  // Errors of these endpoints are JSON (the facade's error handler answers in request.format).
+  const onRequest = (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
+    request.format = 'json'
+    done(authCheck(request.headers) ? undefined : apiError('E_UNAUTHORIZED'))
+  }
+  const route = { onRequest, schema: { hide: true } }
+
+  app.get('/__admin/requests', route, async (request) => {
+    const filter = parseFilter(request.query as Record<string, string | undefined>)
+    const entries = harness.journal.query(filter)
+    return { entries, returned: entries.length, stored: harness.journal.size, dropped: harness.journal.dropped, capacity: harness.journal.capacity }
+  })
+
+  app.delete('/__admin/requests', route, async (_request, reply) => {
+    harness.journal.clear()
+    return reply.code(204).send()
+  })
+
+  app.get('/__admin/report', route, async (request, reply) => {
+    const format = (request.query as { format?: string }).format
+    if (format !== undefined && format !== 'html' && format !== 'json') {
+      throw apiError('E_NOT_IN_ENUM', { where: 'query parameter', name: 'format', allowed: ['json', 'html'], got: JSON.stringify(format) })
+    }
+    const report = harness.report()
+    if (wantsHtml(request, format)) return reply.type('text/html; charset=utf-8').send(renderHtml(report))
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(report))
+  })
+}
+
+export const harnessPlugin = Object.assign(harnessPluginImpl, { [Symbol.for('skip-override')]: true })

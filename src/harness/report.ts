@@ -1,0 +1,326 @@
+/**
+ * The client report: what the journal says about the client. A pure function of the journal's
+ * entries, so it can be computed for a live simulator, an embedded one, or a saved journal.
+ *
+ * Retries: a call is a retry when the same call (method, operation, parameters, body) comes
+ * again within RETRY_WINDOW_MS of the end of an attempt that failed: a 5xx, 408 or 429, an
+ * injected fault, or a multi-agent answer with `errors`. Attempts of one call form a chain;
+ * the gaps between them (end of one answer to the next request) show whether the client backs
+ * off: with two or more gaps, backoff means the gaps grow.
+ */
+import { AGENT_STATES } from '../fleet/states.js'
+import { preferenceOf } from '../http/negotiation.js'
+import { OPERATIONS } from '../http/operations.js'
+import type { JournalEntry } from './journal.js'
+import { RULES_BY_ID } from './rules.js'
+
+/** Attempts of one call further apart than this (wall ms) are separate calls, not retries. */
+export const RETRY_WINDOW_MS = 30_000
+/** A retry sooner than this after the failed answer is "immediate". */
+export const IMMEDIATE_MS = 100
+/** With backoff, the last gap of a chain is at least this multiple of the first. */
+export const BACKOFF_GROWTH = 1.5
+
+/** Operations of the spec proper; certificateinfo and viewagentortemplate are referenced ones. */
+const REFERENCED = new Set(['certificateinfo', 'viewagentortemplate'])
+const NON_IDEMPOTENT = new Set(['POST', 'PUT', 'DELETE'])
+
+export interface RetryChain {
+  operation: string
+  method: string
+  /** journal ids of the attempts, first one included */
+  attempts: number[]
+  /** statuses of the attempts */
+  statuses: number[]
+  /** wall ms from each failed answer to the next attempt */
+  gapsMs: number[]
+  /** grows: backoff seen; flat: gaps did not grow; single: one retry, cannot tell */
+  backoff: 'grows' | 'flat' | 'single'
+  nonIdempotent: boolean
+  /** the last attempt succeeded */
+  recovered: boolean
+}
+
+export type PartialReaction = 'failed-only' | 'all-again' | 'other' | 'ignored'
+
+export interface Finding {
+  level: 'problem' | 'note'
+  /** stable id of the kind of finding, e.g. `rule:list-repeated`, `no-backoff` */
+  id: string
+  text: string
+}
+
+export interface ClientReport {
+  generatedAt: string
+  journal: { entries: number; dropped: number; capacity: number; strict: boolean; from: string | null; to: string | null }
+  operations: Array<{ operation: string; count: number; statuses: Record<string, number> }>
+  violations: Array<{
+    rule: string
+    sentence: string
+    count: number
+    rejected: number
+    example: { id: number; method: string; path: string; query: Record<string, string[]>; detail: string }
+  }>
+  retries: {
+    chains: RetryChain[]
+    backoff: 'present' | 'missing' | 'not-seen'
+    immediate: number
+    nonIdempotent: number
+    fastestGapMs: number | null
+  }
+  faults: { injected: number; byKind: Record<string, number>; retried: number; notRetried: number }
+  partialFailures: {
+    answers: number
+    reactions: Record<PartialReaction, number>
+    examples: Array<{ id: number; operation: string; failed: string[]; reaction: PartialReaction; followUp: number | null }>
+  }
+  coverage: {
+    operations: { used: string[]; unused: string[] }
+    formats: { json: number; xml: number; bySuffix: number; byAccept: number; byContentType: number; byDefault: number }
+    agentStates: { seen: string[]; unseen: string[] }
+    errorCodes: Record<string, number>
+    statuses: Record<string, number>
+  }
+  findings: Finding[]
+}
+
+export interface ReportContext {
+  capacity: number
+  dropped: number
+  strict: boolean
+  now?: Date
+}
+
+const failed = (e: JournalEntry): boolean =>
+  e.status >= 500 || e.status === 408 || e.status === 429 || e.status === 0 || e.fault !== undefined || e.partialErrors.length > 0
+
+const endOf = (e: JournalEntry): number => e.wallMs + e.durationMs
+
+export function buildReport(entries: readonly JournalEntry[], context: ReportContext): ClientReport {
+  const chains = retryChains(entries)
+  const partial = partialFailures(entries)
+  const report: ClientReport = {
+    generatedAt: (context.now ?? new Date()).toISOString(),
+    journal: {
+      entries: entries.length,
+      dropped: context.dropped,
+      capacity: context.capacity,
+      strict: context.strict,
+      from: entries[0]?.time ?? null,
+      to: entries.at(-1)?.time ?? null
+    },
+    operations: operationCounts(entries),
+    violations: violations(entries),
+    retries: retrySummary(chains),
+    faults: faultSummary(entries),
+    partialFailures: partial,
+    coverage: coverage(entries),
+    findings: []
+  }
+  report.findings = findings(report)
+  return report
+}
+
+function operationCounts(entries: readonly JournalEntry[]): ClientReport['operations'] {
+  const byOperation = new Map<string, { count: number; statuses: Record<string, number> }>()
+  for (const e of entries) {
+    const name = e.operation || '(no operation)'
+    const row = byOperation.get(name) ?? { count: 0, statuses: {} }
+    row.count++
+    row.statuses[e.status] = (row.statuses[e.status] ?? 0) + 1
+    byOperation.set(name, row)
+  }
+  return [...byOperation].map(([operation, row]) => ({ operation, ...row })).sort((a, b) => b.count - a.count || a.operation.localeCompare(b.operation))
+}
+
+function violations(entries: readonly JournalEntry[]): ClientReport['violations'] {
+  const byRule = new Map<string, ClientReport['violations'][number]>()
+  for (const e of entries) {
+    for (const v of e.violations) {
+      let row = byRule.get(v.rule)
+      if (row === undefined) {
+        row = {
+          rule: v.rule,
+          sentence: RULES_BY_ID.get(v.rule)?.sentence ?? '',
+          count: 0,
+          rejected: 0,
+          example: { id: e.id, method: e.method, path: e.path, query: e.query, detail: v.detail }
+        }
+        byRule.set(v.rule, row)
+      }
+      row.count++
+      if (e.rejected) row.rejected++
+    }
+  }
+  return [...byRule.values()].sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule))
+}
+
+export function retryChains(entries: readonly JournalEntry[]): RetryChain[] {
+  const last = new Map<string, { entry: JournalEntry; chain: JournalEntry[] | undefined }>()
+  const chains: JournalEntry[][] = []
+  for (const e of entries) {
+    const previous = last.get(e.callKey)
+    if (previous !== undefined && failed(previous.entry) && e.wallMs - endOf(previous.entry) <= RETRY_WINDOW_MS) {
+      let chain = previous.chain
+      if (chain === undefined) {
+        chain = [previous.entry]
+        chains.push(chain)
+      }
+      chain.push(e)
+      last.set(e.callKey, { entry: e, chain })
+    } else {
+      last.set(e.callKey, { entry: e, chain: undefined })
+    }
+  }
+  return chains.map((attempts) => {
+    const gapsMs = attempts.slice(1).map((e, i) => Math.max(0, Math.round(e.wallMs - endOf(attempts[i]))))
+    const first = attempts[0]
+    return {
+      operation: first.operation,
+      method: first.method,
+      attempts: attempts.map((e) => e.id),
+      statuses: attempts.map((e) => e.status),
+      gapsMs,
+      backoff: backoffOf(gapsMs),
+      nonIdempotent: NON_IDEMPOTENT.has(first.method),
+      recovered: !failed(attempts[attempts.length - 1])
+    }
+  })
+}
+
+/** With two or more gaps: they grow when none shrinks by more than jitter and the last is clearly longer. */
+export function backoffOf(gapsMs: readonly number[]): RetryChain['backoff'] {
+  if (gapsMs.length < 2) return 'single'
+  const neverShrinks = gapsMs.every((gap, i) => i === 0 || gap >= gapsMs[i - 1] * 0.8)
+  const grew = gapsMs[gapsMs.length - 1] >= gapsMs[0] * BACKOFF_GROWTH && gapsMs[gapsMs.length - 1] - gapsMs[0] >= 20
+  return neverShrinks && grew ? 'grows' : 'flat'
+}
+
+function retrySummary(chains: RetryChain[]): ClientReport['retries'] {
+  const judged = chains.filter((c) => c.backoff !== 'single')
+  const gaps = chains.flatMap((c) => c.gapsMs)
+  return {
+    chains,
+    backoff: judged.length === 0 ? 'not-seen' : judged.some((c) => c.backoff === 'flat') ? 'missing' : 'present',
+    immediate: gaps.filter((g) => g < IMMEDIATE_MS).length,
+    nonIdempotent: chains.filter((c) => c.nonIdempotent).length,
+    fastestGapMs: gaps.length === 0 ? null : Math.min(...gaps)
+  }
+}
+
+function faultSummary(entries: readonly JournalEntry[]): ClientReport['faults'] {
+  const byKind: Record<string, number> = {}
+  let retried = 0
+  let notRetried = 0
+  entries.forEach((e, i) => {
+    if (e.fault === undefined) return
+    byKind[e.fault] = (byKind[e.fault] ?? 0) + 1
+    const again = entries.slice(i + 1).find((n) => n.callKey === e.callKey && n.wallMs - endOf(e) <= RETRY_WINDOW_MS)
+    if (again === undefined) notRetried++
+    else retried++
+  })
+  return { injected: retried + notRetried, byKind, retried, notRetried }
+}
+
+const listOf = (values: string[] | undefined): string[] => (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '')
+
+function partialFailures(entries: readonly JournalEntry[]): ClientReport['partialFailures'] {
+  const reactions: Record<PartialReaction, number> = { 'failed-only': 0, 'all-again': 0, other: 0, ignored: 0 }
+  const examples: ClientReport['partialFailures']['examples'] = []
+  let answers = 0
+  entries.forEach((e, i) => {
+    if (e.partialErrors.length === 0) return
+    answers++
+    const failedUuids = new Set(e.partialErrors.map((p) => p.uuid).filter((u): u is string => u !== undefined))
+    const asked = new Set(listOf(e.query.agentUuids))
+    const next = entries.slice(i + 1).find((n) => n.operation === e.operation && n.wallMs - endOf(e) <= RETRY_WINDOW_MS)
+    let reaction: PartialReaction = 'ignored'
+    if (next !== undefined) {
+      const now = listOf(next.query.agentUuids)
+      if (now.length > 0 && now.every((u) => failedUuids.has(u)) && now.length < Math.max(asked.size, failedUuids.size + 1)) reaction = 'failed-only'
+      else if (now.length === asked.size && now.every((u) => asked.has(u))) reaction = 'all-again'
+      else reaction = 'other'
+    }
+    reactions[reaction]++
+    if (examples.length < 20) {
+      examples.push({ id: e.id, operation: e.operation, failed: e.partialErrors.map((p) => p.agent), reaction, followUp: next?.id ?? null })
+    }
+  })
+  return { answers, reactions, examples }
+}
+
+function coverage(entries: readonly JournalEntry[]): ClientReport['coverage'] {
+  const used = new Set(entries.filter((e) => e.status < 400 && e.operation !== '').map((e) => e.operation))
+  const formats = { json: 0, xml: 0, bySuffix: 0, byAccept: 0, byContentType: 0, byDefault: 0 }
+  const states = new Set<string>()
+  const errorCodes: Record<string, number> = {}
+  const statuses: Record<string, number> = {}
+  for (const e of entries) {
+    formats[e.format]++
+    const preference = e.accept === undefined ? undefined : preferenceOf(e.accept)
+    if (e.suffix !== undefined) formats.bySuffix++
+    else if (preference !== undefined && preference !== null) formats.byAccept++
+    else if (e.contentType !== undefined) formats.byContentType++
+    else formats.byDefault++
+    for (const s of e.agentStates) states.add(s)
+    for (const code of e.errorCodes) errorCodes[code] = (errorCodes[code] ?? 0) + 1
+    if (e.partialErrors.length > 0) errorCodes['partial failure (errors in a 200 answer)'] = (errorCodes['partial failure (errors in a 200 answer)'] ?? 0) + 1
+    statuses[e.status] = (statuses[e.status] ?? 0) + 1
+  }
+  const all = Object.keys(OPERATIONS)
+  return {
+    operations: { used: all.filter((o) => used.has(o)), unused: all.filter((o) => !used.has(o)) },
+    formats,
+    agentStates: { seen: AGENT_STATES.filter((s) => states.has(s)), unseen: AGENT_STATES.filter((s) => !states.has(s)) },
+    errorCodes,
+    statuses
+  }
+}
+
+function findings(report: ClientReport): Finding[] {
+  const out: Finding[] = []
+  for (const v of report.violations) {
+    const query = Object.entries(v.example.query).map(([k, values]) => values.map((x) => `${k}=${x}`).join('&')).join('&')
+    out.push({
+      level: 'problem',
+      id: `rule:${v.rule}`,
+      text: `Rule ${v.rule} broken ${v.count} time${v.count === 1 ? '' : 's'}: ${v.sentence} Example #${v.example.id}: ${v.example.method} ${v.example.path}${query === '' ? '' : `?${query}`} (${v.example.detail}).`
+    })
+  }
+  const { retries } = report
+  if (retries.backoff === 'missing') {
+    const flat = retries.chains.filter((c) => c.backoff === 'flat')
+    const example = flat[0]
+    out.push({
+      level: 'problem',
+      id: 'no-backoff',
+      text: `No backoff: ${flat.length} retry chain${flat.length === 1 ? '' : 's'} retried at steady or shrinking intervals; e.g. ${example.method} ${example.operation} tried ${example.attempts.length} times with gaps of ${example.gapsMs.join(', ')} ms. Wait longer after each failure (exponential backoff with jitter).`
+    })
+  } else if (retries.backoff === 'present') {
+    out.push({ level: 'note', id: 'backoff', text: 'Backoff seen: the gaps between retries grow.' })
+  }
+  if (retries.immediate > 0) {
+    out.push({ level: 'problem', id: 'immediate-retry', text: `${retries.immediate} retr${retries.immediate === 1 ? 'y' : 'ies'} came less than ${IMMEDIATE_MS} ms after the failed answer.` })
+  }
+  if (retries.nonIdempotent > 0) {
+    const c = retries.chains.find((x) => x.nonIdempotent)
+    out.push({
+      level: 'problem',
+      id: 'non-idempotent-retry',
+      text: `Retried a non-idempotent call after a failure ${retries.nonIdempotent} time${retries.nonIdempotent === 1 ? '' : 's'} (e.g. ${c?.method} ${c?.operation}); the first attempt may have taken effect, check the state before repeating it.`
+    })
+  }
+  const p = report.partialFailures
+  if (p.reactions.ignored > 0) out.push({ level: 'problem', id: 'errors-ignored', text: `${p.reactions.ignored} multi-agent answer${p.reactions.ignored === 1 ? '' : 's'} with errors got no follow-up for the failed agents.` })
+  if (p.reactions['all-again'] > 0) out.push({ level: 'problem', id: 'errors-retried-all', text: `After ${p.reactions['all-again']} partial failure${p.reactions['all-again'] === 1 ? '' : 's'} the client repeated the call for every agent, not only the failed ones.` })
+  if (p.reactions['failed-only'] > 0) out.push({ level: 'note', id: 'errors-acted-on', text: `After ${p.reactions['failed-only']} partial failure${p.reactions['failed-only'] === 1 ? '' : 's'} the client retried only the failed agents.` })
+  if (report.faults.injected > 0) {
+    out.push({ level: 'note', id: 'faults', text: `${report.faults.injected} injected fault${report.faults.injected === 1 ? '' : 's'}: ${report.faults.retried} retried, ${report.faults.notRetried} not.` })
+  }
+  const unused = report.coverage.operations.unused.filter((o) => !REFERENCED.has(o))
+  if (unused.length > 0) out.push({ level: 'note', id: 'coverage-operations', text: `Operations never used successfully: ${unused.join(', ')}.` })
+  if (report.coverage.agentStates.unseen.length > 0 && report.coverage.agentStates.seen.length > 0) {
+    out.push({ level: 'note', id: 'coverage-states', text: `Agent states never seen in an answer: ${report.coverage.agentStates.unseen.join(', ')}.` })
+  }
+  return out
+}

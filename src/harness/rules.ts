@@ -1,0 +1,152 @@
+/**
+ * The strict-mode rules: what a request may do beyond what the server needs to answer it.
+ * Each rule has a stable id, a sentence for reports, and the catalogue code it is rejected
+ * with. Rules marked `strictOnly` are answered normally in lenient mode (and recorded); the
+ * others describe requests the server rejects in any mode (405, 415, ...), recorded so the
+ * report can name them.
+ *
+ * `checkRequest` is a pure function of the request's facts, so every rule is testable
+ * without a server.
+ */
+import type { ErrorCode } from '../http/errors.js'
+import { preferenceOf } from '../http/negotiation.js'
+import type { JournalViolation } from './journal.js'
+
+export interface Rule {
+  readonly id: string
+  /** what the rule says, for reports */
+  readonly sentence: string
+  /** the catalogue code of the 400 (strict-only rules) or of the answer every mode gives */
+  readonly code: ErrorCode
+  readonly strictOnly: boolean
+}
+
+const rule = (id: string, code: ErrorCode, strictOnly: boolean, sentence: string): Rule => ({ id, code, strictOnly, sentence })
+
+export const RULES: readonly Rule[] = Object.freeze([
+  rule('unknown-parameter', 'E_STRICT_UNKNOWN_PARAMETER', true, 'Send only the query parameters the operation defines.'),
+  rule('field-in-query', 'E_STRICT_FIELD_IN_QUERY', true, 'Body fields (agent, template, label, field objects) travel in the request body, not in the query string.'),
+  rule('parameter-in-body', 'E_STRICT_PARAMETER_IN_BODY', true, 'Scalar and list parameters travel in the query string, not in the request body.'),
+  rule('unexpected-body', 'E_STRICT_UNEXPECTED_BODY', true, 'Operations without a body object take no request body.'),
+  rule('list-repeated', 'E_STRICT_LIST_REPEATED', true, 'List parameters are one comma-delimited value (a,b); only agentstate may be repeated.'),
+  rule('list-syntax', 'E_STRICT_LIST_SYNTAX', true, 'List parameters are comma-delimited text, not JSON arrays (["a","b"]) or bracketed names (name[]).'),
+  rule('empty-list-item', 'E_STRICT_EMPTY_LIST_ITEM', true, 'Comma-delimited lists have no empty items (a,,b or a trailing comma).'),
+  rule('scalar-repeated', 'E_STRICT_SCALAR_REPEATED', true, 'A single-valued parameter is given once.'),
+  rule('boolean-syntax', 'E_STRICT_BOOLEAN_SYNTAX', true, 'Boolean parameters are written true or false.'),
+  rule('missing-accept', 'E_STRICT_MISSING_ACCEPT', true, 'Requests name their format with accept: application/json or application/xml, or with the .json/.xml suffix where the operation has one.'),
+  rule('suffix-accept-conflict', 'E_STRICT_SUFFIX_ACCEPT_CONFLICT', true, 'The .json/.xml suffix replaces the accept header; an accept header naming the other format contradicts it.'),
+  rule('credentials-in-query', 'E_STRICT_CREDENTIALS_IN_QUERY', true, 'Credentials travel only in the REST_USER and REST_PASSWORD headers, never in the query string.'),
+  rule('agentname-with-agentstate', 'E_EXCLUSIVE_PARAMETERS', false, 'agentinfo takes agentname or agentstate, not both.'),
+  rule('missing-content-type', 'E_UNSUPPORTED_MEDIA_TYPE', false, 'A request with a body names its type with Content-Type: application/json or application/xml.'),
+  rule('suffix-not-supported', 'E_UNKNOWN_OPERATION', false, 'Only agentinfo, agentmanager and appinfo (and certificateinfo) take the .json/.xml suffix.'),
+  rule('wrong-method', 'E_METHOD_NOT_ALLOWED', false, 'Each operation has one method (GET, POST, PUT or DELETE).')
+] satisfies Rule[])
+
+export const RULES_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((r) => [r.id, r]))
+
+/** Property types of a route schema: `{agentUuids: 'array', revokeCert: 'boolean'}`. */
+export type SchemaProperties = Readonly<Record<string, string>>
+
+/** What the rules look at; gathered by the plugin from the fastify request. */
+export interface RequestFacts {
+  method: string
+  /** the spec's operation, '' when the path names none */
+  operation: string
+  /** true when a route of the operation answered (not a 404/405) */
+  routed: boolean
+  /** the status of the answer, when known (post-hoc rules: 404, 405) */
+  status?: number
+  /** the operation name as written in the path, with its suffix */
+  pathName: string
+  suffix?: 'json' | 'xml'
+  /** the raw query string without `?` */
+  rawQuery: string
+  accept?: string
+  contentType?: string
+  /** the request carried body bytes */
+  hasBody: boolean
+  /** the parsed body, when there was one */
+  body?: unknown
+  queryProperties: SchemaProperties
+  /** undefined: the operation takes no body */
+  bodyProperties?: SchemaProperties
+}
+
+/** Query keys that look like credentials; their values are never recorded. */
+export const CREDENTIAL_KEY = /^(rest[_-]?user|rest[_-]?password|user(name)?|password|passwd|pwd|token|api[_-]?key|secret)$/i
+
+export function parseQuery(rawQuery: string): Map<string, string[]> {
+  const params = new Map<string, string[]>()
+  for (const [key, value] of new URLSearchParams(rawQuery)) {
+    const values = params.get(key)
+    if (values === undefined) params.set(key, [value])
+    else values.push(value)
+  }
+  return params
+}
+
+export function checkRequest(facts: RequestFacts): JournalViolation[] {
+  const found: JournalViolation[] = []
+  const add = (ruleId: string, detail: string) => found.push({ rule: ruleId, detail })
+
+  if (facts.status === 405) add('wrong-method', `${facts.operation} does not take ${facts.method}`)
+  if (facts.status === 404 && facts.suffix !== undefined && facts.operation !== '' && !facts.routed) {
+    add('suffix-not-supported', `${facts.pathName} has a suffix ${facts.operation} does not take`)
+  }
+
+  const params = parseQuery(facts.rawQuery)
+  for (const [key, values] of params) {
+    if (CREDENTIAL_KEY.test(key)) {
+      add('credentials-in-query', `query parameter "${key}"`)
+      continue
+    }
+    if (!facts.routed) continue
+    const bracketed = key.endsWith('[]') ? key.slice(0, -2) : undefined
+    const type = facts.queryProperties[bracketed ?? key]
+    if (type === undefined) {
+      if (facts.bodyProperties !== undefined && Object.hasOwn(facts.bodyProperties, key)) add('field-in-query', `body field "${key}" sent as a query parameter`)
+      else add('unknown-parameter', `"${key}" is not a parameter of ${facts.operation}`)
+      continue
+    }
+    if (bracketed !== undefined) {
+      add('list-syntax', `"${key}" written with brackets`)
+      continue
+    }
+    if (type === 'array') {
+      if (values.length > 1 && key !== 'agentstate') add('list-repeated', `"${key}" given ${values.length} times`)
+      if (values.some((v) => v.trim().startsWith('['))) add('list-syntax', `"${key}" written as a JSON array`)
+      else if (values.some((v) => v.split(',').some((item) => item.trim() === ''))) add('empty-list-item', `"${key}" has an empty item`)
+    } else {
+      if (values.length > 1) add('scalar-repeated', `"${key}" given ${values.length} times`)
+      if (type === 'boolean' && values.some((v) => v !== 'true' && v !== 'false')) {
+        add('boolean-syntax', `"${key}" is ${JSON.stringify(values.find((v) => v !== 'true' && v !== 'false'))}`)
+      }
+    }
+  }
+  if (facts.routed && params.has('agentname') && params.has('agentstate')) add('agentname-with-agentstate', 'both agentname and agentstate given')
+
+  if (facts.hasBody) {
+    if (facts.contentType === undefined || facts.contentType === '') add('missing-content-type', 'a body without Content-Type')
+    if (facts.routed && facts.bodyProperties === undefined) {
+      const keys = bodyKeys(facts.body)
+      const misplaced = keys.filter((k) => Object.hasOwn(facts.queryProperties, k))
+      if (misplaced.length > 0) add('parameter-in-body', `${misplaced.map((k) => `"${k}"`).join(', ')} sent in the body`)
+      else add('unexpected-body', `${facts.operation} takes no body`)
+    }
+  }
+
+  if (facts.routed || facts.operation !== '') {
+    const preference = facts.accept === undefined || facts.accept === '' ? undefined : preferenceOf(facts.accept)
+    if (facts.suffix === undefined && preference === undefined) {
+      add('missing-accept', facts.accept === undefined ? 'no accept header' : `accept ${JSON.stringify(facts.accept)} names no format`)
+    }
+    if (facts.suffix !== undefined && facts.routed && preference !== undefined && preference !== null && preference !== facts.suffix) {
+      add('suffix-accept-conflict', `.${facts.suffix} suffix with accept ${JSON.stringify(facts.accept)}`)
+    }
+  }
+  return found
+}
+
+function bodyKeys(body: unknown): string[] {
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : []
+}

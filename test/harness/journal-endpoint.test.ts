@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createHarness, type Harness as HarnessState } from '../../src/harness/plugin.js'
+import type { JournalEntry } from '../../src/harness/journal.js'
+import { AUTH, REST, agentBody, call, harness, someUuids, type Harness } from '../http/helpers.js'
+
+let h: Harness
+let state: HarnessState
+
+async function entries(query = ''): Promise<JournalEntry[]> {
+  const response = await h.app.inject({ method: 'GET', url: `/__admin/requests${query}`, headers: AUTH })
+  expect(response.statusCode).toBe(200)
+  return (response.json() as { entries: JournalEntry[] }).entries
+}
+
+beforeAll(async () => {
+  state = createHarness({ journalSize: 5 })
+  h = await harness(20, { harness: state })
+})
+afterAll(() => h.close())
+beforeEach(async () => {
+  await h.app.inject({ method: 'DELETE', url: '/__admin/requests', headers: AUTH })
+})
+
+describe('the request journal', () => {
+  it('records an operation with its parameters, format, status and timings', async () => {
+    await call(h.app, 'GET', 'agentinfo?agentstate=ONLINE&agentwithmodules=false')
+    const [entry] = await entries()
+    expect(entry).toMatchObject({
+      operation: 'agentinfo',
+      method: 'GET',
+      path: `${REST}/agentinfo`,
+      query: { agentstate: ['ONLINE'], agentwithmodules: ['false'] },
+      format: 'json',
+      status: 200,
+      errorCodes: [],
+      violations: [],
+      rejected: false
+    })
+    expect(entry.virtualTime).toBe('2026-03-01T00:00:00.000Z')
+    expect(entry.durationMs).toBeGreaterThanOrEqual(0)
+    expect(entry.agentStates).toEqual(['ONLINE'])
+  })
+
+  it('records a body by its shape, never its values', async () => {
+    await call(h.app, 'POST', 'addagent', agentBody('journal-1'))
+    const [entry] = await entries()
+    expect(entry.body).toMatchObject({ contentType: 'application/json', shape: { name: 'string', 'global-config': { address: 'string', port: 'number', 'ca-fingerprint': 'string' } } })
+    expect(JSON.stringify(entry)).not.toContain('journal-1')
+  })
+
+  it('never records credentials', async () => {
+    await call(h.app, 'GET', 'appinfo?REST_PASSWORD=secret')
+    const [entry] = await entries()
+    expect(JSON.stringify(entry)).not.toContain('secret')
+    expect(entry.query.REST_PASSWORD).toEqual(['[redacted]'])
+    expect(entry.violations.map((v) => v.rule)).toContain('credentials-in-query')
+  })
+
+  it('records the error codes of a rejected request', async () => {
+    await call(h.app, 'GET', 'agentinfo?agentstate=BOGUS')
+    const [entry] = await entries()
+    expect(entry).toMatchObject({ status: 400, errorCodes: ['E_NOT_IN_ENUM'] })
+  })
+
+  it('records wrong methods and unknown paths', async () => {
+    await call(h.app, 'POST', 'appinfo')
+    await call(h.app, 'GET', 'addagent.json')
+    const [wrongMethod, suffix] = await entries()
+    expect(wrongMethod).toMatchObject({ operation: 'appinfo', status: 405, errorCodes: ['E_METHOD_NOT_ALLOWED'] })
+    expect(wrongMethod.violations.map((v) => v.rule)).toEqual(['wrong-method'])
+    expect(suffix.status).toBe(404)
+    expect(suffix.violations.map((v) => v.rule)).toContain('suffix-not-supported')
+  })
+
+  it('records per-agent failures of a multi-agent answer with the agents UUIDs', async () => {
+    const [online] = someUuids(h.fleet, 'ONLINE', 1)
+    const [offline] = someUuids(h.fleet, 'OFFLINE', 1)
+    await call(h.app, 'POST', `stopagent?agentUuids=${online},${offline}`)
+    const [entry] = await entries()
+    expect(entry.status).toBe(200)
+    expect(entry.partialErrors).toHaveLength(1)
+    expect(entry.partialErrors[0]).toMatchObject({ uuid: offline })
+  })
+
+  it('keeps only the newest entries when the ring is full', async () => {
+    for (let i = 0; i < 7; i++) await call(h.app, 'GET', 'appinfo')
+    const response = await h.app.inject({ method: 'GET', url: '/__admin/requests', headers: AUTH })
+    const body = response.json() as { entries: JournalEntry[]; dropped: number; capacity: number }
+    expect(body.entries).toHaveLength(5)
+    expect(body.dropped).toBe(2)
+    expect(body.capacity).toBe(5)
+  })
+
+  it('filters by operation, status, time and count', async () => {
+    await call(h.app, 'GET', 'appinfo')
+    await call(h.app, 'GET', 'agentmanager')
+    await call(h.app, 'GET', 'agentinfo?agentstate=NOPE')
+    expect((await entries('?operation=appinfo,agentmanager')).map((e) => e.operation)).toEqual(['appinfo', 'agentmanager'])
+    expect((await entries('?status=4xx')).map((e) => e.operation)).toEqual(['agentinfo'])
+    expect((await entries('?status=200&limit=1')).map((e) => e.operation)).toEqual(['agentmanager'])
+    expect(await entries(`?since=${new Date(Date.now() + 60_000).toISOString()}`)).toEqual([])
+  })
+
+  it('rejects a bad filter with a message naming the parameter', async () => {
+    const response = await h.app.inject({ method: 'GET', url: '/__admin/requests?since=yesterday', headers: AUTH })
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors[0].message).toContain('"since"')
+  })
+
+  it('does not record its own admin requests', async () => {
+    await entries()
+    expect(await entries()).toEqual([])
+  })
+
+  it('needs the credentials', async () => {
+    const response = await h.app.inject({ method: 'GET', url: '/__admin/requests' })
+    expect(response.statusCode).toBe(401)
+    expect(response.json().errors[0].code).toBe('E_UNAUTHORIZED')
+    expect((await h.app.inject({ method: 'DELETE', url: '/__admin/requests' })).statusCode).toBe(401)
+  })
+})
