@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest'
+import { ERRORS } from '../../src/http/errors.js'
+import { RULES, checkRequest, type RequestFacts } from '../../src/harness/rules.js'
+
+const base: RequestFacts = {
+  method: 'POST',
+  operation: 'startagent',
+  routed: true,
+  pathName: 'startagent',
+  rawQuery: 'agentUuids=a,b',
+  accept: 'application/json',
+  hasBody: false,
+  queryProperties: { agentUuids: 'array' }
+}
+const agentinfo: RequestFacts = {
+  ...base,
+  method: 'GET',
+  operation: 'agentinfo',
+  pathName: 'agentinfo',
+  rawQuery: 'agentstate=ONLINE',
+  queryProperties: { agentname: 'array', agentstate: 'array', agentwithmodules: 'boolean' }
+}
+const addagent: RequestFacts = { ...base, operation: 'addagent', pathName: 'addagent', rawQuery: '', queryProperties: {}, bodyProperties: { name: 'string', 'global-config': 'object' } }
+const rules = (facts: Partial<RequestFacts>, from: RequestFacts = base) => checkRequest({ ...from, ...facts }).map((v) => v.rule)
+
+describe('the strict-mode rules', () => {
+  it('has a catalogue code for every rule, naming the rule in the strict message', () => {
+    for (const rule of RULES) {
+      expect(ERRORS[rule.code], rule.id).toBeDefined()
+      if (rule.strictOnly) expect(ERRORS[rule.code].message({ detail: 'x' } as never), rule.id).toContain(`rule ${rule.id}:`)
+    }
+  })
+
+  it('finds nothing wrong with a well-formed request', () => {
+    expect(rules({})).toEqual([])
+    expect(rules({}, agentinfo)).toEqual([])
+  })
+
+  it('unknown-parameter: a parameter the operation does not define', () => {
+    expect(rules({ rawQuery: 'agentUuids=a&force=true' })).toEqual(['unknown-parameter'])
+  })
+
+  it('field-in-query: a body field sent in the query string', () => {
+    expect(rules({ rawQuery: 'name=web-01', hasBody: true, contentType: 'application/json', body: {} }, addagent)).toEqual(['field-in-query'])
+  })
+
+  it('parameter-in-body: a query parameter sent in the body', () => {
+    expect(rules({ rawQuery: '', hasBody: true, contentType: 'application/json', body: { agentUuids: ['a'] } })).toEqual(['parameter-in-body'])
+  })
+
+  it('unexpected-body: a body on an operation without one', () => {
+    expect(rules({ hasBody: true, contentType: 'application/json', body: { x: 1 } })).toEqual(['unexpected-body'])
+  })
+
+  it('list-repeated: a list parameter repeated, except agentstate', () => {
+    expect(rules({ rawQuery: 'agentUuids=a&agentUuids=b' })).toEqual(['list-repeated'])
+    expect(rules({ rawQuery: 'agentstate=ONLINE&agentstate=ERROR' }, agentinfo)).toEqual([])
+  })
+
+  it('list-syntax: a JSON array or a bracketed name', () => {
+    expect(rules({ rawQuery: 'agentUuids=["a","b"]' })).toEqual(['list-syntax'])
+    expect(rules({ rawQuery: 'agentUuids[]=a' })).toEqual(['list-syntax'])
+  })
+
+  it('empty-list-item: an empty item in a comma list', () => {
+    expect(rules({ rawQuery: 'agentUuids=a,,b' })).toEqual(['empty-list-item'])
+    expect(rules({ rawQuery: 'agentUuids=a,' })).toEqual(['empty-list-item'])
+  })
+
+  it('scalar-repeated: a single-valued parameter given twice', () => {
+    expect(rules({ rawQuery: 'agentwithmodules=true&agentwithmodules=false' }, agentinfo)).toEqual(['scalar-repeated'])
+  })
+
+  it('boolean-syntax: a boolean other than true or false', () => {
+    expect(rules({ rawQuery: 'agentwithmodules=1' }, agentinfo)).toEqual(['boolean-syntax'])
+    expect(rules({ rawQuery: 'agentwithmodules=TRUE' }, agentinfo)).toEqual(['boolean-syntax'])
+  })
+
+  it('missing-accept: no accept header, or only wildcards, and no suffix', () => {
+    expect(rules({ accept: undefined })).toEqual(['missing-accept'])
+    expect(rules({ accept: '*/*' })).toEqual(['missing-accept'])
+    expect(rules({ accept: undefined, suffix: 'json', pathName: 'agentinfo.json' }, agentinfo)).toEqual([])
+  })
+
+  it('suffix-accept-conflict: a suffix and an accept header naming the other format', () => {
+    expect(rules({ accept: 'application/xml', suffix: 'json', pathName: 'agentinfo.json' }, agentinfo)).toEqual(['suffix-accept-conflict'])
+  })
+
+  it('credentials-in-query: credentials in the query string', () => {
+    expect(rules({ rawQuery: 'agentUuids=a&REST_PASSWORD=x' })).toEqual(['credentials-in-query'])
+  })
+
+  it('agentname-with-agentstate: both filters of agentinfo', () => {
+    expect(rules({ rawQuery: 'agentname=a&agentstate=ONLINE' }, agentinfo)).toEqual(['agentname-with-agentstate'])
+  })
+
+  it('missing-content-type: a body without Content-Type', () => {
+    expect(rules({ hasBody: true, body: undefined }, addagent)).toEqual(['missing-content-type'])
+  })
+
+  it('suffix-not-supported: a suffix on an operation without one (404)', () => {
+    expect(rules({ routed: false, status: 404, suffix: 'json', pathName: 'startagent.json' })).toEqual(['suffix-not-supported'])
+  })
+
+  it('wrong-method: another method than the operation takes (405)', () => {
+    expect(rules({ routed: false, status: 405, method: 'GET' })).toEqual(['wrong-method'])
+  })
+})
