@@ -90,9 +90,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler(createErrorHandler(bodyLimit))
   app.setNotFoundHandler(createNotFoundHandler(appPath))
   // Before the routes, so its hooks wrap every one of them (see src/harness/recorder.ts).
+  const harness = options.harness ?? createHarness()
   await app.register(harnessPlugin, {
-    harness: options.harness ?? createHarness(),
-    authCheck: createAuthCheck(options.auth),
+    harness,
+    // The admin credentials when the harness has its own (--admin-user), else the facade's.
+    authCheck: createAuthCheck(harness.auth ?? options.auth),
     now: () => options.fleet.now(),
     uuidOf: (name) => {
       const index = options.fleet.findByName(name)

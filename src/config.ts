@@ -62,6 +62,10 @@ export interface ServeConfig {
   readonly keepAliveTimeout: number
   /** open connections served at once; further ones get 503 */
   readonly maxConnections: number
+  /** reject requests that break a strict-mode rule (src/harness/rules.ts) with 400 */
+  readonly strict: boolean
+  /** request journal entries kept (0: no journal) */
+  readonly journalSize: number
 }
 
 /** The defaults of every flag. `workers` and `startTime` depend on the machine and the moment. */
@@ -89,7 +93,9 @@ export const SERVE_DEFAULTS = Object.freeze({
   requestTimeout: 30_000,
   headersTimeout: 10_000,
   keepAliveTimeout: 5_000,
-  maxConnections: 1024
+  maxConnections: 1024,
+  strict: false,
+  journalSize: 10_000
 } as const)
 
 /** What parseServeConfig needs from the machine; tests pass their own. */
@@ -175,7 +181,9 @@ export const SERVE_FLAGS: readonly FlagSpec[] = Object.freeze([
   { name: 'request-timeout', key: 'requestTimeout', type: 'string', valueName: '<ms>', defaultText: String(SERVE_DEFAULTS.requestTimeout), meaning: 'time a client has to send a whole request before the connection is closed' },
   { name: 'headers-timeout', key: 'headersTimeout', type: 'string', valueName: '<ms>', defaultText: String(SERVE_DEFAULTS.headersTimeout), meaning: 'time a client has to send the request headers (at most --request-timeout)' },
   { name: 'keep-alive-timeout', key: 'keepAliveTimeout', type: 'string', valueName: '<ms>', defaultText: String(SERVE_DEFAULTS.keepAliveTimeout), meaning: 'an idle keep-alive connection is closed after this long' },
-  { name: 'max-connections', key: 'maxConnections', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.maxConnections), meaning: 'open connections served at once; requests on further ones get 503' }
+  { name: 'max-connections', key: 'maxConnections', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.maxConnections), meaning: 'open connections served at once; requests on further ones get 503' },
+  { name: 'strict', key: 'strict', type: 'boolean', defaultText: 'false', meaning: 'reject requests that break a protocol rule with 400 (lenient: answer and record)' },
+  { name: 'journal-size', key: 'journalSize', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.journalSize), meaning: 'requests kept in the journal of /__admin/requests and /__admin/report (0: none)' }
 ] satisfies FlagSpec[])
 
 /** The env twin of a flag: `app-path` → `FLEETSIM_APP_PATH`. */
@@ -256,7 +264,9 @@ export function parseServeConfig(
     requestTimeout: read('requestTimeout', SERVE_DEFAULTS.requestTimeout, (value, fail) => integerIn(value, 1, MAX_TIMEOUT_MS) ?? fail(`be an integer from 1 to ${MAX_TIMEOUT_MS} (milliseconds)`)),
     headersTimeout: read('headersTimeout', SERVE_DEFAULTS.headersTimeout, (value, fail) => integerIn(value, 1, MAX_TIMEOUT_MS) ?? fail(`be an integer from 1 to ${MAX_TIMEOUT_MS} (milliseconds)`)),
     keepAliveTimeout: read('keepAliveTimeout', SERVE_DEFAULTS.keepAliveTimeout, (value, fail) => integerIn(value, 1, MAX_TIMEOUT_MS) ?? fail(`be an integer from 1 to ${MAX_TIMEOUT_MS} (milliseconds)`)),
-    maxConnections: read('maxConnections', SERVE_DEFAULTS.maxConnections, (value, fail) => integerIn(value, 1, 1_000_000) ?? fail('be an integer from 1 to 1000000'))
+    maxConnections: read('maxConnections', SERVE_DEFAULTS.maxConnections, (value, fail) => integerIn(value, 1, 1_000_000) ?? fail('be an integer from 1 to 1000000')),
+    strict: flag('strict', SERVE_DEFAULTS.strict),
+    journalSize: read('journalSize', SERVE_DEFAULTS.journalSize, (value, fail) => integerIn(value, 0, 10_000_000) ?? fail('be an integer from 0 to 10000000'))
   }
   if (config.headersTimeout > config.requestTimeout) {
     // Node refuses a server whose header wait outlasts the whole-request wait.

@@ -14,7 +14,8 @@ import pretty from 'pino-pretty'
 import { buildApp } from './app.js'
 import { markConnections } from './http/limits.js'
 import type { LogLevel, ServeConfig } from './config.js'
-import { createFleet } from './fleet/fleet.js'
+import { createFleet, type FleetEngine } from './fleet/fleet.js'
+import { createHarness, type Harness } from './harness/plugin.js'
 import type { FleetProgram } from './fleet/program.js'
 import { loadScenarioFileOrThrow } from './scenario/load.js'
 import type { CaInfo } from './tls/ca-info.js'
@@ -45,6 +46,10 @@ export interface RunningServer {
   /** path of the CA certificate, for clients to trust */
   readonly caPath: string
   readonly logger: Logger
+  /** the simulated fleet: clock control (advance, setClock), stats, admin overrides */
+  readonly fleet: FleetEngine
+  /** the request journal and client report */
+  readonly harness: Harness
   /** stops accepting connections, lets requests finish, then closes the app and the fleet */
   close(): Promise<void>
 }
@@ -82,6 +87,11 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
     ...(program !== undefined ? { program } : {})
   })
 
+  const harness = createHarness({
+    strict: config.strict,
+    journalSize: config.journalSize,
+    auth: { user: config.adminUser, password: config.adminPassword }
+  })
   let app: Awaited<ReturnType<typeof buildApp>> | undefined
   let server: Server | undefined
   try {
@@ -93,7 +103,8 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
       logger,
       bodyLimit: config.bodyLimit,
       maxListItems: config.maxListItems,
-      maxQueryLength: config.maxQueryLength
+      maxQueryLength: config.maxQueryLength,
+      harness
     })
     await app.ready()
     // The server is ours rather than fastify's, so TLS options, listening and closing live in
@@ -123,6 +134,8 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
   return {
     baseUrl,
     serviceUrl,
+    fleet,
+    harness,
     port,
     ca: tls.ca,
     caPath: tls.caPath,

@@ -11,7 +11,7 @@
  * scenario, faults) live in src/admin; this plugin owns only these paths.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { AuthCheck } from '../http/auth.js'
+import type { AuthCheck, Credentials } from '../http/auth.js'
 import { apiError } from '../http/errors.js'
 import '../http/request-context.js'
 import { Journal, type JournalFilter } from './journal.js'
@@ -28,12 +28,15 @@ export interface HarnessOptions {
   journalSize?: number
   /** reject requests that break a strict-only rule with 400; default false */
   strict?: boolean
+  /** credentials of the harness endpoints (the admin ones); default: the facade's */
+  auth?: Credentials
 }
 
 /** The journal and report of one app, for embedding programs and tests. */
 export interface Harness {
   readonly journal: Journal
   readonly strict: boolean
+  readonly auth?: Credentials
   report(): ClientReport
 }
 
@@ -43,6 +46,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
   return {
     journal,
     strict,
+    ...(options.auth === undefined ? {} : { auth: options.auth }),
     report: () => buildReport(journal.entries(), { capacity: journal.capacity, dropped: journal.dropped, strict })
   }
 }

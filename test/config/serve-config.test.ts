@@ -56,7 +56,9 @@ describe('parseServeConfig defaults and precedence', () => {
       requestTimeout: 30000,
       headersTimeout: 10000,
       keepAliveTimeout: 5000,
-      maxConnections: 1024
+      maxConnections: 1024,
+      strict: false,
+      journalSize: 10000
     })
   })
 
@@ -68,7 +70,8 @@ describe('parseServeConfig defaults and precedence', () => {
     const config = parse([
       '--host', '0.0.0.0', '--port=8443', '--http', '--app-path', '/nx/mvc/', '--user', 'ops', '--password', 'pw',
       '--agents', '50', '--seed', '7', '--scenario', 'scenario.yaml', '--speed', '3600', '--workers', '2',
-      '--data-dir', '/tmp/sim', '--log-level', 'debug', '--start-time', '2024-01-01T00:00:00Z', '--paused'
+      '--data-dir', '/tmp/sim', '--log-level', 'debug', '--start-time', '2024-01-01T00:00:00Z', '--paused',
+      '--strict', '--journal-size', '50'
     ])
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -94,8 +97,14 @@ describe('parseServeConfig defaults and precedence', () => {
       requestTimeout: 30000,
       headersTimeout: 10000,
       keepAliveTimeout: 5000,
-      maxConnections: 1024
+      maxConnections: 1024,
+      strict: true,
+      journalSize: 50
     })
+  })
+
+  it('rejects a --journal-size that is not a count, naming the flag', () => {
+    expect(() => parse(['--journal-size', '-1'])).toThrow('--journal-size must be an integer from 0 to 10000000, got "-1"')
   })
 
   it('reads every flag from its FLEETSIM_ env twin', () => {
