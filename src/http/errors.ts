@@ -151,6 +151,27 @@ export const ERRORS = {
   E_STRICT_MISSING_ACCEPT: entry<{ detail: string }>(400, (p) => `Strict mode, rule missing-accept: ${p.detail}; send accept: application/json or application/xml, or use the .json/.xml suffix where the operation has one.`),
   E_STRICT_SUFFIX_ACCEPT_CONFLICT: entry<{ detail: string }>(400, (p) => `Strict mode, rule suffix-accept-conflict: ${p.detail}; drop the accept header or make it name the suffix's format.`),
   E_STRICT_CREDENTIALS_IN_QUERY: entry<{ detail: string }>(400, (p) => `Strict mode, rule credentials-in-query: ${p.detail}; send credentials only in the REST_USER and REST_PASSWORD headers.`),
+  E_INVALID_SCENARIO: entry<{ problem: string }>(
+    400,
+    (p) => `${p.problem} (fix this and send the scenario again; \`fleetsim scenario validate FILE\` checks a file offline).`
+  ),
+  E_SCENARIO_UNSUPPORTED: entry<{ detail: string }>(
+    400,
+    (p) => `The scenario is valid but cannot run: ${p.detail}.`
+  ),
+  E_SCENARIO_MEDIA_TYPE: entry<{ contentType: string }>(
+    415,
+    (p) => `Content-Type ${JSON.stringify(p.contentType)} is not a scenario type: send the scenario as application/yaml, text/yaml or application/json.`
+  ),
+  E_NO_SCENARIO: entry(
+    404,
+    () => 'No scenario is running (the default fleet is): load one with PUT /__admin/scenario or start with --scenario FILE.'
+  ),
+  E_UNKNOWN_ADMIN_PATH: entry<{ method: string; path: string }>(
+    404,
+    (p) => `No admin endpoint ${p.method} ${p.path}: see docs/admin.md for the list (clock, clock/advance, fleet, scenario, reset, agents/<name>/override, agents/<name>/fail-next-reconnect, faults).`
+  ),
+  E_FAULT_INJECTED: entry<{ message: string }>(503, (p) => p.message),
   E_INTERNAL: entry(500, () => 'The simulator failed to answer this request; this is a bug in fleetsim, please report it.')
 } as const
 

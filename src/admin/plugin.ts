@@ -1,0 +1,74 @@
+/**
+ * The admin API under `/__admin/`: the virtual clock, the fleet's counts and digest, the
+ * running scenario, one agent's overrides and API fault injection. Authenticated with the
+ * facade's REST_USER / REST_PASSWORD headers; always JSON; errors in the facade's envelope
+ * with catalogue codes (servicename `admin`). docs/admin.md describes every endpoint.
+ *
+ * Encapsulated (a plugin with its own prefix): its hooks, parsers, error and not-found
+ * handlers apply to admin routes only, and the REST operations never see them.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { createAuthCheck, type AuthCheck, type Credentials } from '../http/auth.js'
+import { toCatalogueError } from '../http/error-handler.js'
+import { apiError } from '../http/errors.js'
+import { FaultState } from '../faults/state.js'
+import type { FleetEngine } from '../fleet/fleet.js'
+import type { Manager } from '../manager/manager.js'
+import type { AdminContext } from './context.js'
+import { InvalidScenarioError, issueItems } from './scenario-load.js'
+import { clockRoutes } from './routes/clock.js'
+import { faultRoutes } from './routes/faults.js'
+import { fleetRoutes } from './routes/fleet.js'
+import { scenarioRoutes } from './routes/scenario.js'
+
+export const ADMIN_PREFIX = '/__admin'
+const SERVICE = 'admin'
+
+export interface AdminPluginOptions {
+  engine: FleetEngine
+  manager: Manager
+  /** the facade's credentials (or its check) */
+  auth: Credentials | AuthCheck
+  /** fault injection state shared with the faults plugin; default: a new one over the engine */
+  faults?: FaultState
+}
+
+function sendErrors(reply: FastifyReply, status: number, errors: object[]): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send({ servicename: SERVICE, errors })
+}
+
+export async function adminPlugin(app: FastifyInstance, options: AdminPluginOptions): Promise<void> {
+  const authCheck = typeof options.auth === 'function' ? options.auth : createAuthCheck(options.auth)
+  const context: AdminContext = { engine: options.engine, manager: options.manager, faults: options.faults ?? new FaultState(options.engine) }
+  const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024
+
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
+        done(authCheck(request.headers) ? undefined : apiError('E_UNAUTHORIZED'))
+      })
+
+      scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+        if (error instanceof InvalidScenarioError) return sendErrors(reply, 400, issueItems(error.issues))
+        let apiErr = toCatalogueError(error, request, bodyLimit)
+        if (apiErr.code === 'E_UNSUPPORTED_MEDIA_TYPE' && request.url.split('?')[0] === `${ADMIN_PREFIX}/scenario`) {
+          apiErr = apiError('E_SCENARIO_MEDIA_TYPE', { contentType: request.headers['content-type'] ?? '' })
+        }
+        if (apiErr.statusCode >= 500) request.log.error({ err: error }, 'admin request failed')
+        const status = apiErr.statusCode
+        return sendErrors(reply, status, [apiErr, ...apiErr.more].map((e) => ({ status, message: e.message, code: e.code })))
+      })
+
+      scope.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+        const error = apiError('E_UNKNOWN_ADMIN_PATH', { method: request.method, path: request.url.split('?')[0] })
+        return sendErrors(reply, error.statusCode, [{ status: error.statusCode, message: error.message, code: error.code }])
+      })
+
+      clockRoutes(scope, context)
+      fleetRoutes(scope, context)
+      faultRoutes(scope, context)
+      await scenarioRoutes(scope, context)
+    },
+    { prefix: ADMIN_PREFIX }
+  )
+}

@@ -1,0 +1,36 @@
+/** GET /__admin/clock, POST /__admin/clock, POST /__admin/clock/advance. */
+import type { FastifyInstance } from 'fastify'
+import type { ClockState } from '../../fleet/clock.js'
+import { apiError, shown } from '../../http/errors.js'
+import { objectBody, optionalBoolean, requireField, seconds } from '../body.js'
+import type { AdminContext } from '../context.js'
+
+/** Most virtual seconds one advance call may step: 30 days. Longer runs take several calls (or `fleetsim run`). */
+export const MAX_ADVANCE_SECONDS = 30 * 86400
+
+function clockJson(state: ClockState) {
+  return { now: new Date(state.now).toISOString(), speed: state.speed, paused: state.paused }
+}
+
+export function clockRoutes(app: FastifyInstance, { engine }: AdminContext): void {
+  app.get('/clock', async () => clockJson(engine.clockState()))
+
+  app.post('/clock', async (request) => {
+    const body = objectBody(request.body, 'POST /__admin/clock', '{"paused": true, "speed": 60}', ['paused', 'speed'], true)
+    const paused = optionalBoolean(body, 'paused')
+    const speed = body.speed
+    if (speed !== undefined && (typeof speed !== 'number' || !Number.isFinite(speed) || speed <= 0)) {
+      throw apiError('E_INVALID_VALUE', { where: 'body field', name: 'speed', rule: 'must be a positive finite number of virtual seconds per real second', got: shown(speed) })
+    }
+    return clockJson(engine.setClock({ ...(paused !== undefined ? { paused } : {}), ...(speed !== undefined ? { speed } : {}) }))
+  })
+
+  app.post('/clock/advance', async (request) => {
+    const body = objectBody(request.body, 'POST /__admin/clock/advance', '{"seconds": 60}', ['seconds'], true)
+    const rule = `must be a whole number of seconds (or a duration like "5m") from 0 to ${MAX_ADVANCE_SECONDS} (30 days)`
+    const n = seconds(requireField(body, 'seconds'), 'seconds', rule)
+    if (!Number.isInteger(n) || n > MAX_ADVANCE_SECONDS) throw apiError('E_INVALID_VALUE', { where: 'body field', name: 'seconds', rule, got: shown(body.seconds) })
+    // Answers once the fleet has been stepped there: a following read sees the new second.
+    return clockJson(await engine.advance(n))
+  })
+}

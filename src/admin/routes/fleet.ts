@@ -1,0 +1,55 @@
+/**
+ * GET /__admin/fleet, POST /__admin/reset, and one agent's controls:
+ * POST /__admin/agents/<name>/override and POST /__admin/agents/<name>/fail-next-reconnect.
+ */
+import type { FastifyInstance } from 'fastify'
+import { OVERRIDE_ACTIONS, type OverrideAction } from '../../fleet/fleet.js'
+import { apiError, shown } from '../../http/errors.js'
+import { objectBody, requireField, seconds } from '../body.js'
+import type { AdminContext } from '../context.js'
+
+const ACTIONS = Object.keys(OVERRIDE_ACTIONS) as OverrideAction[]
+
+function isAction(value: unknown): value is OverrideAction {
+  return typeof value === 'string' && Object.hasOwn(OVERRIDE_ACTIONS, value)
+}
+
+export function fleetRoutes(app: FastifyInstance, { engine }: AdminContext): void {
+  app.get('/fleet', async () => {
+    const { agents, byState } = engine.counts()
+    return { agents, byState, digest: await engine.digest() }
+  })
+
+  app.post('/reset', async () => {
+    await engine.reset()
+    const { agents, byState } = engine.counts()
+    return { scenario: engine.scenarioInfo()?.name ?? null, second: engine.second(), agents, byState }
+  })
+
+  const agentIndex = (name: string): number => {
+    const index = engine.findByName(name)
+    if (index === undefined) throw apiError('E_UNKNOWN_AGENT', { by: 'name', values: [name] })
+    return index
+  }
+
+  app.post<{ Params: { name: string } }>('/agents/:name/override', async (request) => {
+    const index = agentIndex(request.params.name)
+    const body = objectBody(request.body, 'POST /__admin/agents/<name>/override', '{"action": "offline", "for": "5m"}', ['action', 'for'], true)
+    const action = requireField(body, 'action')
+    if (!isAction(action)) throw apiError('E_NOT_IN_ENUM', { where: 'body field', name: 'action', allowed: ACTIONS, got: shown(action) })
+    let forSeconds = 0
+    if (body.for !== undefined) {
+      const rule = 'must be a duration of at least one second, like "5m" or 300'
+      forSeconds = seconds(body.for, 'for', rule)
+      if (forSeconds < 1) throw apiError('E_INVALID_VALUE', { where: 'body field', name: 'for', rule, got: shown(body.for) })
+    }
+    await engine.overrideAgent(index, action, forSeconds)
+    return { agent: engine.name(index), action, for: forSeconds === 0 ? null : Math.round(forSeconds), status: engine.view(index, false).status }
+  })
+
+  app.post<{ Params: { name: string } }>('/agents/:name/fail-next-reconnect', async (request) => {
+    const index = agentIndex(request.params.name)
+    await engine.failNextReconnect(index)
+    return { agent: engine.name(index), failNextReconnect: true }
+  })
+}

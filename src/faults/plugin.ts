@@ -1,0 +1,95 @@
+/**
+ * The API fault injection plugin: applies the running scenario's fault rules to the manager's
+ * operations. Registered at the root (skip-override, as fastify-plugin would) so its hooks see
+ * every route, including those registered after it.
+ *
+ * Only routes that name an operation (`routeOptions.config.operation`, set by the route kit
+ * for every REST operation) are touched: `/__admin/*`, `/metrics` and `/openapi.json` never
+ * are, so the simulator can always be controlled and observed while its API misbehaves.
+ *
+ * Where each fault acts:
+ * - preHandler (after authentication and validation, before the operation runs): latency,
+ *   then the answer-replacing faults: reset, failFirst, error. A call that a rule answers has
+ *   no effect on the fleet.
+ * - onSend (the operation has run): stall holds the finished answer; slow and truncated
+ *   bodies shape how it is sent.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Readable } from 'node:stream'
+import { sendEnvelope } from '../http/reply.js'
+import '../http/request-context.js'
+import { payloadBytes, slowBody, truncatedBody, type Wait } from './body.js'
+import { planCall, ruleApplies, type FaultPlan } from './decide.js'
+import { FaultState, type FaultSource } from './state.js'
+
+export interface FaultsPluginOptions {
+  /** the fault state to apply (and share with the admin API); default: a new one over `engine` */
+  state?: FaultState
+  engine?: FaultSource
+  /** how wall time is waited for; tests pass a recorder instead of sleeping */
+  wait?: Wait
+}
+
+/** Bytes a truncated streamed body keeps (a buffered body keeps half of itself). */
+const TRUNCATED_STREAM_BYTES = 4096
+
+function isStream(payload: unknown): payload is Readable {
+  return typeof payload === 'object' && payload !== null && typeof (payload as Readable).pipe === 'function'
+}
+
+async function faultsPluginImpl(app: FastifyInstance, options: FaultsPluginOptions): Promise<void> {
+  const state = options.state ?? (options.engine !== undefined ? new FaultState(options.engine) : undefined)
+  if (state === undefined) throw new TypeError('faultsPlugin needs a `state` or an `engine`')
+  const wait: Wait = options.wait ?? ((ms) => sleep(ms))
+  // Plans of calls still being answered; a WeakMap so nothing is added to every request.
+  const plans = new WeakMap<FastifyRequest, FaultPlan>()
+
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    const operation = request.routeOptions.config?.operation
+    if (operation === undefined || operation === '' || !state.enabled) return
+    const rules = state.rules()
+    if (rules.length === 0) return
+    const second = state.source.second()
+    // Calls that meet no rule do not move the sequence, so adding traffic to an unaffected
+    // operation does not change which calls of the affected ones meet a fault.
+    if (!rules.some((rule) => ruleApplies(rule, operation, second))) return
+    const plan = planCall(rules, operation, second, { seed: state.source.identity.seed, sequence: state.nextSequence() }, {
+      left: (k) => state.failFirstLeft(k),
+      take: (k) => state.takeFailFirst(k)
+    })
+    for (const kind of plan.kinds) state.count(kind, operation)
+    if (plan.latencyMs > 0) await wait(plan.latencyMs)
+    if (plan.reset) {
+      // No answer at all: the client sees the connection drop.
+      reply.hijack()
+      request.raw.socket?.destroy()
+      return reply
+    }
+    if (plan.error !== null) {
+      const { status, message } = plan.error
+      return sendEnvelope(request, reply, { servicename: operation, errors: [{ status, message, code: 'E_FAULT_INJECTED' }] }, status)
+    }
+    if (plan.stallMs > 0 || plan.slowBytesPerSecond !== null || plan.truncate) plans.set(request, plan)
+    return undefined
+  })
+
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const plan = plans.get(request)
+    if (plan === undefined) return payload
+    plans.delete(request)
+    if (plan.stallMs > 0) await wait(plan.stallMs)
+    if (!plan.truncate && plan.slowBytesPerSecond === null) return payload
+    const bytes = payloadBytes(payload)
+    const body: Buffer | Readable | undefined = bytes ?? (isStream(payload) ? payload : undefined)
+    if (body === undefined) return payload
+    // The full length, so the client can tell that the body ended early.
+    if (bytes !== undefined) reply.header('content-length', bytes.length)
+    const shaped = plan.slowBytesPerSecond === null ? body : slowBody(body, plan.slowBytesPerSecond, wait)
+    if (!plan.truncate) return shaped
+    const keep = bytes === undefined ? TRUNCATED_STREAM_BYTES : Math.floor(bytes.length / 2)
+    return truncatedBody(shaped, keep, request.raw.socket)
+  })
+}
+
+export const faultsPlugin = Object.assign(faultsPluginImpl, { [Symbol.for('skip-override')]: true })

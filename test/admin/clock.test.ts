@@ -1,0 +1,82 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { MAX_ADVANCE_SECONDS } from '../../src/admin/routes/clock.js'
+import { admin, adminHarness, START, type AdminHarness } from './helpers.js'
+
+let h: AdminHarness
+beforeEach(async () => {
+  h = await adminHarness()
+})
+afterEach(() => h.close())
+
+describe('the admin clock', () => {
+  it('reports the virtual time, the speed and whether it is paused', async () => {
+    const response = await admin(h.app, 'GET', '/clock')
+    expect(response.statusCode).toBe(200)
+    expect(response.json()).toEqual({ now: new Date(START).toISOString(), speed: 1, paused: true })
+  })
+
+  it('changes speed and pause together', async () => {
+    const response = await admin(h.app, 'POST', '/clock', { speed: 3600, paused: true })
+    expect(response.json()).toEqual({ now: new Date(START).toISOString(), speed: 3600, paused: true })
+    expect(h.engine.clockState().speed).toBe(3600)
+  })
+
+  it('advances exactly the given seconds while paused and answers once the fleet is there', async () => {
+    const response = await admin(h.app, 'POST', '/clock/advance', { seconds: 90 })
+    expect(response.statusCode).toBe(200)
+    expect(response.json().now).toBe(new Date(START + 90_000).toISOString())
+    expect(h.engine.second()).toBe(90)
+  })
+
+  it('accepts a duration string for the seconds to advance', async () => {
+    await admin(h.app, 'POST', '/clock/advance', { seconds: '2m' })
+    expect(h.engine.second()).toBe(120)
+  })
+
+  it.each([[0], [-1], ['fast'], [null]])('rejects the speed %s with E_INVALID_VALUE', async (speed) => {
+    const response = await admin(h.app, 'POST', '/clock', { speed })
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors[0].code).toBe('E_INVALID_VALUE')
+    expect(response.json().errors[0].message).toContain('"speed" must be a positive finite number')
+  })
+
+  it('rejects a pause that is not a boolean', async () => {
+    const response = await admin(h.app, 'POST', '/clock', { paused: 'yes' })
+    expect(response.json().errors[0]).toMatchObject({ status: 400, code: 'E_WRONG_TYPE' })
+  })
+
+  it('rejects unknown fields, naming the allowed ones', async () => {
+    const response = await admin(h.app, 'POST', '/clock', { pause: true })
+    expect(response.json().errors[0].message).toContain('allowed: paused, speed')
+  })
+
+  it.each([[1.5], [-3], [MAX_ADVANCE_SECONDS + 1], ['soon']])('rejects advancing by %s seconds', async (seconds) => {
+    const response = await admin(h.app, 'POST', '/clock/advance', { seconds })
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors[0].message).toContain('from 0 to 2592000 (30 days)')
+  })
+
+  it('needs the seconds to advance', async () => {
+    const response = await admin(h.app, 'POST', '/clock/advance', {})
+    expect(response.json().errors[0]).toMatchObject({ code: 'E_MISSING_FIELD' })
+  })
+})
+
+describe('admin authentication and routing', () => {
+  it('refuses a request without credentials with E_UNAUTHORIZED in the envelope', async () => {
+    const response = await h.app.inject({ method: 'GET', url: '/__admin/clock' })
+    expect(response.statusCode).toBe(401)
+    expect(response.json()).toMatchObject({ servicename: 'admin', errors: [{ status: 401, code: 'E_UNAUTHORIZED' }] })
+  })
+
+  it('refuses a wrong password', async () => {
+    const response = await admin(h.app, 'GET', '/fleet', undefined, { REST_PASSWORD: 'nope' })
+    expect(response.statusCode).toBe(401)
+  })
+
+  it('answers an unknown admin path with E_UNKNOWN_ADMIN_PATH', async () => {
+    const response = await admin(h.app, 'GET', '/clocks')
+    expect(response.statusCode).toBe(404)
+    expect(response.json().errors[0]).toMatchObject({ code: 'E_UNKNOWN_ADMIN_PATH' })
+  })
+})
