@@ -41,6 +41,8 @@ export interface ServeConfig {
   readonly workers: number
   readonly dataDir: string
   readonly logLevel: LogLevel
+  /** require the REST credentials on /metrics (src/metrics/plugin.ts) */
+  readonly metricsAuth: boolean
   /** virtual time at start, epoch milliseconds */
   readonly startTime: number
   /** start with the virtual clock stopped */
@@ -83,6 +85,7 @@ export const SERVE_DEFAULTS = Object.freeze({
   workers: 'the number of CPUs',
   dataDir: '.fleetsim',
   logLevel: 'info',
+  metricsAuth: false,
   startTime: 'now',
   paused: false,
   adminUser: 'the --user value',
@@ -173,6 +176,7 @@ export const SERVE_FLAGS: readonly FlagSpec[] = Object.freeze([
   { name: 'workers', key: 'workers', type: 'string', valueName: '<n>', defaultText: SERVE_DEFAULTS.workers, meaning: 'worker threads stepping the fleet' },
   { name: 'data-dir', key: 'dataDir', type: 'string', valueName: '<dir>', defaultText: SERVE_DEFAULTS.dataDir, meaning: 'where the CA and server certificate are kept (tls/)' },
   { name: 'log-level', key: 'logLevel', type: 'string', valueName: '<level>', defaultText: SERVE_DEFAULTS.logLevel, meaning: `log level: ${LOG_LEVELS.join(', ')}` },
+  { name: 'metrics-auth', key: 'metricsAuth', type: 'boolean', defaultText: 'false', meaning: 'require the REST credentials on /metrics (headers or HTTP Basic auth)' },
   { name: 'start-time', key: 'startTime', type: 'string', valueName: '<iso>', defaultText: SERVE_DEFAULTS.startTime, meaning: 'virtual time at start, ISO 8601 with a time zone (2024-01-01T00:00:00Z)' },
   { name: 'paused', key: 'paused', type: 'boolean', defaultText: 'false', meaning: 'start with the virtual clock paused' },
   { name: 'body-limit', key: 'bodyLimit', type: 'string', valueName: '<bytes>', defaultText: String(SERVE_DEFAULTS.bodyLimit), meaning: 'largest request body; a larger one gets 413' },
@@ -252,6 +256,7 @@ export function parseServeConfig(
     logLevel: read('logLevel', SERVE_DEFAULTS.logLevel as LogLevel, (value, fail) =>
       (LOG_LEVELS as readonly string[]).includes(value) ? (value as LogLevel) : fail(`be one of ${LOG_LEVELS.join(', ')}`)
     ),
+    metricsAuth: flag('metricsAuth', SERVE_DEFAULTS.metricsAuth),
     startTime: read('startTime', context.now(), (value, fail) =>
       parseIsoTime(value) ?? fail('be an ISO 8601 date-time with a time zone, like 2024-01-01T00:00:00Z')
     ),

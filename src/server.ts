@@ -11,12 +11,14 @@ import { createServer as createHttpsServer } from 'node:https'
 import { hostname } from 'node:os'
 import pino, { type DestinationStream, type Logger } from 'pino'
 import pretty from 'pino-pretty'
-import { buildApp } from './app.js'
+import { buildApp, createAuthCheck } from './app.js'
 import { markConnections } from './http/limits.js'
 import type { LogLevel, ServeConfig } from './config.js'
 import { createFleet, type FleetEngine } from './fleet/fleet.js'
 import { createHarness, type Harness } from './harness/plugin.js'
 import type { FleetProgram } from './fleet/program.js'
+import { startFleetLog } from './metrics/fleet-log.js'
+import { metricsPlugin } from './metrics/plugin.js'
 import { loadScenarioFileOrThrow } from './scenario/load.js'
 import type { CaInfo } from './tls/ca-info.js'
 import { TLS_MIN_VERSION, loadOrCreateTls } from './tls/tls-store.js'
@@ -106,6 +108,13 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
       maxQueryLength: config.maxQueryLength,
       harness
     })
+    // Metrics (src/metrics, docs/metrics.md): /metrics and the API metric hooks for this fleet;
+    // --metrics-auth makes /metrics take the REST credentials.
+    await app.register(metricsPlugin, {
+      engine: fleet,
+      requireAuth: config.metricsAuth,
+      authCheck: createAuthCheck({ user: config.user, password: config.password })
+    })
     await app.ready()
     // The server is ours rather than fastify's, so TLS options, listening and closing live in
     // one place; fastify's documented `routing` entry is the same handler its own server uses.
@@ -128,6 +137,8 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
   const serviceUrl = `${baseUrl}/restservice`
   announce(`fleetsim listening on ${serviceUrl} (CA fingerprint ${tls.ca.fingerprint}, CA file ${tls.caPath})`)
 
+  // Fleet state summaries, scenario changes and timeline events at info (src/metrics/fleet-log.ts).
+  const fleetLog = startFleetLog(fleet, logger)
   const listening = server
   const openApp = app
   let closing: Promise<void> | undefined
@@ -143,6 +154,7 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
     close: () => {
       closing ??= (async () => {
         logger.info('closing')
+        fleetLog.stop()
         await closeServer(listening)
         await openApp.close()
         await fleet.close()

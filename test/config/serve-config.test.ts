@@ -46,6 +46,7 @@ describe('parseServeConfig defaults and precedence', () => {
       workers: 6,
       dataDir: '.fleetsim',
       logLevel: 'info',
+      metricsAuth: false,
       startTime: NOW,
       paused: false,
       adminUser: 'admin',
@@ -71,7 +72,7 @@ describe('parseServeConfig defaults and precedence', () => {
       '--host', '0.0.0.0', '--port=8443', '--http', '--app-path', '/nx/mvc/', '--user', 'ops', '--password', 'pw',
       '--agents', '50', '--seed', '7', '--scenario', 'scenario.yaml', '--speed', '3600', '--workers', '2',
       '--data-dir', '/tmp/sim', '--log-level', 'debug', '--start-time', '2024-01-01T00:00:00Z', '--paused',
-      '--strict', '--journal-size', '50'
+      '--strict', '--journal-size', '50', '--metrics-auth'
     ])
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -87,6 +88,7 @@ describe('parseServeConfig defaults and precedence', () => {
       workers: 2,
       dataDir: '/tmp/sim',
       logLevel: 'debug',
+      metricsAuth: true,
       startTime: Date.UTC(2024, 0, 1),
       paused: true,
       adminUser: 'ops',
@@ -112,12 +114,13 @@ describe('parseServeConfig defaults and precedence', () => {
       FLEETSIM_HOST: '::1', FLEETSIM_PORT: '1234', FLEETSIM_HTTP: 'true', FLEETSIM_APP_PATH: '/x/mvc',
       FLEETSIM_USER: 'u', FLEETSIM_PASSWORD: 'p', FLEETSIM_AGENTS: '3', FLEETSIM_SEED: '9',
       FLEETSIM_SCENARIO: 'scenario.yaml', FLEETSIM_SPEED: '0.5', FLEETSIM_WORKERS: '4', FLEETSIM_DATA_DIR: 'd',
-      FLEETSIM_LOG_LEVEL: 'warn', FLEETSIM_START_TIME: '2024-06-01T12:00:00+02:00', FLEETSIM_PAUSED: 'yes'
+      FLEETSIM_LOG_LEVEL: 'warn', FLEETSIM_START_TIME: '2024-06-01T12:00:00+02:00', FLEETSIM_PAUSED: 'yes',
+      FLEETSIM_METRICS_AUTH: 'true'
     })
     expect(config).toMatchObject({
       host: '::1', port: 1234, http: true, appPath: '/x/mvc', user: 'u', password: 'p', agents: 3, seed: 9,
       scenario: 'scenario.yaml', speed: 0.5, workers: 4, dataDir: 'd', logLevel: 'warn',
-      startTime: Date.UTC(2024, 5, 1, 10), paused: true
+      startTime: Date.UTC(2024, 5, 1, 10), paused: true, metricsAuth: true
     })
   })
 
