@@ -29,6 +29,16 @@ export const COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
     usage: 'scenario validate <file>... | list',
     summary: 'check scenario files, or list the scenario library',
     load: () => import('./scenario.js')
+  },
+  report: {
+    usage: 'report [--target URL] [--user U --password P] [--insecure]',
+    summary: 'print the client report of a running simulator (rules broken, retries, coverage)',
+    load: () => import('./report.js')
+  },
+  conformance: {
+    usage: 'conformance --target URL [--user U --password P] [--insecure] [--read-only] [--junit FILE]',
+    summary: 'run the protocol conformance suite against any manager',
+    load: () => import('./conformance.js')
   }
   // More commands (run, report, conformance) go here, one row each.
 } satisfies Record<string, Command>)

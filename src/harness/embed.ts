@@ -1,0 +1,140 @@
+/**
+ * `startFleetsim`: a simulator for a client's own test suite. It starts on a free port (HTTPS
+ * with a CA in a temporary data directory unless `http` is set), with the clock paused at a
+ * fixed start time by default so a test decides when time passes, and hands back everything a
+ * test needs: the URL, the CA to trust, the credentials, clock control, the journal, the
+ * report, the engine, and `close()` (which also removes the temporary directory).
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseServeConfig } from '../config.js'
+import type { ClockState } from '../fleet/clock.js'
+import type { FleetEngine } from '../fleet/fleet.js'
+import { createLogger, startServer } from '../server.js'
+import type { JournalEntry, JournalFilter } from './journal.js'
+import type { ClientReport } from './report.js'
+
+export interface FleetsimOptions {
+  /** agents at start; default 100 */
+  agents?: number
+  /** default 1 */
+  seed?: number
+  /** a scenario file path, or a scenario document as an object */
+  scenario?: string | Record<string, unknown>
+  /** plain HTTP instead of HTTPS; default false */
+  http?: boolean
+  /** where the CA lives; default a new temporary directory, removed on close */
+  dataDir?: string
+  /** default `admin` and a random password */
+  user?: string
+  password?: string
+  strict?: boolean
+  journalSize?: number
+  /** default `/manager/mvc` */
+  appPath?: string
+  /** virtual start time (ISO 8601); default 2026-01-01T00:00:00Z */
+  startTime?: string
+  /** start with the clock paused; default true (advance it from the test) */
+  paused?: boolean
+  /** virtual seconds per real second when running; default 1 */
+  speed?: number
+  /** default 1 */
+  workers?: number
+}
+
+export interface RunningFleetsim {
+  /** where the operations are: `${baseUrl}/restservice` */
+  url: string
+  /** scheme, host, port and application path */
+  baseUrl: string
+  /** scheme, host and port: the `/__admin/*` endpoints are here */
+  origin: string
+  /** the CA certificate (PEM) to trust */
+  ca: string
+  caFingerprint: string
+  credentials: { user: string; password: string }
+  /** headers every request needs: REST_USER and REST_PASSWORD */
+  headers: Record<string, string>
+  clock: {
+    /** moves virtual time forward by whole seconds and resolves once the fleet got there */
+    advance(seconds: number): Promise<ClockState>
+    pause(): ClockState
+    resume(): ClockState
+    setSpeed(speed: number): ClockState
+    state(): ClockState
+  }
+  journal(filter?: JournalFilter): JournalEntry[]
+  clearJournal(): void
+  report(): ClientReport
+  engine: FleetEngine
+  close(): Promise<void>
+}
+
+export async function startFleetsim(options: FleetsimOptions = {}): Promise<RunningFleetsim> {
+  const temp = options.dataDir === undefined ? await mkdtemp(join(tmpdir(), 'fleetsim-')) : undefined
+  const dataDir = options.dataDir ?? (temp as string)
+  const user = options.user ?? 'admin'
+  const password = options.password ?? randomBytes(12).toString('base64url')
+  try {
+    let scenarioPath: string | undefined
+    if (typeof options.scenario === 'string') scenarioPath = options.scenario
+    else if (options.scenario !== undefined) {
+      // JSON is YAML: the object goes through the same loader as a file would.
+      scenarioPath = join(dataDir, 'embedded-scenario.json')
+      await writeFile(scenarioPath, JSON.stringify(options.scenario))
+    }
+    const argv = [
+      '--host', '127.0.0.1',
+      '--port', '0',
+      '--agents', String(options.agents ?? 100),
+      '--seed', String(options.seed ?? 1),
+      '--data-dir', dataDir,
+      '--user', user,
+      '--password', password,
+      '--workers', String(options.workers ?? 1),
+      '--speed', String(options.speed ?? 1),
+      '--start-time', options.startTime ?? '2026-01-01T00:00:00Z',
+      '--app-path', options.appPath ?? '/manager/mvc',
+      '--journal-size', String(options.journalSize ?? 10_000),
+      '--log-level', 'silent',
+      ...(options.http === true ? ['--http'] : []),
+      ...(options.strict === true ? ['--strict'] : []),
+      ...(options.paused ?? true ? ['--paused'] : []),
+      ...(scenarioPath === undefined ? [] : ['--scenario', scenarioPath])
+    ]
+    // No environment: an embedding test must not pick up FLEETSIM_* of the shell it runs in.
+    const config = parseServeConfig(argv, {})
+    const server = await startServer(config, { logger: createLogger('silent', { pretty: false }), announce: () => undefined })
+    const engine = server.fleet
+    const harness = server.harness
+    return {
+      url: server.serviceUrl,
+      baseUrl: server.baseUrl,
+      origin: new URL(server.baseUrl).origin,
+      ca: server.ca.pem,
+      caFingerprint: server.ca.fingerprint,
+      credentials: { user, password },
+      headers: { REST_USER: user, REST_PASSWORD: password },
+      clock: {
+        advance: (seconds) => engine.advance(seconds),
+        pause: () => engine.setClock({ paused: true }),
+        resume: () => engine.setClock({ paused: false }),
+        setSpeed: (speed) => engine.setClock({ speed }),
+        state: () => engine.clockState()
+      },
+      journal: (filter) => harness.journal.query(filter ?? {}),
+      clearJournal: () => harness.journal.clear(),
+      report: () => harness.report(),
+      engine,
+      close: async () => {
+        await server.close()
+        if (temp !== undefined) await rm(temp, { recursive: true, force: true })
+      }
+    }
+  } catch (error) {
+    if (temp !== undefined) await rm(temp, { recursive: true, force: true })
+    throw error
+  }
+}
