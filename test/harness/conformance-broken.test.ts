@@ -37,7 +37,7 @@ const BREAKS: Record<string, Mutation> = {
   'agentinfo-modules': (req, _r, p) => (req.url.includes('agentwithmodules=true') ? edit(p, (b) => (b.values[0].content.modules[0]['module-type'] = '1')) : undefined),
   'agentinfo-state-filter': (req, reply, p) =>
     ends(req, 'agentinfo.json') && req.url.includes('agentstate=') && reply.statusCode === 200 ? edit(p, (b) => (b.values.at(-1).content.status = b.values[0].content.status === 'ERROR' ? 'ONLINE' : 'ERROR')) : undefined,
-  'error-envelope': (req, _r, p) => (req.url.includes('NOT_A_STATE') ? JSON.stringify({ servicename: 'agentinfo', error: 'bad' }) : undefined),
+  'error-envelope': (req) => (req.url.includes('NOT_A_STATE') ? JSON.stringify({ servicename: 'agentinfo', error: 'bad' }) : undefined),
   certificateinfo: (req, _r, p) => (ends(req, 'certificateinfo.json') ? edit(p, (b) => (b.values.at(-1).status = 'OK')) : undefined),
   addagent: (req, _r, p) =>
     ends(req, 'addagent') && String((req.body as Json | undefined)?.name).endsWith('-a') ? edit(p, (b) => (b.links[0].href = b.links[0].href.replace('viewagentortemplate', 'viewagent'))) : undefined,
