@@ -1,0 +1,66 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { run as conformance } from '../../src/commands/conformance.js'
+import { run as report } from '../../src/commands/report.js'
+import { ConfigError } from '../../src/config.js'
+import { startFleetsim, type RunningFleetsim } from '../../src/harness/embed.js'
+
+function capture() {
+  const io = { text: '', errors: '', out: (t: string) => void (io.text += t), err: (t: string) => void (io.errors += t) }
+  return io
+}
+
+describe('fleetsim conformance and fleetsim report', () => {
+  let sim: RunningFleetsim
+  let dir: string
+  beforeAll(async () => {
+    sim = await startFleetsim({ agents: 20 })
+    dir = await mkdtemp(join(tmpdir(), 'fleetsim-cmd-'))
+  })
+  afterAll(async () => {
+    await sim.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('conformance prints a pass/fail table, writes JUnit XML and exits 0 when all pass', async () => {
+    const io = capture()
+    const junit = join(dir, 'junit.xml')
+    const args = ['--target', sim.baseUrl, '--user', sim.credentials.user, '--password', sim.credentials.password, '--insecure', '--read-only', '--junit', junit]
+    expect(await conformance(args, io)).toBe(0)
+    expect(io.text).toMatch(/^PASS {2}auth-rejected/m)
+    expect(io.text).toMatch(/^SKIP {2}addagent/m)
+    expect(await readFile(junit, 'utf8')).toContain('<testsuites')
+  })
+
+  it('conformance exits 1 when a check fails (wrong password: every authenticated check fails)', async () => {
+    const io = capture()
+    expect(await conformance(['--target', sim.baseUrl, '--password', 'nope', '--insecure', '--only', 'appinfo-record'], io)).toBe(1)
+    expect(io.text).toMatch(/^FAIL {2}appinfo-record/m)
+  })
+
+  it('conformance needs --target', async () => {
+    await expect(conformance([], capture())).rejects.toThrow(ConfigError)
+    await expect(conformance(['--target', sim.baseUrl, '--only', 'nonsense'], capture())).rejects.toThrow('--only must name checks')
+  })
+
+  it('report prints the client report for a terminal', async () => {
+    const io = capture()
+    expect(await report(['--target', sim.origin, '--user', sim.credentials.user, '--password', sim.credentials.password, '--ca', await caFile()], io)).toBe(0)
+    expect(io.text).toContain('fleetsim client report')
+    expect(io.text).toContain('Coverage')
+  })
+
+  it('report says what the simulator answered when it refuses', async () => {
+    const io = capture()
+    expect(await report(['--target', sim.origin, '--password', 'nope', '--insecure'], io)).toBe(1)
+    expect(io.errors).toContain('401')
+  })
+
+  async function caFile(): Promise<string> {
+    const path = join(dir, 'ca.pem')
+    await writeFile(path, sim.ca)
+    return path
+  }
+})
