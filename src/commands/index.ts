@@ -30,6 +30,11 @@ export const COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
     summary: 'check scenario files, or list the scenario library',
     load: () => import('./scenario.js')
   },
+  run: {
+    usage: 'run <scenario> --out <dir> [--duration 24h] [--sample 60s]',
+    summary: 'run a scenario headless at full speed and write a report (CSV, JSON, SVG chart)',
+    load: () => import('./run.js')
+  },
   report: {
     usage: 'report [--target URL] [--user U --password P] [--insecure]',
     summary: 'print the client report of a running simulator (rules broken, retries, coverage)',

@@ -1,0 +1,71 @@
+/**
+ * The files of a headless run's report: states.csv and states.json (the time series),
+ * chart.svg, events.json (timeline events with their virtual times) and summary.json
+ * (final counts, transitions, digest).
+ */
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { AGENT_STATES } from '../fleet/states.js'
+import { renderChart } from './chart.js'
+import type { RunResult } from './runner.js'
+
+export const REPORT_FILES = ['states.csv', 'states.json', 'chart.svg', 'events.json', 'summary.json'] as const
+
+const iso = (result: RunResult, second: number) => new Date(result.startTime + second * 1000).toISOString()
+
+export function statesCsv(result: RunResult): string {
+  const header = ['second', 'time', 'agents', ...AGENT_STATES].join(',')
+  const rows = result.samples.map((s) => [s.second, iso(result, s.second), s.agents, ...AGENT_STATES.map((state) => s.byState[state])].join(','))
+  return `${[header, ...rows].join('\n')}\n`
+}
+
+export function statesJson(result: RunResult) {
+  return {
+    scenario: result.scenario.name,
+    startTime: iso(result, 0),
+    sampleSeconds: result.sampleSeconds,
+    states: AGENT_STATES,
+    samples: result.samples.map((s) => ({ ...s, time: iso(result, s.second) }))
+  }
+}
+
+export function eventsJson(result: RunResult) {
+  return result.events.map((e) => ({ ...e, time: iso(result, e.second) }))
+}
+
+export function summaryJson(result: RunResult) {
+  return {
+    scenario: result.scenario,
+    startTime: iso(result, 0),
+    durationSeconds: result.durationSeconds,
+    final: { ...result.final, time: iso(result, result.final.second) },
+    transitions: result.transitions,
+    timelineEvents: result.events.length,
+    moduleCrashes: result.moduleCrashes,
+    moduleRestarts: result.moduleRestarts,
+    lockedOut: result.lockedOut,
+    digest: result.digest,
+    wallMs: result.wallMs
+  }
+}
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
+
+/** Writes every report file into dir (created if missing); returns their paths. */
+export async function writeReport(dir: string, result: RunResult): Promise<string[]> {
+  await mkdir(dir, { recursive: true })
+  const contents: Record<(typeof REPORT_FILES)[number], string> = {
+    'states.csv': statesCsv(result),
+    'states.json': json(statesJson(result)),
+    'chart.svg': renderChart(result),
+    'events.json': json(eventsJson(result)),
+    'summary.json': json(summaryJson(result))
+  }
+  const paths: string[] = []
+  for (const name of REPORT_FILES) {
+    const path = join(dir, name)
+    await writeFile(path, contents[name])
+    paths.push(path)
+  }
+  return paths
+}

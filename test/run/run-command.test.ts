@@ -1,0 +1,72 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { run } from '../../src/commands/run.js'
+import { ConfigError } from '../../src/config.js'
+import { REPORT_FILES } from '../../src/run/report.js'
+
+const dirs: string[] = []
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })))
+})
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'fleetsim-run-'))
+  dirs.push(dir)
+  return dir
+}
+
+function capture() {
+  const out: string[] = []
+  const err: string[] = []
+  return { io: { out: (t: string) => void out.push(t), err: { isTTY: false, write: (t: string) => err.push(t) } }, out, err }
+}
+
+describe('fleetsim run', () => {
+  it('writes the report files with the time series, events and digest', async () => {
+    const dir = await tempDir()
+    const { io, out, err } = capture()
+    const code = await run(['scenarios/mass-outage-recovery.yaml', '--duration', '30m', '--sample', '5m', '--workers', '1', '--out', dir], io)
+    expect(code).toBe(0)
+    for (const name of REPORT_FILES) expect((await readFile(join(dir, name), 'utf8')).length).toBeGreaterThan(0)
+    const csv = (await readFile(join(dir, 'states.csv'), 'utf8')).trim().split('\n')
+    expect(csv[0]).toBe('second,time,agents,ONLINE,OFFLINE,ERROR,UNMANAGED,UNTRUSTED,FORGED')
+    expect(csv).toHaveLength(1 + 7)
+    const events = JSON.parse(await readFile(join(dir, 'events.json'), 'utf8'))
+    expect(events).toEqual([{ second: 600, name: 'datacentre-outage', action: 'offline', time: '2026-01-01T00:10:00.000Z' }])
+    const summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8'))
+    expect(summary.digest).toMatch(/^[0-9a-f]{64}$/)
+    expect(summary.transitions.byPair['ONLINE->OFFLINE']).toBeGreaterThan(1000)
+    const svg = await readFile(join(dir, 'chart.svg'), 'utf8')
+    expect(svg).toContain('<svg')
+    expect(svg).toContain('datacentre-outage (offline) at 10m')
+    expect(out.join('')).toContain('mass-outage-recovery: 30m virtual')
+    // Not a terminal: plain progress lines, ending at 100%.
+    expect(err.at(-1)).toMatch(/^mass-outage-recovery 100% 30m \/ 30m virtual/)
+  })
+
+  it('exits 1 listing every problem of a bad scenario, and writes nothing', async () => {
+    const dir = join(await tempDir(), 'report')
+    const bad = join(await tempDir(), 'bad.yaml')
+    await import('node:fs/promises').then((fs) => fs.writeFile(bad, 'description: x\nfleet: { agents: ten }\n'))
+    const { io, err } = capture()
+    expect(await run([bad, '--out', dir], io)).toBe(1)
+    expect(err.join('')).toContain('bad.yaml:2:18 fleet.agents:')
+    expect(err.join('')).toContain('is not a valid scenario (1 problem); nothing was run')
+    await expect(readFile(join(dir, 'summary.json'))).rejects.toThrow()
+  })
+
+  it.each([
+    [['scenarios/steady-fleet.yaml'], '--out <dir> is required'],
+    [['scenarios/steady-fleet.yaml', '--out', 'x', '--duration', 'soon'], '--duration must be a duration of whole seconds'],
+    [['scenarios/steady-fleet.yaml', '--out', 'x', '--sample', '2h', '--duration', '1h'], '--sample (2h) must not be longer than --duration (1h)'],
+    [['scenarios/steady-fleet.yaml', '--out', 'x', '--workers', '0'], '--workers must be an integer from 1 to 256'],
+    [['--out', 'x'], 'run needs exactly one SCENARIO file'],
+    [['scenarios/steady-fleet.yaml', '--out', 'x', '--start-time', 'yesterday'], '--start-time must be an ISO 8601 time']
+  ])('refuses %j with a ConfigError', async (argv, message) => {
+    const error = await run(argv, capture().io).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConfigError)
+    expect((error as Error).message).toContain(message)
+  })
+})
