@@ -5,9 +5,10 @@
  *
  *   {"byState":{"ONLINE":1890,...},"transitions":{"ONLINE->OFFLINE":12,...},"second":3600} fleet state summary
  *
- * A summary is written once at least `everyVirtualSeconds` of virtual time has passed since the
- * previous one and something changed; `transitions` are the changes since then. A paused, quiet
- * fleet writes nothing.
+ * A summary is written once at least `everyVirtualSeconds` of virtual time (and, so that a fast
+ * clock does not flood the log, `minWallMs` of wall time) has passed since the previous one and
+ * something changed; `transitions` are the changes since then. A paused, quiet fleet writes
+ * nothing.
  */
 import type { Logger } from 'pino'
 import { AGENT_STATES } from '../fleet/states.js'
@@ -18,6 +19,10 @@ export interface FleetLogOptions {
   everyVirtualSeconds?: number
   /** wall ms between looks at the engine (default 1000) */
   pollMs?: number
+  /** fewest wall ms between two summaries (default 10000) */
+  minWallMs?: number
+  /** wall clock in ms (tests pass their own) */
+  wallNow?: () => number
 }
 
 export interface FleetLog {
@@ -30,6 +35,9 @@ type FleetLogSource = MetricsSource & { second(): number }
 
 export function startFleetLog(source: FleetLogSource, log: Pick<Logger, 'info'>, options: FleetLogOptions = {}): FleetLog {
   const every = options.everyVirtualSeconds ?? 60
+  const minWallMs = options.minWallMs ?? 10_000
+  const wallNow = options.wallNow ?? (() => performance.now())
+  let lastWall = -Infinity
   let lastSecond = source.second()
   let lastTransitions = [...source.stats.transitions]
   const firedSeen = new Map(Object.entries(source.stats.timelineFired))
@@ -62,7 +70,7 @@ export function startFleetLog(source: FleetLogSource, log: Pick<Logger, 'info'>,
       lastTransitions = [...source.stats.transitions]
       return
     }
-    if (second - lastSecond < every) return
+    if (second - lastSecond < every || wallNow() - lastWall < minWallMs) return
     const transitions: Record<string, number> = {}
     let changed = 0
     const totals = source.stats.transitions
@@ -77,6 +85,7 @@ export function startFleetLog(source: FleetLogSource, log: Pick<Logger, 'info'>,
     lastSecond = second
     lastTransitions = [...totals]
     if (changed === 0) return
+    lastWall = wallNow()
     log.info({ byState: source.counts().byState, transitions, second }, 'fleet state summary')
   }
 

@@ -1,29 +1,40 @@
 /**
- * One structured log line per request, written when the answer is complete: operation, method,
- * path, status and response time. It replaces fastify's own pair of "incoming request" /
- * "request completed" lines (build the app with `disableRequestLogging: true`). The path leaves
- * the query string out: agent lists can be long.
+ * One structured log line per request, written when the answer is complete:
+ *
+ *   {"reqId":"req-7","operation":"agentinfo","method":"GET","path":"/manager/mvc/restservice/agentinfo","status":200,"responseTimeMs":3.2} request completed
+ *
+ * It is a fastify LogController (pass `logController: new RequestLogController()` to Fastify):
+ * fastify's own pair of "incoming request" / "request completed" lines and its "route not
+ * found" line become this one line. The path leaves the query string out (agent lists can be
+ * long, and names are not for logs at info).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify'
 import { operationOf } from './operation.js'
 import { METRICS_PATH } from './plugin.js'
 
-async function requestLogImpl(app: FastifyInstance): Promise<void> {
-  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    const query = request.url.indexOf('?')
-    request.log.info(
-      {
-        operation: operationOf(request, METRICS_PATH),
-        method: request.method,
-        path: query < 0 ? request.url : request.url.slice(0, query),
-        status: reply.statusCode,
-        responseTimeMs: Math.round(reply.elapsedTime * 1000) / 1000
-      },
-      'request completed'
-    )
-    done()
-  })
+export function requestFields(request: FastifyRequest, reply: FastifyReply): Record<string, unknown> {
+  const query = request.url.indexOf('?')
+  return {
+    operation: operationOf(request, METRICS_PATH),
+    method: request.method,
+    path: query < 0 ? request.url : request.url.slice(0, query),
+    status: reply.statusCode,
+    responseTimeMs: Math.round(reply.elapsedTime * 1000) / 1000
+  }
 }
 
-/** Root-level (skip-override) so it sees every route. */
-export const requestLogPlugin = Object.assign(requestLogImpl, { [Symbol.for('skip-override')]: true })
+export class RequestLogController extends LogController {
+  override incomingRequest(): void {
+    // Nothing on arrival: the one line is written on completion.
+  }
+
+  override routeNotFound(): void {
+    // The completion line says it: operation "not_found", status 404.
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return
+    if (error) reply.log.error({ ...requestFields(request, reply), err: error }, 'request errored')
+    else reply.log.info(requestFields(request, reply), 'request completed')
+  }
+}

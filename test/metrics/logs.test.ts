@@ -3,7 +3,7 @@ import Fastify from 'fastify'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { startFleetLog } from '../../src/metrics/fleet-log.js'
-import { requestLogPlugin } from '../../src/metrics/request-log.js'
+import { RequestLogController } from '../../src/metrics/request-log.js'
 import { fakeSource } from './helpers.js'
 
 function capture() {
@@ -23,14 +23,14 @@ const flush = () => new Promise((resolve) => setImmediate(resolve))
 describe('request logs', () => {
   it('write one line per request with operation, method, path, status and response time', async () => {
     const { lines, logger } = capture()
-    const app = Fastify({ loggerInstance: logger, disableRequestLogging: true })
-    await app.register(requestLogPlugin)
+    const app = Fastify({ loggerInstance: logger, logController: new RequestLogController() })
     app.get('/things', { config: { operation: 'agentinfo' } }, async () => ({ ok: true }))
     await app.inject({ url: '/things?agentname=a,b,c' })
     await app.inject({ url: '/missing' })
     await app.close()
     await flush()
-    const requests = lines.filter((line) => line.msg === 'request completed')
+    expect(lines.map((line) => line.msg)).toEqual(['request completed', 'request completed'])
+    const requests = lines
     expect(requests.map(({ operation, method, path, status }) => ({ operation, method, path, status }))).toEqual([
       { operation: 'agentinfo', method: 'GET', path: '/things', status: 200 },
       { operation: 'not_found', method: 'GET', path: '/missing', status: 404 }
@@ -57,6 +57,22 @@ describe('fleet logs', () => {
     const summaries = lines.filter((line) => line.msg === 'fleet state summary')
     expect(summaries).toHaveLength(1)
     expect(summaries[0]).toMatchObject({ byState: { ONLINE: 9, OFFLINE: 1 }, transitions: { 'ONLINE->OFFLINE': 1 }, second: 61 })
+  })
+
+  it('write at most one summary per minWallMs of wall time, however fast the clock runs', async () => {
+    const { lines, logger } = capture()
+    const source = fakeSource()
+    let wall = 0
+    const log = startFleetLog(source, logger, { pollMs: 60_000, minWallMs: 10_000, wallNow: () => wall })
+    for (let k = 1; k <= 20; k++) {
+      source.stats.transitions[0 * 6 + 1] = k
+      source.virtualSecond = k * 600
+      wall = k * 1000
+      log.check()
+    }
+    log.stop()
+    await flush()
+    expect(lines.filter((line) => line.msg === 'fleet state summary').map((line) => line.second)).toEqual([600, 6600])
   })
 
   it('stay quiet while nothing changes', async () => {
