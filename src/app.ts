@@ -28,6 +28,7 @@ import { labelRoutes } from './http/routes/labels.js'
 import { managerRoutes } from './http/routes/manager-info.js'
 import { templateRoutes } from './http/routes/templates.js'
 import { viewRoutes } from './http/routes/view.js'
+import { MAX_PARAM_LENGTH, handleFrameworkError } from './http/unrouted.js'
 import { createValidatorCompiler } from './http/validation.js'
 import { createHarness, harnessPlugin, type Harness } from './harness/plugin.js'
 import { createManager, type Manager } from './manager/manager.js'
@@ -80,6 +81,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const logger = options.logger
   const app = Fastify({
     bodyLimit,
+    // Router errors (a bad percent-encoding, an overlong path segment) in the error envelope.
+    frameworkErrors: handleFrameworkError,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ...(isLoggerInstance(logger) ? { loggerInstance: logger } : { logger: logger ?? false })
   })
 

@@ -7,6 +7,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, apiError } from './errors.js'
 import { sendEnvelope } from './reply.js'
+import { describeUnrouted } from './unrouted.js'
 import './request-context.js'
 
 export function toCatalogueError(error: FastifyError | ApiError | Error, request: FastifyRequest, bodyLimit: number): ApiError {
@@ -27,6 +28,9 @@ export function toCatalogueError(error: FastifyError | ApiError | Error, request
 
 export function createErrorHandler(bodyLimit: number) {
   return function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    // A body the not-found route cannot parse fails before its handler names the operation
+    // and picks the format; do both here so the envelope still follows the client's accept.
+    if (request.is404 && request.operation === '') describeUnrouted(request)
     const apiErr = toCatalogueError(error, request, bodyLimit)
     const status = apiErr.statusCode
     if (status >= 500) request.log.error({ err: error, operation: request.operation }, 'request failed')

@@ -11,7 +11,7 @@
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { apiError } from './errors.js'
-import { negotiate } from './negotiation.js'
+import { describeUnrouted } from './unrouted.js'
 import './request-context.js'
 
 /** Set on a socket the server accepted beyond its connection limit (see markConnections). */
@@ -36,11 +36,7 @@ export function registerLimits(app: FastifyInstance, options: LimitOptions): voi
     }
     // App-level hooks run before the route's own, so name the operation and pick the format
     // here for the error envelope.
-    const path = question === -1 ? url : url.slice(0, question)
-    const last = path.slice(path.lastIndexOf('/') + 1)
-    const suffix = last.endsWith('.json') ? 'json' : last.endsWith('.xml') ? 'xml' : undefined
-    request.operation = suffix === undefined ? last : last.slice(0, last.lastIndexOf('.'))
-    request.format = negotiate(suffix, request.headers.accept, request.headers['content-type']) ?? 'xml'
+    describeUnrouted(request)
     if (connectionLimit !== undefined) {
       reply.header('retry-after', '1').header('connection', 'close')
       done(apiError('E_TOO_MANY_CONNECTIONS', { limit: connectionLimit }))

@@ -22,12 +22,27 @@ export interface RouteKit {
   /** `host:port` of the agent listener, for agentmanager's message */
   agentListener: string
   appVersion: string
+  /**
+   * Runs a route's check-then-change section alone: no other such section of this app starts
+   * until it settles. Every route that looks agents, templates or labels up and then changes
+   * them runs that part through here, so e.g. two addagent calls with one name cannot both pass
+   * the name check, and a label cannot be assigned to an agent a pending deleteagent removes.
+   * Reads do not queue, and neither do waits for agents to reconnect (they take virtual seconds).
+   */
+  serial<T>(section: () => Promise<T> | T): Promise<T>
   /** url and options of each route of an operation: the plain name, and suffix variants */
   routes(operation: OperationName): Array<{ url: string; options: { onRequest: onRequestHookHandler; config: { operation: string; format?: Format } } }>
 }
 
-export function createRouteKit(parts: Omit<RouteKit, 'routes'> & { authCheck: AuthCheck }): RouteKit {
+export function createRouteKit(parts: Omit<RouteKit, 'routes' | 'serial'> & { authCheck: AuthCheck }): RouteKit {
   const { authCheck, ...rest } = parts
+  // The tail of the queue of sections; each starts when the one before it settled.
+  let tail: Promise<unknown> = Promise.resolve()
+  const serial = <T>(section: () => Promise<T> | T): Promise<T> => {
+    const run = tail.then(section)
+    tail = run.catch(() => undefined)
+    return run
+  }
   const hook = (operation: string, suffix: Format | undefined): onRequestHookHandler =>
     function checkRequest(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
       request.operation = operation
@@ -46,6 +61,7 @@ export function createRouteKit(parts: Omit<RouteKit, 'routes'> & { authCheck: Au
     }
   return {
     ...rest,
+    serial,
     routes(operation) {
       const variants: Array<[string, Format | undefined]> = [[`/${operation}`, undefined]]
       if (OPERATIONS[operation].suffix) variants.push([`/${operation}.json`, 'json'], [`/${operation}.xml`, 'xml'])

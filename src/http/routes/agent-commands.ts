@@ -46,13 +46,18 @@ export function agentCommandRoutes(app: FastifyInstance, kit: RouteKit): void {
     const schema = { summary: 'Assign a master template and/or sub templates to agents', querystring: AssignTemplateQuery, response }
     typed.post(url, { ...options, schema }, async (request, reply) => {
       const { agentUuids, templateName, subTemplateNames, updateAgents } = request.query
-      const indices = resolveUuids(fleet, agentUuids)
-      if (templateName === undefined && subTemplateNames === undefined) throw apiError('E_NOTHING_TO_ASSIGN')
-      const master = templateName === undefined ? undefined : templates.require('master', [templateName])[0]
-      const subs = subTemplateNames === undefined ? [] : templates.require('sub', subTemplateNames)
-      const names = namesOf(kit, indices)
-      for (const index of indices) templates.assign(index, master, subs)
-      if (master !== undefined) await fleet.setTemplate(indices, master.id)
+      // Lookups and assignment in one serial section (a pending delete finishes first); the
+      // reconnect wait below runs outside it.
+      const { indices, master, subs, names } = await kit.serial(async () => {
+        const indices = resolveUuids(fleet, agentUuids)
+        if (templateName === undefined && subTemplateNames === undefined) throw apiError('E_NOTHING_TO_ASSIGN')
+        const master = templateName === undefined ? undefined : templates.require('master', [templateName])[0]
+        const subs = subTemplateNames === undefined ? [] : templates.require('sub', subTemplateNames)
+        const names = namesOf(kit, indices)
+        for (const index of indices) templates.assign(index, master, subs)
+        if (master !== undefined) await fleet.setTemplate(indices, master.id)
+        return { indices, master, subs, names }
+      })
       const values: Array<{ message: string }> = []
       for (const name of names.values()) {
         if (master !== undefined) values.push({ message: `${name}: master template "${master.name}" assigned` })
@@ -78,8 +83,11 @@ export function agentCommandRoutes(app: FastifyInstance, kit: RouteKit): void {
     const schema = { summary: 'Send the current configuration to agents and reload them', querystring: UpdateAndReloadQuery, response }
     typed.post(url, { ...options, schema }, async (request, reply) => {
       const { agentUuids } = request.query
-      const indices = agentUuids === undefined ? [...fleet.indices()] : resolveUuids(fleet, agentUuids)
-      const names = namesOf(kit, indices)
+      // After any pending change; an agent deleted during the reconnect wait is reported as failed.
+      const { indices, names } = await kit.serial(() => {
+        const indices = agentUuids === undefined ? [...fleet.indices()] : resolveUuids(fleet, agentUuids)
+        return { indices, names: namesOf(kit, indices) }
+      })
       const outcome = await fleet.reconnectAgents(indices, 'updateandreloadagent')
       const values: Array<{ message: string }> = []
       for (const index of outcome.ok) {
@@ -104,9 +112,10 @@ export function agentCommandRoutes(app: FastifyInstance, kit: RouteKit): void {
     for (const { url, options } of kit.routes(operation)) {
       const schema = { summary, querystring: AgentUuidsQuery, response }
       typed.post(url, { ...options, schema }, async (request, reply) => {
-        const indices = resolveUuids(fleet, request.query.agentUuids)
-        const names = namesOf(kit, indices)
-        const outcome = await act(indices)
+        const { names, outcome } = await kit.serial(async () => {
+          const indices = resolveUuids(fleet, request.query.agentUuids)
+          return { names: namesOf(kit, indices), outcome: await act(indices) }
+        })
         const errors = failures(outcome, names)
         return sendEnvelope(request, reply, {
           servicename: operation,
@@ -126,11 +135,15 @@ export function agentCommandRoutes(app: FastifyInstance, kit: RouteKit): void {
     }
     typed.delete(url, { ...options, schema }, async (request, reply) => {
       const { agentUuids, revokeCert } = request.query
-      const indices = resolveUuids(fleet, agentUuids)
-      const names = namesOf(kit, indices)
-      // The manager reads each agent's certificate, so it forgets them before the fleet does.
-      kit.manager.forgetAgents(indices, revokeCert)
-      await fleet.deleteAgents(indices, revokeCert)
+      // One serial section: a second delete of the same agents waits and then finds none (404).
+      const names = await kit.serial(async () => {
+        const indices = resolveUuids(fleet, agentUuids)
+        const names = namesOf(kit, indices)
+        // The manager reads each agent's certificate, so it forgets them before the fleet does.
+        kit.manager.forgetAgents(indices, revokeCert)
+        await fleet.deleteAgents(indices, revokeCert)
+        return names
+      })
       if (revokeCert) return reply.code(204).send()
       const values: Array<{ message: string }> = []
       for (const name of names.values()) {

@@ -33,27 +33,32 @@ export function agentConfigRoutes(app: FastifyInstance, kit: RouteKit): void {
     const schema = { summary: 'Create an agent', body: AddAgentBody, response }
     typed.post(url, { ...options, schema }, async (request, reply) => {
       const config = request.body['global-config']
-      certificates.requireCa(config['ca-fingerprint'])
-      let name = request.body.name
-      let fingerprint: string | undefined
-      if (config['cert-fingerprint'] !== undefined) {
-        const cert = certificates.requireAssignable(config['cert-fingerprint'])
-        fingerprint = cert.fingerprint
-        name ??= cert.name
-      }
-      if (name === undefined) throw apiError('E_MISSING_FIELD', { name: 'name' })
-      kit.manager.checkName(name)
-      const issued = fingerprint === undefined
-      if (fingerprint === undefined) fingerprint = certificates.issue(name)
-      else certificates.keep(fingerprint)
-      let index: number
-      try {
-        index = await fleet.addAgent({ name, config: agentConfig(config, certificates.caFingerprint, fingerprint) })
-      } catch (error) {
-        if (issued) certificates.discard(fingerprint)
-        throw error
-      }
-      if (issued) certificates.bind(fingerprint, index)
+      // The name check and the add in one serial section: a concurrent add or rename to the
+      // same name waits, then fails the check.
+      const name = await kit.serial(async () => {
+        certificates.requireCa(config['ca-fingerprint'])
+        let name = request.body.name
+        let fingerprint: string | undefined
+        if (config['cert-fingerprint'] !== undefined) {
+          const cert = certificates.requireAssignable(config['cert-fingerprint'])
+          fingerprint = cert.fingerprint
+          name ??= cert.name
+        }
+        if (name === undefined) throw apiError('E_MISSING_FIELD', { name: 'name' })
+        kit.manager.checkName(name)
+        const issued = fingerprint === undefined
+        if (fingerprint === undefined) fingerprint = certificates.issue(name)
+        else certificates.keep(fingerprint)
+        let index: number
+        try {
+          index = await fleet.addAgent({ name, config: agentConfig(config, certificates.caFingerprint, fingerprint) })
+        } catch (error) {
+          if (issued) certificates.discard(fingerprint)
+          throw error
+        }
+        if (issued) certificates.bind(fingerprint, index)
+        return name
+      })
       return sendEnvelope(request, reply, {
         servicename: 'addagent',
         values: [{ message: `Agent "${name}" added.` }],
@@ -66,18 +71,22 @@ export function agentConfigRoutes(app: FastifyInstance, kit: RouteKit): void {
     const schema = { summary: 'Rename and/or reconfigure an agent', querystring: ModifyAgentQuery, body: ModifyAgentBody, response }
     typed.put(url, { ...options, schema }, async (request, reply) => {
       const current = request.query.agentName
-      const index = fleet.findByName(current)
-      if (index === undefined) throw apiError('E_UNKNOWN_AGENT', { by: 'name', values: [current] })
       const { name } = request.body
       const config = request.body['global-config']
-      kit.manager.checkName(name, current)
-      certificates.requireCa(config['ca-fingerprint'])
-      let fingerprint = fleet.config(index).certFingerprint
-      if (config['cert-fingerprint'] !== undefined) {
-        fingerprint = certificates.requireAssignable(config['cert-fingerprint']).fingerprint
-        certificates.keep(fingerprint)
-      }
-      await fleet.modifyAgent(index, name, agentConfig(config, certificates.caFingerprint, fingerprint))
+      // Lookup, name check and change in one serial section: the agent cannot be deleted or
+      // renamed, nor the new name taken, in between.
+      await kit.serial(async () => {
+        const index = fleet.findByName(current)
+        if (index === undefined) throw apiError('E_UNKNOWN_AGENT', { by: 'name', values: [current] })
+        kit.manager.checkName(name, current)
+        certificates.requireCa(config['ca-fingerprint'])
+        let fingerprint = fleet.config(index).certFingerprint
+        if (config['cert-fingerprint'] !== undefined) {
+          fingerprint = certificates.requireAssignable(config['cert-fingerprint']).fingerprint
+          certificates.keep(fingerprint)
+        }
+        await fleet.modifyAgent(index, name, agentConfig(config, certificates.caFingerprint, fingerprint))
+      })
       return sendEnvelope(request, reply, {
         servicename: 'modifyagent',
         values: [{ message: `Agent "${name}" modified.` }],

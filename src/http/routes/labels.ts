@@ -18,8 +18,11 @@ export function labelRoutes(app: FastifyInstance, kit: RouteKit): void {
     const schema = { summary: 'Create, assign, update or rename a custom label', querystring: SetLabelQuery, body: LabelBody, response }
     typed.post(url, { ...options, schema }, async (request, reply) => {
       const { agentUuids, oldName } = request.query
-      const agents = agentUuids === undefined ? undefined : resolveUuids(fleet, agentUuids)
-      labels.set({ name: request.body.name, value: request.body.value, oldName, agents })
+      // Serial: a pending deleteagent finishes first, so its agents are no longer found.
+      await kit.serial(() => {
+        const agents = agentUuids === undefined ? undefined : resolveUuids(fleet, agentUuids)
+        labels.set({ name: request.body.name, value: request.body.value, oldName, agents })
+      })
       return sendEnvelope(request, reply, { servicename: 'setcustomlabel', links: [selfLink(kit.links.base(request), request)] })
     })
   }
@@ -28,8 +31,10 @@ export function labelRoutes(app: FastifyInstance, kit: RouteKit): void {
     const schema = { summary: 'Unassign custom labels; remove those left unassigned', querystring: RemoveLabelQuery, response }
     typed.post(url, { ...options, schema }, async (request, reply) => {
       const { labelNames, agentUuids } = request.query
-      const agents = agentUuids === undefined ? undefined : resolveUuids(fleet, agentUuids)
-      labels.remove(labelNames, agents)
+      await kit.serial(() => {
+        const agents = agentUuids === undefined ? undefined : resolveUuids(fleet, agentUuids)
+        labels.remove(labelNames, agents)
+      })
       return sendEnvelope(request, reply, { servicename: 'removecustomlabel', links: [selfLink(kit.links.base(request), request)] })
     })
   }

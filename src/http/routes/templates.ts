@@ -65,7 +65,8 @@ export function templateRoutes(app: FastifyInstance, kit: RouteKit): void {
       const body = request.body
       certificates.requireCa(body['global-config']['ca-fingerprint'])
       const config = masterConfig(body['global-config'], certificates.caFingerprint)
-      const template = templates.add('master', { name: body.name, description: body.description, config })
+      // Serial: the shared name check must not run while an addagent of that name is pending.
+      const template = await kit.serial(() => templates.add('master', { name: body.name, description: body.description, config }))
       return sendEnvelope(request, reply, {
         servicename: 'addmastertemplate',
         values: [{ message: `Master template "${template.name}" created.` }],
@@ -77,7 +78,7 @@ export function templateRoutes(app: FastifyInstance, kit: RouteKit): void {
   for (const { url, options } of kit.routes('addsubtemplate')) {
     typed.post(url, { ...options, schema: { summary: 'Create a sub template', body: SubTemplateBody, response } }, async (request, reply) => {
       const body = request.body
-      const template = templates.add('sub', { name: body.name, description: body.description, config: { ...body['global-config'] } })
+      const template = await kit.serial(() => templates.add('sub', { name: body.name, description: body.description, config: { ...body['global-config'] } }))
       return sendEnvelope(request, reply, {
         servicename: 'addsubtemplate',
         values: [{ message: `Sub template "${template.name}" created.` }],
@@ -93,7 +94,7 @@ export function templateRoutes(app: FastifyInstance, kit: RouteKit): void {
       templates.require('master', [request.query.masterTemplateName])
       certificates.requireCa(body['global-config']['ca-fingerprint'])
       const config = masterConfig(body['global-config'], certificates.caFingerprint)
-      const template = templates.modify('master', request.query.masterTemplateName, { name: body.name, description: body.description, config })
+      const template = await kit.serial(() => templates.modify('master', request.query.masterTemplateName, { name: body.name, description: body.description, config }))
       return sendEnvelope(request, reply, {
         servicename: 'modifymastertemplate',
         values: [{ message: `Master template "${template.name}" modified.` }],
@@ -106,11 +107,13 @@ export function templateRoutes(app: FastifyInstance, kit: RouteKit): void {
     const schema = { summary: 'Rename and/or change a sub template', querystring: ModifySubQuery, body: SubTemplateBody, response }
     typed.put(url, { ...options, schema }, async (request, reply) => {
       const body = request.body
-      const template = templates.modify('sub', request.query.subTemplateName, {
-        name: body.name,
-        description: body.description,
-        config: { ...body['global-config'] }
-      })
+      const template = await kit.serial(() =>
+        templates.modify('sub', request.query.subTemplateName, {
+          name: body.name,
+          description: body.description,
+          config: { ...body['global-config'] }
+        })
+      )
       return sendEnvelope(request, reply, {
         servicename: 'modifysubtemplate',
         values: [{ message: `Sub template "${template.name}" modified.` }],

@@ -1,0 +1,183 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../src/app.js'
+import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
+import { createManager, type Manager } from '../../src/manager/manager.js'
+import { CA, REST, START, agentBody } from '../http/helpers.js'
+import { checkFleet } from './fuzz/runner.js'
+
+const AUTH = { REST_USER: 'admin', REST_PASSWORD: 'secret' }
+const HEADERS = { ...AUTH, accept: 'application/json', 'content-type': 'application/json' }
+
+interface Call {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  path: string
+  body?: unknown
+}
+interface Answer {
+  status: number
+  body: string
+}
+type Send = (call: Call) => Promise<Answer>
+
+let fleet: FleetEngine
+let manager: Manager
+let app: FastifyInstance
+
+beforeEach(async () => {
+  // A running clock: mutations then queue behind the fleet's step rounds, which widens every
+  // window between a route's checks and its change (the races this file is about).
+  fleet = await createFleet({ agents: 120, seed: 11, workers: 1, speed: 100, startTime: START, caFingerprint: CA.fingerprint })
+  manager = createManager(fleet, CA)
+  app = await buildApp({ fleet, manager, ca: CA, auth: { user: 'admin', password: 'secret' } })
+})
+
+afterEach(async () => {
+  await app.close()
+  await fleet.close()
+})
+
+const viaInject: () => Send = () => async (call) => {
+  const response = await app.inject({
+    method: call.method,
+    url: `${REST}/${call.path}`,
+    headers: HEADERS,
+    ...(call.body === undefined ? {} : { payload: JSON.stringify(call.body) })
+  })
+  return { status: response.statusCode, body: response.body }
+}
+
+async function viaSocket(): Promise<Send> {
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const { port } = app.server.address() as { port: number }
+  return async (call) => {
+    const response = await fetch(`http://127.0.0.1:${port}${REST}/${call.path}`, {
+      method: call.method,
+      headers: HEADERS,
+      ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) })
+    })
+    return { status: response.status, body: await response.text() }
+  }
+}
+
+/** Stops the clock and waits for the step round in flight (digest queues behind it), so the fleet holds still for checks. */
+async function steady(): Promise<void> {
+  fleet.setClock({ paused: true })
+  await fleet.digest()
+}
+
+/** A seeded shuffle, so every round interleaves the same calls differently but reproducibly. */
+function shuffled<T>(items: T[], seed: number): T[] {
+  const out = [...items]
+  let state = seed
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (state * 1103515245 + 12345) & 0x7fffffff
+    const j = state % (i + 1)
+    ;[out[i], out[j]] = [out[j], out[i]]
+  }
+  return out
+}
+
+/** Conflicting calls on agents a and b: renames to one name, deletes, assigns, labels, stop/start, duplicate adds. */
+function conflicting(round: number, a: number, b: number): Call[] {
+  const [nameA, nameB] = [fleet.name(a), fleet.name(b)]
+  const [uuidA, uuidB] = [fleet.uuid(a), fleet.uuid(b)]
+  const taken = `contested-${round}`
+  return [
+    { method: 'PUT', path: `modifyagent?agentName=${encodeURIComponent(nameA)}`, body: agentBody(taken) },
+    { method: 'PUT', path: `modifyagent?agentName=${encodeURIComponent(nameB)}`, body: agentBody(taken) },
+    { method: 'POST', path: 'addagent', body: agentBody(taken) },
+    { method: 'POST', path: 'addagent', body: agentBody(`twin-${round}`) },
+    { method: 'POST', path: 'addagent', body: agentBody(`twin-${round}`) },
+    { method: 'PUT', path: `modifyagent?agentName=${encodeURIComponent(nameA)}`, body: agentBody(`${nameA}-renamed`) },
+    { method: 'DELETE', path: `deleteagent?agentUuids=${uuidA}&revokeCert=true` },
+    { method: 'DELETE', path: `deleteagent?agentUuids=${uuidA}&revokeCert=false` },
+    { method: 'POST', path: `assigntemplatetoagent?agentUuids=${uuidA},${uuidB}&templateName=master-${round}&subTemplateNames=sub-${round}` },
+    { method: 'POST', path: `setcustomlabel?agentUuids=${uuidA},${uuidB}`, body: { name: `label-${round}`, value: 'one' } },
+    { method: 'POST', path: `setcustomlabel?agentUuids=${uuidA}`, body: { name: `label-${round}`, value: 'two' } },
+    { method: 'POST', path: `removecustomlabel?labelNames=label-${round}&agentUuids=${uuidB}` },
+    { method: 'POST', path: `stopagent?agentUuids=${uuidA},${uuidB}` },
+    { method: 'POST', path: `startagent?agentUuids=${uuidA}` },
+    { method: 'POST', path: `stopagent?agentUuids=${uuidB}` },
+    { method: 'DELETE', path: `deleteagent?agentUuids=${uuidB}&revokeCert=true` },
+    { method: 'GET', path: `agentinfo?agentname=${encodeURIComponent(nameA)},${encodeURIComponent(nameB)}` },
+    { method: 'POST', path: 'addmastertemplate', body: { name: taken, 'global-config': { address: '192.0.2.9', port: 4041, 'ca-fingerprint': CA.fingerprint } } }
+  ]
+}
+
+async function setUpTemplates(send: Send, round: number): Promise<void> {
+  const master = await send({ method: 'POST', path: 'addmastertemplate', body: { name: `master-${round}`, 'global-config': { address: '192.0.2.9', port: 4041, 'ca-fingerprint': CA.fingerprint } } })
+  const sub = await send({ method: 'POST', path: 'addsubtemplate', body: { name: `sub-${round}` } })
+  expect([master.status, sub.status]).toEqual([200, 200])
+}
+
+async function race(send: Send, rounds: number): Promise<Answer[]> {
+  const answers: Answer[] = []
+  const everyone = [...fleet.indices()]
+  for (let round = 0; round < rounds; round++) {
+    await setUpTemplates(send, round)
+    const [a, b] = [everyone[2 * round], everyone[2 * round + 1]]
+    const sizeBefore = fleet.size()
+    const calls = shuffled(conflicting(round, a, b), round + 1)
+    const results = await Promise.all(calls.map(send))
+    answers.push(...results)
+    await steady()
+    const successes = (path: string) => results.filter((r, k) => calls[k].path.startsWith(path) && r.status < 300)
+    expect(successes('addagent').length).toBeGreaterThanOrEqual(1)
+    const deletes = results.filter((r, k) => calls[k].path.startsWith('deleteagent') && r.status < 300)
+    const adds = successes('addagent')
+    expect(fleet.size(), `round ${round}: size follows the successful adds and deletes`).toBe(sizeBefore + adds.length - deletes.length)
+    expect(checkFleet(fleet, manager), `round ${round}`).toEqual([])
+    fleet.setClock({ paused: false })
+  }
+  return answers
+}
+
+describe('conflicting operations on the same agents, fired at once', () => {
+  it('leave unique names, one agent per UUID, counts equal to a scan and labels only on existing agents (inject)', async () => {
+    const answers = await race(viaInject(), 20)
+    expect(answers.filter((a) => a.status >= 500)).toEqual([])
+  })
+
+  it('leave the same invariants over real sockets on 127.0.0.1', async () => {
+    const answers = await race(await viaSocket(), 8)
+    expect(answers.filter((a) => a.status >= 500)).toEqual([])
+  })
+
+  it('answer exactly one of two deletes of the same agent with success', async () => {
+    const send = viaInject()
+    const uuid = fleet.uuid([...fleet.indices()][0])
+    const results = await Promise.all([1, 2, 3].map(() => send({ method: 'DELETE', path: `deleteagent?agentUuids=${uuid}&revokeCert=true` })))
+    await steady()
+    expect(results.map((r) => r.status).sort()).toEqual([204, 404, 404])
+  })
+
+  it('never bring back an agent deleted while a reload or stop of it was queued', async () => {
+    const send = viaInject()
+    const everyone = [...fleet.indices()].filter((i) => fleet.view(i, false).status === 'ONLINE').slice(0, 6)
+    const uuids = everyone.map((i) => fleet.uuid(i))
+    const calls: Call[] = uuids.flatMap((uuid): Call[] => [
+      { method: 'POST', path: `updateandreloadagent?agentUuids=${uuid}` },
+      { method: 'POST', path: `assigntemplatetoagent?agentUuids=${uuid}&subTemplateNames=s&updateAgents=true` },
+      { method: 'POST', path: `stopagent?agentUuids=${uuid}` },
+      { method: 'DELETE', path: `deleteagent?agentUuids=${uuid}&revokeCert=true` },
+      { method: 'POST', path: `startagent?agentUuids=${uuid}` }
+    ])
+    await send({ method: 'POST', path: 'addsubtemplate', body: { name: 's' } })
+    const results = await Promise.all(shuffled(calls, 7).map(send))
+    expect(results.filter((r) => r.status >= 500)).toEqual([])
+    // Long enough (virtual) for every queued reconnect and module restart to have played out.
+    await fleet.advance(120)
+    await steady()
+    for (const uuid of uuids) expect(fleet.findByUuid(uuid)).toBeUndefined()
+    expect(checkFleet(fleet, manager)).toEqual([])
+  })
+
+  it('let only one of two adds with the same name succeed', async () => {
+    const send = viaInject()
+    const results = await Promise.all([1, 2, 3].map(() => send({ method: 'POST', path: 'addagent', body: agentBody('same-name') })))
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409])
+    await steady()
+    expect(checkFleet(fleet, manager)).toEqual([])
+  })
+})
