@@ -67,7 +67,7 @@ describe('each conformance check against a server that breaks its answer', () =>
     transport = async ({ method, url, headers, body }) => {
       const { pathname, search } = new URL(url)
       const answer = await h.app.inject({ method: method as 'GET', url: pathname + search, ...(headers === undefined ? {} : { headers }), ...(body === undefined ? {} : { payload: body }) })
-      return { status: answer.statusCode, headers: answer.headers, body: answer.body }
+      return { status: answer.statusCode, headers: answer.headers as Record<string, string | string[] | undefined>, body: answer.body }
     }
   })
   afterAll(() => h.close())
