@@ -28,17 +28,29 @@ export function sendEnvelope(request: FastifyRequest, reply: FastifyReply, body:
 
 /** Items sent in one go before a list switches to streaming; also the batch size of a stream. */
 export const EAGER_ITEMS = 1000
+/**
+ * Items in the first batch of a list known to be long: the answer starts after these rather
+ * than after EAGER_ITEMS (bench: first byte of 100k ONLINE agents, 1000 items were ~10 ms of
+ * work on a quiet machine before anything was sent).
+ */
+export const FIRST_STREAMED_ITEMS = 64
 
+/**
+ * `expected`: how many items the list will probably have (it may change while streaming).
+ * Above EAGER_ITEMS the answer streams at once, after a small first batch.
+ */
 export function sendList(
   request: FastifyRequest,
   reply: FastifyReply,
   servicename: string,
   items: Iterator<unknown>,
-  links: Link[]
+  links: Link[],
+  expected?: number
 ): FastifyReply {
+  const eager = expected !== undefined && expected > EAGER_ITEMS ? FIRST_STREAMED_ITEMS : EAGER_ITEMS
   const first: unknown[] = []
   let next = items.next()
-  while (!next.done && first.length < EAGER_ITEMS) {
+  while (!next.done && first.length < eager) {
     first.push(next.value)
     next = items.next()
   }

@@ -47,7 +47,9 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       }
       const states = agentstate === undefined ? undefined : new Set<AgentStateName>(agentstate)
       const indices = fleet.indices(states)
-      return sendList(request, reply, 'agentinfo', items(fleet, base, indices, withModules), links)
+      const { agents, byState } = fleet.counts()
+      const expected = states === undefined ? agents : [...states].reduce((sum, state) => sum + byState[state], 0)
+      return sendList(request, reply, 'agentinfo', items(fleet, base, indices, withModules), links, expected)
     })
   }
 }
