@@ -16,6 +16,7 @@ import type { CaInfo } from './tls/ca-info.js'
 import { createAuthCheck } from './http/auth.js'
 import { registerContentParsers } from './http/content-parsers.js'
 import { createErrorHandler } from './http/error-handler.js'
+import { handleClientError } from './http/client-errors.js'
 import { registerLimits } from './http/limits.js'
 import { Links } from './http/links.js'
 import { createNotFoundHandler } from './http/not-found.js'
@@ -83,6 +84,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit,
     // Router errors (a bad percent-encoding, an overlong path segment) in the error envelope.
     frameworkErrors: handleFrameworkError,
+    // Unreadable HTTP on servers fastify itself listens with (tests, benchmarks); src/server.ts installs the same.
+    clientErrorHandler: handleClientError,
+    http: { requireHostHeader: false },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ...(isLoggerInstance(logger) ? { loggerInstance: logger } : { logger: logger ?? false })
   })

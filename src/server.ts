@@ -12,6 +12,7 @@ import { hostname } from 'node:os'
 import pino, { type DestinationStream, type Logger } from 'pino'
 import pretty from 'pino-pretty'
 import { buildApp, createAuthCheck } from './app.js'
+import { handleClientError } from './http/client-errors.js'
 import { markConnections } from './http/limits.js'
 import type { LogLevel, ServeConfig } from './config.js'
 import { createFleet, type FleetEngine } from './fleet/fleet.js'
@@ -124,6 +125,7 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
       ? createHttpServer(limits, routing)
       : createHttpsServer({ ...limits, key: tls.key, cert: tls.cert, minVersion: TLS_MIN_VERSION, handshakeTimeout: config.headersTimeout }, routing)
     server.keepAliveTimeout = config.keepAliveTimeout
+    server.on('clientError', handleClientError)
     markConnections(server, config.http ? 'connection' : 'secureConnection', config.maxConnections)
     await listen(server, config.host, config.port)
   } catch (error) {
@@ -214,7 +216,9 @@ function serverLimits(config: ServeConfig): ServerOptions {
     headersTimeout: config.headersTimeout,
     // How often Node looks for connections past those two timeouts (its default is 30 s).
     connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(config.headersTimeout / 4))),
-    maxHeaderSize: config.maxQueryLength + HEADER_ROOM_BYTES
+    maxHeaderSize: config.maxQueryLength + HEADER_ROOM_BYTES,
+    // The app answers a missing Host in the error envelope (src/http/limits.ts).
+    requireHostHeader: false
   }
 }
 

@@ -49,6 +49,14 @@ export const ERRORS = {
     414,
     (p) => `The query string has ${p.length} bytes, more than the limit of ${p.limit}: split the request into smaller ones (fewer agentUuids per request).`
   ),
+  E_HEADERS_TOO_LARGE: entry(
+    431,
+    () => 'The request line and headers are larger than the limit (--max-query-length plus 16 KiB): send a shorter query or fewer headers.'
+  ),
+  E_REQUEST_TIMEOUT: entry(
+    408,
+    () => 'The request was not received in time (--headers-timeout, --request-timeout): send the whole request at once.'
+  ),
   E_TOO_MANY_CONNECTIONS: entry<{ limit: number }>(
     503,
     (p) => `The simulator already serves ${p.limit} connections, its limit: retry after the time in Retry-After, or reuse fewer connections.`

@@ -2,6 +2,7 @@
  * Request limits the app enforces itself, so that past them the client gets a catalogue error
  * in its format rather than a bare status from Node's parser:
  * - the query string length (`maxQueryLength`, 414), checked before anything else reads it;
+ * - the Host header an HTTP/1.1 request must carry (400);
  * - requests on a connection the server marked as beyond `--max-connections` (503, with
  *   `Retry-After` and `Connection: close`, so the connection goes away after the answer).
  *
@@ -30,7 +31,9 @@ export function registerLimits(app: FastifyInstance, options: LimitOptions): voi
     const question = url.indexOf('?')
     const queryLength = question === -1 ? 0 : url.length - question - 1
     const connectionLimit = (request.raw.socket as MarkedSocket | null)?.[OVER_LIMIT]
-    if (queryLength <= maxQueryLength && connectionLimit === undefined) {
+    // Node's own check of this answers a bare 400, so the servers leave it to the app (requireHostHeader: false).
+    const hostMissing = request.headers.host === undefined && request.raw.httpVersion === '1.1'
+    if (queryLength <= maxQueryLength && connectionLimit === undefined && !hostMissing) {
       done()
       return
     }
@@ -40,6 +43,10 @@ export function registerLimits(app: FastifyInstance, options: LimitOptions): voi
     if (connectionLimit !== undefined) {
       reply.header('retry-after', '1').header('connection', 'close')
       done(apiError('E_TOO_MANY_CONNECTIONS', { limit: connectionLimit }))
+      return
+    }
+    if (hostMissing) {
+      done(apiError('E_BAD_REQUEST', { detail: 'an HTTP/1.1 request needs a Host header' }))
       return
     }
     done(apiError('E_QUERY_TOO_LONG', { length: queryLength, limit: maxQueryLength }))

@@ -1,0 +1,131 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseServeConfig } from '../../src/config.js'
+import { createLogger, startServer, type RunningServer } from '../../src/server.js'
+import { bodyOf, collect, exchange, open, rawRequest } from './socket.js'
+
+const AUTH = { REST_USER: 'admin', REST_PASSWORD: 'admin' }
+const REST = '/manager/mvc/restservice'
+
+let dataDir: string
+let server: RunningServer
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'fleetsim-limits-'))
+  const config = parseServeConfig(
+    [
+      '--http', '--port', '0', '--agents', '20', '--workers', '1', '--data-dir', dataDir,
+      '--headers-timeout', '400', '--request-timeout', '800', '--keep-alive-timeout', '300',
+      '--max-connections', '3', '--max-query-length', '2048', '--body-limit', '1024', '--max-list-items', '5'
+    ],
+    {}
+  )
+  server = await startServer(config, { announce: () => undefined, logger: createLogger('silent', { pretty: false }) })
+})
+
+afterAll(async () => {
+  await server.close()
+  await rm(dataDir, { recursive: true, force: true })
+})
+
+/** Sends `pieces` one by one, `gapMs` apart, for as long as the connection is open (bounded by the count). */
+async function trickle(socket: import('node:net').Socket, pieces: string[], gapMs: number): Promise<void> {
+  for (const piece of pieces) {
+    if (socket.destroyed || !socket.writable) return
+    socket.write(piece)
+    await new Promise((resolve) => setTimeout(resolve, gapMs))
+  }
+}
+
+describe('slow clients', () => {
+  it('are closed with 408 when their headers take longer than --headers-timeout (slowloris)', async () => {
+    const socket = await open(server.port)
+    const answer = collect(socket, 5000)
+    socket.write(`GET ${REST}/appinfo.json HTTP/1.1\r\nHost: x\r\n`)
+    // One header line every 100 ms, up to 4 s: never finishing the head.
+    await trickle(socket, Array.from({ length: 40 }, (_, k) => `X-Slow-${k}: y\r\n`), 100)
+    const { status, text, closedAfterMs } = await answer
+    expect(status).toBe(408)
+    expect(text).toContain('<code>E_REQUEST_TIMEOUT</code>')
+    expect(closedAfterMs).toBeLessThan(2500)
+  })
+
+  it('are closed when they connect and send nothing', async () => {
+    const socket = await open(server.port)
+    const { closedAfterMs } = await collect(socket, 5000)
+    expect(closedAfterMs).toBeLessThan(2500)
+  })
+
+  it('are closed with 408 when the body takes longer than --request-timeout', async () => {
+    const socket = await open(server.port)
+    const answer = collect(socket, 5000)
+    socket.write(`POST ${REST}/createfield HTTP/1.1\r\nHost: x\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{`)
+    await trickle(socket, Array.from({ length: 40 }, () => ' '), 100)
+    const { status, closedAfterMs } = await answer
+    expect(status).toBe(408)
+    expect(closedAfterMs).toBeLessThan(3000)
+  })
+
+  it('lose an idle keep-alive connection after --keep-alive-timeout', async () => {
+    const socket = await open(server.port)
+    const answer = collect(socket, 5000)
+    socket.write(`GET ${REST}/appinfo.json HTTP/1.1\r\nHost: x\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\n\r\n`)
+    const { status, closedAfterMs } = await answer
+    expect(status).toBe(200)
+    expect(closedAfterMs).toBeGreaterThanOrEqual(250)
+    expect(closedAfterMs).toBeLessThan(2000)
+  })
+})
+
+describe('size limits over a real socket', () => {
+  it('answer a query longer than --max-query-length with 414 in the envelope', async () => {
+    const answer = await exchange(server.port, rawRequest('GET', `${REST}/agentinfo.json?agentname=${'a'.repeat(3000)}`, AUTH))
+    expect(answer.status).toBe(414)
+    expect(JSON.parse(bodyOf(answer))).toMatchObject({ servicename: 'agentinfo', errors: [{ status: 414, code: 'E_QUERY_TOO_LONG' }] })
+  })
+
+  it('answer a request head beyond --max-query-length plus 16 KiB with 431 in the envelope', async () => {
+    const answer = await exchange(server.port, rawRequest('GET', `${REST}/agentinfo.json?agentname=${'a'.repeat(40_000)}`, AUTH))
+    expect(answer.status).toBe(431)
+    expect(bodyOf(answer)).toContain('<code>E_HEADERS_TOO_LARGE</code>')
+  })
+
+  it('answer a body over --body-limit with 413 and a list over --max-list-items with 400', async () => {
+    const big = await exchange(server.port, rawRequest('POST', `${REST}/createfield`, { ...AUTH, 'Content-Type': 'application/json', accept: 'application/json' }, JSON.stringify({ name: 'x'.repeat(2000), type: 'STRING' })))
+    expect(big.status).toBe(413)
+    expect(JSON.parse(bodyOf(big))).toMatchObject({ errors: [{ code: 'E_BODY_TOO_LARGE' }] })
+    const many = await exchange(server.port, rawRequest('GET', `${REST}/agentinfo.json?agentname=a,b,c,d,e,f`, AUTH))
+    expect(many.status).toBe(400)
+    expect(JSON.parse(bodyOf(many))).toMatchObject({ errors: [{ code: 'E_TOO_MANY_ITEMS' }] })
+  })
+
+  it('answer unreadable HTTP with 400 in the envelope and keep serving', async () => {
+    for (const garbage of ['GARBAGE\r\n\r\n', 'GET / HTTP/9.9\r\n\r\n', `GET ${REST}/appinfo HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n`, 'GET /\x00 HTTP/1.1\r\n\r\n']) {
+      const answer = await exchange(server.port, garbage)
+      expect(answer.status, JSON.stringify(garbage)).toBe(400)
+      expect(bodyOf(answer)).toContain('<code>E_BAD_REQUEST</code>')
+    }
+    const after = await exchange(server.port, rawRequest('GET', `${REST}/appinfo.json`, AUTH))
+    expect(after.status).toBe(200)
+  })
+})
+
+describe('--max-connections', () => {
+  it('answers requests on connections beyond the limit with 503, Retry-After and Connection: close', async () => {
+    const held = await Promise.all([1, 2, 3].map(() => open(server.port)))
+    // A request on each makes sure the server has counted all three before the fourth connects.
+    for (const socket of held) {
+      const first = new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))))
+      socket.write(`GET ${REST}/appinfo.json HTTP/1.1\r\nHost: x\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\n\r\n`)
+      expect(await first).toMatch(/^HTTP\/1\.1 200/)
+    }
+    const answer = await exchange(server.port, rawRequest('GET', `${REST}/appinfo.json`, AUTH))
+    for (const socket of held) socket.destroy()
+    expect(answer.status).toBe(503)
+    expect(answer.text).toMatch(/retry-after: 1/i)
+    expect(answer.text).toMatch(/connection: close/i)
+    expect(JSON.parse(bodyOf(answer))).toMatchObject({ servicename: 'appinfo', errors: [{ status: 503, code: 'E_TOO_MANY_CONNECTIONS' }] })
+  })
+})
