@@ -33,6 +33,7 @@ import { MAX_PARAM_LENGTH, handleFrameworkError } from './http/unrouted.js'
 import { createValidatorCompiler } from './http/validation.js'
 import { createHarness, harnessPlugin, type Harness } from './harness/plugin.js'
 import { createManager, type Manager } from './manager/manager.js'
+import { RequestLogController } from './metrics/request-log.js'
 import './http/request-context.js'
 
 export { createAuthCheck, type AuthCheck, type Credentials } from './http/auth.js'
@@ -88,6 +89,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler: handleClientError,
     http: { requireHostHeader: false },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // One structured line per request (operation, status, time) instead of fastify's pair.
+    logController: new RequestLogController(),
     ...(isLoggerInstance(logger) ? { loggerInstance: logger } : { logger: logger ?? false })
   })
 
