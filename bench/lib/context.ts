@@ -1,0 +1,126 @@
+/**
+ * What every suite gets: the sizes of this profile, TLS material, the place to put rows, a
+ * progress printer and a scratch directory. Profiles are one frozen table, so `--quick` and
+ * the CI smoke run differ from a full run only in numbers.
+ */
+import { BENCH_CREDENTIALS, type TlsFiles } from './protocol.js'
+import type { ListRow, LoadRow, ScaleRow } from './results.js'
+
+export type ProfileName = 'full' | 'quick' | 'smoke'
+
+export interface Profile {
+  /** seconds per autocannon run on small answers */
+  duration: number
+  connections: number
+  /** alternating rounds of bare fastify and fleetsim for the JSON-over-HTTP target */
+  jsonRounds: number
+  /** agents in the fleet behind agentinfo for one agent */
+  agentinfoFleet: number
+  /** fleet sizes of agentinfo by state */
+  listFleets: number[]
+  /** a run of large answers ends after this many answers or listDuration seconds */
+  listRequests: number
+  listDuration: number
+  listConnections: number
+  firstByteSamples: number
+  /** agentUuids per request of the multi-agent operations */
+  multiBatches: number[]
+  multiFleet: number
+  multiDuration: number
+  /** most requests one multi-agent run sends */
+  multiMaxRequests: number
+  scaleFleets: number[]
+  /** CPU window at speed 1 for the largest fleet, and for the others */
+  cpuWindowLargest: number
+  cpuWindow: number
+  /** agentinfo load while the fleet steps flat out (seconds) */
+  steppingDuration: number
+  /** include the slower variants (XML with modules, plain node over HTTPS) */
+  allVariants: boolean
+}
+
+export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object.freeze({
+  full: Object.freeze({
+    duration: 10,
+    connections: 10,
+    jsonRounds: 3,
+    agentinfoFleet: 10_000,
+    listFleets: [10_000, 100_000],
+    listRequests: 12,
+    listDuration: 30,
+    listConnections: 2,
+    firstByteSamples: 5,
+    multiBatches: [100, 1000, 10_000],
+    multiFleet: 60_000,
+    multiDuration: 5,
+    multiMaxRequests: 500,
+    scaleFleets: [10_000, 100_000, 1_000_000],
+    cpuWindowLargest: 10,
+    cpuWindow: 5,
+    steppingDuration: 5,
+    allVariants: true
+  }),
+  quick: Object.freeze({
+    duration: 2,
+    connections: 10,
+    jsonRounds: 2,
+    agentinfoFleet: 10_000,
+    listFleets: [10_000, 100_000],
+    listRequests: 4,
+    listDuration: 15,
+    listConnections: 2,
+    firstByteSamples: 3,
+    multiBatches: [100, 10_000],
+    multiFleet: 40_000,
+    multiDuration: 1,
+    multiMaxRequests: 200,
+    scaleFleets: [10_000, 100_000],
+    cpuWindowLargest: 3,
+    cpuWindow: 2,
+    steppingDuration: 2,
+    allVariants: false
+  }),
+  smoke: Object.freeze({
+    duration: 0.5,
+    connections: 2,
+    jsonRounds: 1,
+    agentinfoFleet: 300,
+    listFleets: [1500],
+    listRequests: 2,
+    listDuration: 5,
+    listConnections: 1,
+    firstByteSamples: 1,
+    multiBatches: [10],
+    multiFleet: 300,
+    multiDuration: 0.5,
+    multiMaxRequests: 20,
+    scaleFleets: [2000],
+    cpuWindowLargest: 0.5,
+    cpuWindow: 0.5,
+    steppingDuration: 0.5,
+    allVariants: false
+  })
+})
+
+/** Virtual seconds per wall second of the "lively" runs: ten virtual minutes a second. */
+export const LIVELY_SPEED = 600
+/** Speed of multi-agent runs "at speed": a 10-second reconnect wait takes 10 ms. */
+export const RUNNING_SPEED = 1000
+export const LIVELY_SCENARIO = 'scenarios/flapping-network.yaml'
+
+export interface SuiteContext {
+  profileName: ProfileName
+  profile: Readonly<Profile>
+  tls: TlsFiles
+  caFingerprint: string
+  /** a directory for captured answers; removed after the run */
+  scratch: string
+  progress(line: string): void
+  rows: LoadRow[]
+  lists: ListRow[]
+  scale: ScaleRow[]
+  notes: string[]
+}
+
+export const AUTH_HEADERS = Object.freeze({ REST_USER: BENCH_CREDENTIALS.user, REST_PASSWORD: BENCH_CREDENTIALS.password })
+export const REST = '/manager/mvc/restservice'

@@ -1,0 +1,107 @@
+/**
+ * The contract between the bench driver (run.ts, the suites) and the server it loads
+ * (target-child.ts, a separate process so the load generator and the server do not share an
+ * event loop). The two meet only here: what to start, the commands the driver may send over
+ * IPC, and what comes back.
+ */
+
+/** Credentials of every fleetsim target (REST_USER / REST_PASSWORD). */
+export const BENCH_CREDENTIALS = Object.freeze({ user: 'bench', password: 'bench-secret' })
+
+/** A fixed answer for a bare baseline server: the bytes fleetsim gave for the same request. */
+export interface BareRoute {
+  method: 'GET' | 'POST' | 'DELETE'
+  /** path without the query string; the query is ignored */
+  path: string
+  status: number
+  contentType: string
+  /** file holding the exact body bytes */
+  bodyFile: string
+}
+
+export interface TlsFiles {
+  keyFile: string
+  certFile: string
+}
+
+export type TargetSpec =
+  | {
+      kind: 'fleetsim'
+      agents: number
+      seed: number
+      /** scenario file compiled into the fleet program (its fleet size is replaced by `agents`) */
+      scenario?: string
+      speed: number
+      paused: boolean
+      workers?: number
+      caFingerprint: string
+      /** also listen with HTTPS on a second port */
+      tls?: TlsFiles
+    }
+  | { kind: 'fastify' | 'node'; routes: BareRoute[]; tls?: TlsFiles }
+
+/** Sent once the server listens. RSS figures are bytes; times are wall milliseconds. */
+export interface Ready {
+  type: 'ready'
+  port: number
+  /** the HTTPS port, when the spec has TLS files */
+  tlsPort: number | null
+  rssBeforeBuild: number
+  rssAfterBuild: number
+  /** createFleet's wall time (0 for bare servers) */
+  buildMs: number
+}
+
+export type Command =
+  | { op: 'uuids'; state?: string; offset?: number; count: number }
+  | { op: 'names'; state?: string; count: number }
+  | { op: 'clock'; speed?: number; paused?: boolean }
+  /** steps the paused fleet by `seconds` in chunks of `chunk` (1: one round per virtual second) */
+  | { op: 'advance'; seconds: number; chunk: number }
+  | { op: 'sample-start'; everyMs: number }
+  | { op: 'sample-stop' }
+  /** process CPU (all threads) over a window of wall seconds, with the clock running at `speed` */
+  | { op: 'cpu'; seconds: number; speed: number }
+  | { op: 'stats' }
+  /** marks the process CPU counters; `cpu-stop` answers the CPU used since (all threads) */
+  | { op: 'cpu-start' }
+  | { op: 'cpu-stop' }
+
+export interface RssSample {
+  samples: number
+  /** RSS when sampling started */
+  first: number
+  min: number
+  max: number
+  mean: number
+}
+
+export interface FleetStatsReply {
+  agents: number
+  byState: Record<string, number>
+  second: number
+  stepRounds: number
+  lagSeconds: number
+}
+
+export interface CommandResults {
+  uuids: string[]
+  names: string[]
+  clock: { speed: number; paused: boolean }
+  advance: { wallMs: number; rounds: number }
+  'sample-start': null
+  'sample-stop': RssSample
+  cpu: { cores: number; userMs: number; systemMs: number; wallMs: number; virtualSeconds: number }
+  stats: FleetStatsReply
+  'cpu-start': null
+  'cpu-stop': { cpuMs: number; wallMs: number }
+}
+
+export interface Request {
+  id: number
+  command: Command
+}
+
+export type Reply = { type: 'reply'; id: number; value: unknown } | { type: 'reply'; id: number; error: string }
+
+export type ChildMessage = Ready | Reply | { type: 'failed'; error: string }

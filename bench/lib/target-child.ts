@@ -1,0 +1,231 @@
+/**
+ * The server under load, in its own process (forked by target.ts): fleetsim (a fleet, the
+ * manager app and a node:http(s) server, as src/server.ts assembles them), or a bare baseline
+ * (fastify or plain node:http) answering fixed bytes. Listens on 127.0.0.1 only, on a free
+ * port, and answers the driver's commands over IPC (protocol.ts).
+ */
+import { readFileSync } from 'node:fs'
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
+import { once } from 'node:events'
+import Fastify from 'fastify'
+import { buildApp } from '../../src/app.js'
+import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
+import { compileScenario } from '../../src/fleet/scenario-program.js'
+import type { AgentStateName } from '../../src/fleet/states.js'
+import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
+import { TLS_MIN_VERSION } from '../../src/tls/tls-store.js'
+import type { CaInfo } from '../../src/tls/ca-info.js'
+import { BENCH_CREDENTIALS, type BareRoute, type ChildMessage, type Command, type CommandResults, type RssSample, type TargetSpec, type TlsFiles } from './protocol.js'
+
+export const BENCH_START_TIME = Date.parse('2026-06-01T00:00:00Z')
+/**
+ * Request lines of multi-agent operations carry every UUID in the query: 10,000 UUIDs are
+ * about 370 kB, far above node's default 16 kB header limit.
+ */
+export const MAX_HEADER_BYTES = 1024 * 1024
+
+const CA: CaInfo = {
+  fingerprint: '',
+  subject: 'CN=fleetsim CA,O=fleetsim',
+  issuer: 'CN=fleetsim CA,O=fleetsim',
+  serialNumber: '01',
+  notBefore: new Date('2026-01-01T00:00:00Z'),
+  notAfter: new Date('2036-01-01T00:00:00Z'),
+  sigAlgName: 'SHA256withECDSA',
+  pem: ''
+}
+
+function send(message: ChildMessage): void {
+  process.send?.(message)
+}
+
+function httpsServer(handler: RequestListener, tls: TlsFiles): Server {
+  return createHttpsServer(
+    { key: readFileSync(tls.keyFile), cert: readFileSync(tls.certFile), minVersion: TLS_MIN_VERSION, maxHeaderSize: MAX_HEADER_BYTES },
+    handler
+  )
+}
+
+async function listen(server: Server): Promise<number> {
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  return (server.address() as { port: number }).port
+}
+
+async function startFleetsim(spec: Extract<TargetSpec, { kind: 'fleetsim' }>): Promise<{ handler: RequestListener; fleet: FleetEngine; buildMs: number }> {
+  let scenario
+  if (spec.scenario !== undefined) {
+    const loaded = await loadScenarioFileOrThrow(spec.scenario)
+    const ids = new Map<string, number>()
+    scenario = compileScenario({ ...loaded, fleet: { ...loaded.fleet, agents: spec.agents, seed: spec.seed } }, BENCH_START_TIME, {
+      templateId: (name) => ids.get(name) ?? (ids.set(name, ids.size), ids.size - 1)
+    })
+  }
+  const started = performance.now()
+  const fleet = await createFleet({
+    agents: spec.agents,
+    seed: spec.seed,
+    speed: spec.speed,
+    paused: spec.paused,
+    startTime: BENCH_START_TIME,
+    caFingerprint: spec.caFingerprint,
+    ...(spec.workers !== undefined ? { workers: spec.workers } : {}),
+    ...(scenario !== undefined ? { scenario } : {})
+  })
+  const buildMs = performance.now() - started
+  // The query limit matches the header limit: fleetsim serve's default (256 kB) refuses 10,000 UUIDs.
+  const app = await buildApp({ fleet, auth: BENCH_CREDENTIALS, ca: { ...CA, fingerprint: spec.caFingerprint }, logger: false, maxQueryLength: MAX_HEADER_BYTES - 16 * 1024 })
+  await app.ready()
+  return { handler: app.routing.bind(app) as RequestListener, fleet, buildMs }
+}
+
+async function startBare(kind: 'fastify' | 'node', routes: BareRoute[]): Promise<RequestListener> {
+  const bodies = routes.map((route) => ({ ...route, body: readFileSync(route.bodyFile) }))
+  if (kind === 'node') {
+    const byKey = new Map(bodies.map((route) => [`${route.method} ${route.path}`, route]))
+    return (request: IncomingMessage, response: ServerResponse) => {
+      const url = request.url ?? '/'
+      const query = url.indexOf('?')
+      const route = byKey.get(`${request.method} ${query === -1 ? url : url.slice(0, query)}`)
+      if (route === undefined) {
+        response.writeHead(404).end()
+        return
+      }
+      response.writeHead(route.status, { 'content-type': route.contentType, 'content-length': route.body.length })
+      response.end(route.body)
+    }
+  }
+  const app = Fastify({ logger: false })
+  // Requests carry the same headers as fleetsim's (a JSON content type, no body): accept them.
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, _body, done) => done(null, undefined))
+  for (const route of bodies) {
+    app.route({ method: route.method, url: route.path, handler: (_request, reply) => reply.code(route.status).type(route.contentType).send(route.body) })
+  }
+  await app.ready()
+  return app.routing.bind(app) as RequestListener
+}
+
+function rssSampler() {
+  let timer: NodeJS.Timeout | undefined
+  let stats: RssSample = { samples: 0, first: 0, min: Infinity, max: 0, mean: 0 }
+  const take = () => {
+    const rss = process.memoryUsage.rss()
+    stats.mean = (stats.mean * stats.samples + rss) / (stats.samples + 1)
+    stats.samples++
+    stats.min = Math.min(stats.min, rss)
+    stats.max = Math.max(stats.max, rss)
+  }
+  return {
+    start(everyMs: number) {
+      clearInterval(timer)
+      stats = { samples: 0, first: process.memoryUsage.rss(), min: Infinity, max: 0, mean: 0 }
+      take()
+      timer = setInterval(take, everyMs)
+    },
+    stop(): RssSample {
+      clearInterval(timer)
+      take()
+      return stats
+    }
+  }
+}
+
+let cpuMark = { cpu: process.cpuUsage(), at: performance.now() }
+
+async function handle(fleet: FleetEngine | undefined, sampler: ReturnType<typeof rssSampler>, command: Command): Promise<unknown> {
+  if (command.op === 'sample-start') return sampler.start(command.everyMs), null
+  if (command.op === 'sample-stop') return sampler.stop()
+  if (command.op === 'cpu-start') return (cpuMark = { cpu: process.cpuUsage(), at: performance.now() }), null
+  if (command.op === 'cpu-stop') {
+    const used = process.cpuUsage(cpuMark.cpu)
+    return { cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - cpuMark.at } satisfies CommandResults['cpu-stop']
+  }
+  if (fleet === undefined) throw new Error(`${command.op} needs a fleetsim target`)
+  const states = (state: string | undefined) => (state === undefined ? undefined : new Set([state as AgentStateName]))
+  switch (command.op) {
+    case 'uuids':
+    case 'names': {
+      const out: string[] = []
+      let skip = command.op === 'uuids' ? (command.offset ?? 0) : 0
+      for (const i of fleet.indices(states(command.state))) {
+        if (skip-- > 0) continue
+        out.push(command.op === 'uuids' ? fleet.uuid(i) : fleet.name(i))
+        if (out.length === command.count) break
+      }
+      return out satisfies CommandResults['uuids']
+    }
+    case 'clock':
+      return fleet.setClock({ ...(command.speed !== undefined ? { speed: command.speed } : {}), ...(command.paused !== undefined ? { paused: command.paused } : {}) })
+    case 'advance': {
+      const rounds = fleet.stats.stepRounds
+      const started = performance.now()
+      for (let done = 0; done < command.seconds; done += command.chunk) await fleet.advance(Math.min(command.chunk, command.seconds - done))
+      return { wallMs: performance.now() - started, rounds: fleet.stats.stepRounds - rounds } satisfies CommandResults['advance']
+    }
+    case 'cpu': {
+      const second = fleet.second()
+      fleet.setClock({ speed: command.speed, paused: false })
+      const cpu = process.cpuUsage()
+      const started = performance.now()
+      await new Promise((resolve) => setTimeout(resolve, command.seconds * 1000))
+      const used = process.cpuUsage(cpu)
+      const wallMs = performance.now() - started
+      fleet.setClock({ paused: true })
+      return {
+        cores: (used.user + used.system) / 1000 / wallMs,
+        userMs: used.user / 1000,
+        systemMs: used.system / 1000,
+        wallMs,
+        virtualSeconds: fleet.second() - second
+      } satisfies CommandResults['cpu']
+    }
+    case 'stats': {
+      const counts = fleet.counts()
+      return {
+        agents: counts.agents,
+        byState: counts.byState,
+        second: fleet.second(),
+        stepRounds: fleet.stats.stepRounds,
+        lagSeconds: fleet.lagSeconds()
+      } satisfies CommandResults['stats']
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const spec = JSON.parse(process.argv[2]) as TargetSpec
+  const rssBeforeBuild = process.memoryUsage.rss()
+  let fleet: FleetEngine | undefined
+  let handler: RequestListener
+  let buildMs = 0
+  if (spec.kind === 'fleetsim') ({ handler, fleet, buildMs } = await startFleetsim(spec))
+  else handler = await startBare(spec.kind, spec.routes)
+  const rssAfterBuild = process.memoryUsage.rss()
+  const servers = [createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler)]
+  if (spec.tls !== undefined) servers.push(httpsServer(handler, spec.tls))
+  const [port, tlsPort] = await Promise.all(servers.map(listen))
+  const sampler = rssSampler()
+  process.on('message', (message: { id: number; command: Command }) => {
+    handle(fleet, sampler, message.command).then(
+      (value) => send({ type: 'reply', id: message.id, value }),
+      (error: unknown) => send({ type: 'reply', id: message.id, error: error instanceof Error ? error.message : String(error) })
+    )
+  })
+  // The driver closing the IPC channel (or dying) ends the target.
+  process.on('disconnect', () => {
+    for (const server of servers) {
+      server.closeAllConnections()
+      server.close()
+    }
+    void fleet?.close().finally(() => process.exit(0))
+    if (fleet === undefined) process.exit(0)
+  })
+  send({ type: 'ready', port, tlsPort: tlsPort ?? null, rssBeforeBuild, rssAfterBuild, buildMs })
+}
+
+main().catch((error: unknown) => {
+  send({ type: 'failed', error: error instanceof Error ? (error.stack ?? error.message) : String(error) })
+  process.exit(1)
+})

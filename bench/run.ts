@@ -1,0 +1,145 @@
+/**
+ * `npm run bench -- [--scope agentinfo|lists|multi|scale|all] [--quick] [--out dir] [--no-table]`
+ *
+ * Loads fleetsim on 127.0.0.1 with autocannon next to bare fastify and node:http baselines
+ * answering the same bytes, measures the fleet at scale, writes every figure to
+ * `<out>/<scope>[-quick]-<date>.json` and regenerates the table in bench/README.md.
+ * `runBench` is the same run for programs (the CI smoke test).
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { loadOrCreateTls, TLS_DIR, TLS_FILES } from '../src/tls/tls-store.js'
+import { PROFILES, type ProfileName, type SuiteContext } from './lib/context.js'
+import { gitState, machine, versions, writeResults, type BenchResults } from './lib/results.js'
+import { checkTargets } from './lib/targets.js'
+import { agentinfoSuite } from './suites/agentinfo.js'
+import { listSuite } from './suites/lists.js'
+import { multiSuite } from './suites/multi.js'
+import { scaleSuite } from './suites/scale.js'
+import { regenerateTable } from './table.js'
+
+export const SCOPES = ['agentinfo', 'lists', 'multi', 'scale'] as const
+export type Scope = (typeof SCOPES)[number] | 'all'
+
+const SUITES: Record<(typeof SCOPES)[number], (ctx: SuiteContext) => Promise<void>> = {
+  agentinfo: agentinfoSuite,
+  lists: listSuite,
+  multi: multiSuite,
+  scale: scaleSuite
+}
+
+export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url))
+
+export interface BenchOptions {
+  scope: Scope
+  profile: ProfileName
+  /** where the JSON goes; default bench/results */
+  outDir?: string
+  /** regenerate bench/README.md's table from the newest results (default: when writing to bench/results) */
+  table?: boolean
+  /** the command line recorded in the results */
+  command?: string
+  progress?: (line: string) => void
+}
+
+export interface BenchRun {
+  file: string
+  results: BenchResults
+}
+
+export async function runBench(options: BenchOptions): Promise<BenchRun> {
+  const startedAt = new Date()
+  const began = performance.now()
+  const progress = options.progress ?? ((line: string) => void process.stderr.write(`${line}\n`))
+  const scratch = await mkdtemp(join(tmpdir(), 'fleetsim-bench-'))
+  try {
+    // One CA and server certificate for every HTTPS listener of the run, made by fleetsim's own TLS store.
+    const tls = await loadOrCreateTls({ dataDir: scratch, hosts: ['127.0.0.1'] })
+    const ctx: SuiteContext = {
+      profileName: options.profile,
+      profile: PROFILES[options.profile],
+      tls: { keyFile: join(scratch, TLS_DIR, TLS_FILES.serverKey), certFile: join(scratch, TLS_DIR, TLS_FILES.server) },
+      caFingerprint: tls.ca.fingerprint,
+      scratch,
+      progress,
+      rows: [],
+      lists: [],
+      scale: [],
+      notes: []
+    }
+    const scopes = options.scope === 'all' ? SCOPES : [options.scope]
+    for (const [k, scope] of scopes.entries()) {
+      progress(`== ${scope} (${k + 1}/${scopes.length}, profile ${options.profile})`)
+      await SUITES[scope](ctx)
+    }
+    const results: BenchResults = {
+      scope: options.scope,
+      profile: options.profile,
+      command: options.command ?? `npm run bench -- --scope ${options.scope}${options.profile === 'quick' ? ' --quick' : ''}`,
+      startedAt: startedAt.toISOString(),
+      wallSeconds: Number(((performance.now() - began) / 1000).toFixed(1)),
+      machine: machine(),
+      versions: versions(),
+      git: gitState(),
+      rows: ctx.rows,
+      lists: ctx.lists,
+      scale: ctx.scale,
+      targets: [],
+      notes: ctx.notes
+    }
+    results.targets = checkTargets(results)
+    const outDir = options.outDir ?? RESULTS_DIR
+    const file = await writeResults(outDir, results)
+    progress(`results: ${file} (${results.wallSeconds} s)`)
+    for (const target of results.targets) progress(`target ${target.met ? 'met' : 'MISSED'}: ${target.name} (${target.goal}): ${target.value}`)
+    if (options.table ?? options.outDir === undefined) progress(`table: ${await regenerateTable(outDir)}`)
+    return { file, results }
+  } finally {
+    await rm(scratch, { recursive: true, force: true })
+  }
+}
+
+function parseOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      scope: { type: 'string', default: 'all' },
+      quick: { type: 'boolean', default: false },
+      smoke: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      'no-table': { type: 'boolean', default: false }
+    },
+    strict: true
+  })
+  const scope = values.scope as Scope
+  if (scope !== 'all' && !SCOPES.includes(scope)) throw new Error(`--scope must be one of ${[...SCOPES, 'all'].join(', ')}, got "${values.scope}"`)
+  if (values.quick && values.smoke) throw new Error('--quick and --smoke exclude each other')
+  const profile: ProfileName = values.smoke ? 'smoke' : values.quick ? 'quick' : 'full'
+  return {
+    scope,
+    profile,
+    ...(values.out !== undefined ? { outDir: values.out } : {}),
+    ...(values['no-table'] ? { table: false } : {}),
+    command: ['npm run bench --', ...argv].join(' ').replace(/ --$/, '')
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  let options: BenchOptions
+  try {
+    options = parseOptions(process.argv.slice(2))
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`)
+    process.exit(2)
+  }
+  runBench(options).then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+      process.exit(1)
+    }
+  )
+}

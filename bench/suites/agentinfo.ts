@@ -1,0 +1,104 @@
+/**
+ * agentinfo for one agent by name: JSON, XML, with and without modules, over HTTP and HTTPS,
+ * while the fleet steps under a lively scenario. Each variant is measured next to a bare
+ * fastify route (and for JSON a plain node:http server) answering the very same bytes.
+ */
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { AUTH_HEADERS, LIVELY_SCENARIO, LIVELY_SPEED, REST, type SuiteContext } from '../lib/context.js'
+import { fetchAnswer, runLoad, type LoadSpec } from '../lib/load.js'
+import type { BareRoute } from '../lib/protocol.js'
+import { applyRatios, mergeRounds, type LoadRow } from '../lib/results.js'
+import { startTarget, type Target } from '../lib/target.js'
+
+interface Variant {
+  key: string
+  label: string
+  accept: 'application/json' | 'application/xml'
+  modules: boolean
+  https: boolean
+}
+
+export const GROUP = 'agentinfo one agent'
+
+export async function agentinfoSuite(ctx: SuiteContext): Promise<void> {
+  const { profile } = ctx
+  const fleet = await startTarget({
+    kind: 'fleetsim',
+    agents: profile.agentinfoFleet,
+    seed: 7,
+    scenario: LIVELY_SCENARIO,
+    speed: LIVELY_SPEED,
+    paused: false,
+    caFingerprint: ctx.caFingerprint,
+    tls: ctx.tls
+  })
+  const targets: Target[] = [fleet]
+  try {
+    const [name] = await fleet.command({ op: 'names', state: 'ONLINE', count: 1 })
+    const fleetParams = { agents: profile.agentinfoFleet, scenario: 'flapping-network', speed: LIVELY_SPEED }
+    const variants: Variant[] = [
+      { key: 'json', label: 'JSON', accept: 'application/json', modules: false, https: false },
+      { key: 'xml', label: 'XML', accept: 'application/xml', modules: false, https: false },
+      { key: 'json-modules', label: 'JSON with modules', accept: 'application/json', modules: true, https: false },
+      ...(profile.allVariants ? [{ key: 'xml-modules', label: 'XML with modules', accept: 'application/xml', modules: true, https: false } as const] : []),
+      { key: 'json-https', label: 'JSON over HTTPS', accept: 'application/json', modules: false, https: true }
+    ]
+    const pathOf = (v: Variant) => `${REST}/agentinfo?agentname=${encodeURIComponent(name)}${v.modules ? '&agentwithmodules=true' : ''}`
+    // The baselines answer what fleetsim answered: one capture per variant.
+    const routes: BareRoute[] = []
+    for (const v of variants) {
+      const answer = await fetchAnswer(fleet.origin, pathOf(v), { headers: { ...AUTH_HEADERS, accept: v.accept } })
+      if (answer.status !== 200) throw new Error(`agentinfo ${v.key} answered ${answer.status}: ${answer.body.toString().slice(0, 200)}`)
+      const bodyFile = join(ctx.scratch, `agentinfo-${v.key}.body`)
+      await writeFile(bodyFile, answer.body)
+      routes.push({ method: 'GET', path: `/baseline/${v.key}`, status: 200, contentType: answer.contentType, bodyFile })
+      ctx.notes.push(`agentinfo ${v.label}: ${answer.body.length} bytes per answer`)
+    }
+    const fastify = await startTarget({ kind: 'fastify', routes, tls: ctx.tls })
+    targets.push(fastify)
+    const node = await startTarget({ kind: 'node', routes, tls: ctx.tls })
+    targets.push(node)
+
+    const rows: LoadRow[] = []
+    const load = (spec: Omit<LoadSpec, 'group' | 'connections' | 'durationSeconds'>) =>
+      runLoad({ ...spec, group: GROUP, connections: profile.connections, durationSeconds: profile.duration }, ctx.progress)
+    const run = async (spec: Omit<LoadSpec, 'group' | 'connections' | 'durationSeconds'>) => rows.push(await load(spec))
+    const originOf = (target: Target, v: Variant) => (v.https ? (target.tlsOrigin as string) : target.origin)
+    const headersOf = (v: Variant) => ({ ...AUTH_HEADERS, accept: v.accept })
+    for (const v of variants) {
+      const base = { headers: headersOf(v), params: { variant: v.key } }
+      if (v.key === 'json' || (v.key === 'json-https' && profile.allVariants)) {
+        await run({ ...base, name: `bare node:http, ${v.label}`, target: 'node', server: node, origin: originOf(node, v), path: `/baseline/${v.key}` })
+      }
+      const bare = { ...base, name: `bare fastify, ${v.label}`, target: 'fastify', server: fastify, origin: originOf(fastify, v), path: `/baseline/${v.key}` } as const
+      const ours = { ...base, name: `fleetsim, ${v.label}`, target: 'fleetsim', server: fleet, origin: originOf(fleet, v), path: pathOf(v), params: { ...base.params, ...fleetParams } } as const
+      // The headline ratio alternates the two servers over several rounds, so a burst of
+      // other load on the machine hits both alike; the median round of each is reported.
+      const rounds = v.key === 'json' ? profile.jsonRounds : 1
+      const bareRounds: LoadRow[] = []
+      const ourRounds: LoadRow[] = []
+      for (let k = 0; k < rounds; k++) {
+        bareRounds.push(await load(bare))
+        ourRounds.push(await load(ours))
+      }
+      rows.push(mergeRounds(bareRounds), mergeRounds(ourRounds))
+    }
+    // The same JSON request on a paused clock: what the stepping costs the answers.
+    const json = variants[0]
+    await fleet.command({ op: 'clock', paused: true })
+    await run({
+      name: 'fleetsim, JSON, clock paused',
+      target: 'fleetsim',
+      server: fleet,
+      origin: fleet.origin,
+      path: pathOf(json),
+      headers: headersOf(json),
+      params: { variant: 'json', agents: profile.agentinfoFleet, scenario: 'flapping-network', paused: true }
+    })
+    applyRatios(rows, (row) => rows.find((r) => r.target === 'fastify' && r.params.variant === row.params.variant))
+    ctx.rows.push(...rows)
+  } finally {
+    await Promise.all(targets.map((t) => t.close()))
+  }
+}

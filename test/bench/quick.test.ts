@@ -1,0 +1,39 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runBench } from '../../bench/run.js'
+import type { BenchResults } from '../../bench/lib/results.js'
+import { renderTables } from '../../bench/table.js'
+
+const dirs: string[] = []
+afterAll(async () => {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })))
+})
+
+// A CI smoke run: tiny fleets, half-second loads. Only completion and the shape of the results
+// are checked; timings on a shared CI machine mean nothing.
+describe('the benchmark smoke run', () => {
+  it('completes every scope with zero errors and writes valid JSON results', { timeout: 240_000 }, async () => {
+    const out = await mkdtemp(join(tmpdir(), 'fleetsim-bench-test-'))
+    dirs.push(out)
+    const lines: string[] = []
+    const { file } = await runBench({ scope: 'all', profile: 'smoke', outDir: out, progress: (line) => lines.push(line) })
+
+    expect(await readdir(out)).toEqual([file.split('/').pop()])
+    const results = JSON.parse(await readFile(file, 'utf8')) as BenchResults
+    expect(results).toMatchObject({ scope: 'all', profile: 'smoke' })
+    expect(results.machine.cpus).toBeGreaterThan(0)
+    expect(results.git.commit).toMatch(/^[0-9a-f]{40}$|^unknown$/)
+    expect(new Set(results.rows.map((row) => row.group))).toEqual(new Set(['agentinfo one agent', 'agentinfo by state', 'multi-agent operations', 'scale']))
+    for (const row of results.rows) {
+      expect({ name: row.name, errors: row.errors, timeouts: row.timeouts, non2xx: row.non2xx }).toEqual({ name: row.name, errors: 0, timeouts: 0, non2xx: 0 })
+      expect(row.requests, row.name).toBeGreaterThan(0)
+    }
+    const compared = results.rows.filter((row) => row.target === 'fleetsim' && row.group !== 'scale')
+    expect(compared.filter((row) => row.ratio === null).map((row) => row.name)).toEqual([])
+    expect(results.lists[0].items).toBeGreaterThan(1000)
+    expect(results.scale[0].agentinfoWhileStepping.errors).toBe(0)
+    expect(renderTables([results])).toContain('| Agents |')
+  })
+})
