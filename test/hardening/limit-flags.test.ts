@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, parseServeConfig, type ConfigContext } from '../../src/config.js'
+
+const context: ConfigContext = {
+  now: () => 0,
+  cpuCount: () => 2,
+  readFile: (path) => {
+    if (path === 'admin.txt') return 'from-file\n'
+    throw new Error(`ENOENT: ${path}`)
+  },
+  isFile: () => false
+}
+const parse = (argv: string[], env: Record<string, string> = {}) => parseServeConfig(argv, env, context)
+
+function messageOf(argv: string[], env: Record<string, string> = {}): string {
+  try {
+    parse(argv, env)
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError)
+    return (error as ConfigError).message
+  }
+  throw new Error('expected a ConfigError')
+}
+
+describe('limit flags', () => {
+  it('read every limit from its flag', () => {
+    const config = parse([
+      '--body-limit', '2048', '--max-list-items', '10', '--max-query-length', '4096', '--request-timeout', '9000',
+      '--headers-timeout', '3000', '--keep-alive-timeout', '700', '--max-connections', '50'
+    ])
+    expect(config).toMatchObject({ bodyLimit: 2048, maxListItems: 10, maxQueryLength: 4096, requestTimeout: 9000, headersTimeout: 3000, keepAliveTimeout: 700, maxConnections: 50 })
+  })
+
+  it('read every limit from its env twin', () => {
+    const config = parse([], {
+      FLEETSIM_BODY_LIMIT: '1', FLEETSIM_MAX_LIST_ITEMS: '2', FLEETSIM_MAX_QUERY_LENGTH: '3', FLEETSIM_REQUEST_TIMEOUT: '40',
+      FLEETSIM_HEADERS_TIMEOUT: '5', FLEETSIM_KEEP_ALIVE_TIMEOUT: '6', FLEETSIM_MAX_CONNECTIONS: '7'
+    })
+    expect(config).toMatchObject({ bodyLimit: 1, maxListItems: 2, maxQueryLength: 3, requestTimeout: 40, headersTimeout: 5, keepAliveTimeout: 6, maxConnections: 7 })
+  })
+
+  it('refuse a limit that is not a positive integer, naming the flag and the rule', () => {
+    expect(messageOf(['--body-limit', '1mb'])).toBe('--body-limit must be an integer from 1 to 1073741824, got "1mb"')
+    expect(messageOf(['--max-connections', '0'])).toBe('--max-connections must be an integer from 1 to 1000000, got "0"')
+    expect(messageOf([], { FLEETSIM_REQUEST_TIMEOUT: '-1' })).toBe('--request-timeout must be an integer from 1 to 86400000 (milliseconds), got "-1" (from FLEETSIM_REQUEST_TIMEOUT)')
+  })
+
+  it('refuse a headers timeout longer than the request timeout', () => {
+    expect(messageOf(['--headers-timeout', '40000'])).toBe('--headers-timeout (40000) must not exceed --request-timeout (30000); lower the first or raise the second')
+  })
+})
+
+describe('admin credentials', () => {
+  it('default to the REST user and password', () => {
+    expect(parse(['--user', 'ops', '--password', 'pw'])).toMatchObject({ adminUser: 'ops', adminPassword: 'pw' })
+  })
+
+  it('come from their own flags, env twins or file', () => {
+    expect(parse(['--admin-user', 'root', '--admin-password', 'a'])).toMatchObject({ adminUser: 'root', adminPassword: 'a' })
+    expect(parse([], { FLEETSIM_ADMIN_PASSWORD: 'e' }).adminPassword).toBe('e')
+    expect(parse(['--admin-password-file', 'admin.txt']).adminPassword).toBe('from-file')
+  })
+
+  it('refuse --admin-password and --admin-password-file together', () => {
+    expect(messageOf(['--admin-password', 'a', '--admin-password-file', 'admin.txt'])).toBe('--admin-password and --admin-password-file cannot be used together; give one of them')
+  })
+})
