@@ -21,7 +21,9 @@ const SECTIONS = [
 
 async function loadResults(dir: string): Promise<BenchResults[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.json'))
-  const all = await Promise.all(files.map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8')) as BenchResults))
+  const parsed = await Promise.all(files.map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8')) as Partial<BenchResults>))
+  // Other tools (the soak run) keep their results here too; only bench runs have rows.
+  const all = parsed.filter((r): r is BenchResults => Array.isArray(r.rows) && Array.isArray(r.scale) && typeof r.profile === 'string')
   // Newest first; a full run beats any quick one.
   const rank = (r: BenchResults) => (r.profile === 'full' ? 1 : 0)
   return all.filter((r) => r.profile !== 'smoke').sort((a, b) => rank(b) - rank(a) || b.startedAt.localeCompare(a.startedAt))
