@@ -7,7 +7,7 @@
 import type { FleetEngine } from '../fleet/fleet.js'
 
 /** The scenario running and its stages, as the engine reports it (engines may report more). */
-export interface ScenarioInfo {
+export interface ScenarioSummary {
   name: string
   stages: string[]
 }
@@ -20,11 +20,11 @@ export type MetricsSource = Pick<
    * The scenario and its stages. Optional: engines without scenario support (or
    * running none) leave it out or return undefined.
    */
-  scenarioInfo?: () => ScenarioInfo | undefined
+  scenarioInfo?: () => ScenarioSummary | undefined
 }
 
 /** scenarioInfo read defensively: an engine without the method runs no scenario. */
-export function readScenario(source: MetricsSource): ScenarioInfo | undefined {
+export function readScenario(source: MetricsSource): ScenarioSummary | undefined {
   const read = (source as { scenarioInfo?: unknown }).scenarioInfo
-  return typeof read === 'function' ? (read.call(source) as ScenarioInfo | undefined) : undefined
+  return typeof read === 'function' ? (read.call(source) as ScenarioSummary | undefined) : undefined
 }

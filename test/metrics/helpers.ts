@@ -1,12 +1,12 @@
 /** Shared pieces of the metrics tests: a hand-driven metrics source and an exposition parser. */
 import { AGENT_STATES } from '../../src/fleet/states.js'
-import type { FleetStats } from '../../src/fleet/fleet.js'
-import type { MetricsSource, ScenarioInfo } from '../../src/metrics/source.js'
+import { emptyStats, type FleetStats } from '../../src/fleet/fleet.js'
+import type { MetricsSource, ScenarioSummary } from '../../src/metrics/source.js'
 
 export interface FakeSource extends MetricsSource {
   stats: FleetStats
   byState: Record<string, number>
-  scenario: ScenarioInfo | undefined
+  scenario: ScenarioSummary | undefined
   virtualSecond: number
   second(): number
 }
@@ -18,19 +18,7 @@ export function fakeSource(): FakeSource {
     byState,
     scenario: undefined,
     virtualSecond: 0,
-    stats: {
-      transitions: new Array(AGENT_STATES.length ** 2).fill(0),
-      moduleCrashes: 0,
-      moduleRestarts: 0,
-      reconnectAttempts: 0,
-      reconnectFailures: 0,
-      eventsReceived: 0,
-      stepRounds: 0,
-      lastRoundMs: 0,
-      workerRestarts: 0,
-      timelineFired: {},
-      faultsInjected: {}
-    },
+    stats: emptyStats(),
     counts: () => ({ agents: Object.values(byState).reduce((a, b) => a + b, 0), byState: { ...byState } as never }),
     composition: () => ({ byMode: { Connect: 1 }, byVersion: { '6.4.9991': 1 }, modulesByStatus: { RUNNING: 2 }, scanMs: 0.5 }),
     clockState: () => ({ now: 1_700_000_000_000, speed: 60, paused: false }),
