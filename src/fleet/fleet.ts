@@ -169,7 +169,7 @@ function workerFile(): { filename: string; execArgv: string[] } {
 
 type FilledOptions = Required<Omit<FleetOptions, 'program' | 'headroom' | 'scenario'>> & { headroom: number | undefined }
 
-function emptyStats(): FleetStats {
+export function emptyStats(): FleetStats {
   return {
     transitions: new Array(AGENT_STATES.length ** 2).fill(0),
     moduleCrashes: 0,
@@ -858,9 +858,14 @@ export class FleetEngine implements Fleet {
     return undefined
   }
 
-  stopAgents(indices: number[]): Promise<BatchOutcome> {
+  /**
+   * Runs a command on each agent that can take one now; the others fail with the reason.
+   * Counters are brought to now first, since the command changes the agent's conditions.
+   */
+  private command(indices: number[], apply: (ctx: LifeContext, i: number, t: number) => void): Promise<BatchOutcome> {
     return this.exclusive(() => {
       const ctx = this.mutationContext()
+      const t = this.steppedTo
       const outcome: BatchOutcome = { ok: [], failed: [] }
       for (const i of indices) {
         const reason = this.refusal(i)
@@ -868,8 +873,8 @@ export class FleetEngine implements Fleet {
           outcome.failed.push({ index: i, reason })
           continue
         }
-        advanceCounters(this.program, this.v, i, this.steppedTo)
-        stopModules(ctx, i, this.steppedTo)
+        advanceCounters(this.program, this.v, i, t)
+        apply(ctx, i, t)
         outcome.ok.push(i)
       }
       this.finishMutation(ctx, outcome.ok)
@@ -877,24 +882,15 @@ export class FleetEngine implements Fleet {
     })
   }
 
+  stopAgents(indices: number[]): Promise<BatchOutcome> {
+    return this.command(indices, (ctx, i, t) => stopModules(ctx, i, t))
+  }
+
   startAgents(indices: number[]): Promise<BatchOutcome> {
-    return this.exclusive(() => {
-      const ctx = this.mutationContext()
-      const outcome: BatchOutcome = { ok: [], failed: [] }
-      for (const i of indices) {
-        const reason = this.refusal(i)
-        if (reason !== undefined) {
-          outcome.failed.push({ index: i, reason })
-          continue
-        }
-        advanceCounters(this.program, this.v, i, this.steppedTo)
-        this.v.flags[i] &= ~Flag.CONFIG_CORRUPT
-        restartModules(ctx, i, this.steppedTo, 1 + Math.floor(uniform(this.seed, i, this.v.eventNo[i], Stream.RESTART_DELAY) * 3))
-        this.v.eventNo[i]++
-        outcome.ok.push(i)
-      }
-      this.finishMutation(ctx, outcome.ok)
-      return outcome
+    return this.command(indices, (ctx, i, t) => {
+      this.v.flags[i] &= ~Flag.CONFIG_CORRUPT
+      restartModules(ctx, i, t, 1 + Math.floor(uniform(this.seed, i, this.v.eventNo[i], Stream.RESTART_DELAY) * 3))
+      this.v.eventNo[i]++
     })
   }
 
