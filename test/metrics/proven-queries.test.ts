@@ -1,8 +1,10 @@
 /**
  * Proven queries: every query of every Grafana dashboard panel, annotation and variable is
  * evaluated by a real Prometheus scraping a running fleetsim, and must be valid and return
- * series. fleetsim runs in-process over plain HTTP with a lively scenario at speed 120 and
- * some API traffic; Prometheus (Debian's `prometheus` package, installed by .ci/run)
+ * series, with at least one value that is a number. fleetsim runs in-process over plain HTTP,
+ * wired as startServer wires it (facade, fault plugin, metrics plugin), with a lively scenario
+ * at speed 120 (flapping, crashing modules, a timeline event every virtual minute, failing
+ * reconnects, a fault rule) and some API traffic; Prometheus (Debian's `prometheus` package, installed by .ci/run)
  * scrapes it every second into a temporary store.
  *
  * Grafana's variables are replaced by concrete values: `$__rate_interval` by 10s (a few
@@ -19,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/app.js'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
 import { compileScenario } from '../../src/fleet/scenario-program.js'
+import { faultsPlugin } from '../../src/faults/plugin.js'
 import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
 import { metricsPlugin } from '../../src/metrics/plugin.js'
 import { CA } from '../http/helpers.js'
@@ -185,7 +188,6 @@ describe.skipIf(prometheusBin === undefined)('every dashboard query against a re
   let promBase = ''
   let dir = ''
   let traffic: NodeJS.Timeout | undefined
-  let standIns: NodeJS.Timeout | undefined
 
   beforeAll(async () => {
     const started = Date.now()
@@ -194,23 +196,12 @@ describe.skipIf(prometheusBin === undefined)('every dashboard query against a re
     writeFileSync(scenarioFile, SCENARIO)
     const scenario = compileScenario(await loadScenarioFileOrThrow(scenarioFile), START, templateIds())
     fleet = await createFleet({ agents: 0, seed: 0, workers: 1, speed: 120, startTime: START, caFingerprint: CA.fingerprint, scenario })
+    // As startServer wires them: the facade, the scenario's API faults, then the metrics.
     app = await buildApp({ fleet, ca: CA, auth: { user: 'admin', password: 'secret' } })
+    await app.register(faultsPlugin, { engine: fleet })
     await app.register(metricsPlugin, { engine: fleet })
     await app.listen({ host: '127.0.0.1', port: 0 })
     const appPort = (app.server.address() as { port: number }).port
-
-    // STAND-IN until the facade applies the scenario's fault rules: the faults panel needs
-    // series. While nothing else has recorded a fault, one is recorded each second through the
-    // engine's own stats, so the path from engine to /metrics to Prometheus to the dashboard
-    // query is still the real one. It stops as soon as the facade records faults itself.
-    let standIn = 0
-    standIns = setInterval(() => {
-      const { faultsInjected } = fleet.stats
-      const recorded = Object.values(faultsInjected).reduce((a, b) => a + b, 0)
-      if (recorded !== standIn) return
-      faultsInjected['latency agentinfo'] = (faultsInjected['latency agentinfo'] ?? 0) + 1
-      standIn++
-    }, 1000)
 
     // API traffic: successes, a 401, a 404, and reconnects (updateandreloadagent).
     const names = [0, 1, 2, 3].map((i) => fleet.name(i))
@@ -275,7 +266,6 @@ describe.skipIf(prometheusBin === undefined)('every dashboard query against a re
 
   afterAll(async () => {
     clearInterval(traffic)
-    clearInterval(standIns)
     if (prometheus !== undefined && prometheus.exitCode === null) {
       const gone = new Promise((resolve) => prometheus?.once('exit', resolve))
       prometheus.kill('SIGTERM')
