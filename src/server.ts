@@ -11,16 +11,20 @@ import { createServer as createHttpsServer } from 'node:https'
 import { hostname } from 'node:os'
 import pino, { type DestinationStream, type Logger } from 'pino'
 import pretty from 'pino-pretty'
-import { buildApp, createAuthCheck } from './app.js'
+import { adminPlugin } from './admin/plugin.js'
+import { compileForManager } from './admin/scenario-load.js'
+import { buildApp, createAuthCheck, createManager } from './app.js'
+import { faultsPlugin } from './faults/plugin.js'
+import { FaultState } from './faults/state.js'
 import { handleClientError } from './http/client-errors.js'
 import { markConnections } from './http/limits.js'
 import type { LogLevel, ServeConfig } from './config.js'
 import { createFleet, type FleetEngine } from './fleet/fleet.js'
 import { createHarness, type Harness } from './harness/plugin.js'
-import type { FleetProgram } from './fleet/program.js'
 import { startFleetLog } from './metrics/fleet-log.js'
 import { metricsPlugin } from './metrics/plugin.js'
 import { loadScenarioFileOrThrow } from './scenario/load.js'
+import type { Scenario } from './scenario/types.js'
 import type { CaInfo } from './tls/ca-info.js'
 import { TLS_MIN_VERSION, loadOrCreateTls } from './tls/tls-store.js'
 
@@ -71,7 +75,7 @@ export function createLogger(level: LogLevel, options: { pretty?: boolean; desti
 export async function startServer(config: ServeConfig, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel)
   const announce = options.announce ?? ((line: string) => void process.stdout.write(`${line}\n`))
-  const program = await scenarioProgram(config)
+  const scenario = await loadScenario(config)
 
   // The CA exists even with --http: addagent's ca-fingerprint and certificateinfo refer to it,
   // and a client keeps the same fingerprint whichever transport it uses.
@@ -87,8 +91,22 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
     startTime: config.startTime,
     paused: config.paused,
     caFingerprint: tls.ca.fingerprint,
-    ...(program !== undefined ? { program } : {})
+    // With a scenario the fleet starts empty and is rebuilt from it below, once the manager
+    // exists to own the scenario's templates: building --agents first would be wasted work.
+    ...(scenario !== undefined ? { agents: 0 } : {})
   })
+  const manager = createManager(fleet, tls.ca)
+  if (scenario !== undefined) {
+    try {
+      await fleet.reset(compileForManager(scenario, fleet.clock.epochMs, manager))
+    } catch (error) {
+      await fleet.close()
+      throw new Error(`--scenario ${config.scenario}: ${(error as Error).message}`, { cause: error })
+    }
+    logger.info({ scenario: scenario.name, agents: fleet.size() }, 'scenario loaded')
+  }
+  // Fault injection state, shared by the faults plugin and the admin API that switches it.
+  const faults = new FaultState(fleet)
 
   const harness = createHarness({
     strict: config.strict,
@@ -107,8 +125,12 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
       bodyLimit: config.bodyLimit,
       maxListItems: config.maxListItems,
       maxQueryLength: config.maxQueryLength,
-      harness
+      harness,
+      manager
     })
+    // The scenario's API faults (src/faults) and the admin API (src/admin, docs/admin.md).
+    await app.register(faultsPlugin, { state: faults })
+    await app.register(adminPlugin, { engine: fleet, manager, auth: { user: config.adminUser, password: config.adminPassword }, faults })
     // Metrics (src/metrics, docs/metrics.md): /metrics and the API metric hooks for this fleet;
     // --metrics-auth makes /metrics take the REST credentials.
     await app.register(metricsPlugin, {
@@ -167,15 +189,12 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
 }
 
 /**
- * The fleet program of --scenario. The file is loaded and checked first, so a broken scenario
- * is reported with every problem before anything starts.
+ * The scenario of --scenario. The file is loaded and checked first, so a broken scenario is
+ * reported with every problem before anything starts.
  */
-async function scenarioProgram(config: ServeConfig): Promise<FleetProgram | undefined> {
+async function loadScenario(config: ServeConfig): Promise<Scenario | undefined> {
   if (config.scenario === undefined) return undefined
-  await loadScenarioFileOrThrow(config.scenario)
-  // Compiling a Scenario into a FleetProgram is not written yet; refuse rather than run the
-  // default fleet while claiming to run the scenario.
-  throw new Error(`--scenario ${config.scenario} is valid, but running scenarios is not available yet; start without --scenario`)
+  return loadScenarioFileOrThrow(config.scenario)
 }
 
 /** Names the server certificate must cover for this --host (a wildcard address: this machine's name). */

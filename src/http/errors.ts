@@ -177,7 +177,7 @@ export const ERRORS = {
   ),
   E_UNKNOWN_ADMIN_PATH: entry<{ method: string; path: string }>(
     404,
-    (p) => `No admin endpoint ${p.method} ${p.path}: see docs/admin.md for the list (clock, clock/advance, fleet, scenario, reset, agents/<name>/override, agents/<name>/fail-next-reconnect, faults).`
+    (p) => `No admin endpoint ${p.method} ${p.path}: see docs/admin.md for the list (clock, clock/advance, fleet, scenario, reset, agents/<name>/override, agents/<name>/fail-next-reconnect, faults, requests, report).`
   ),
   E_FAULT_INJECTED: entry<{ message: string }>(503, (p) => p.message),
   E_INTERNAL: entry(500, () => 'The simulator failed to answer this request; this is a bug in fleetsim, please report it.')
