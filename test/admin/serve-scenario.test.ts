@@ -29,7 +29,7 @@ describe('serving a scenario', () => {
     const origin = new URL(server.baseUrl).origin
     const info = await (await fetch(`${origin}/__admin/scenario`, { headers })).json()
     expect(info).toMatchObject({ name: 'partial-reconnect-failure', second: 0 })
-    const fleet = await (await fetch(`${origin}/__admin/fleet`, { headers })).json()
+    const fleet = (await (await fetch(`${origin}/__admin/fleet`, { headers })).json()) as { agents: number }
     expect(fleet.agents).toBe(5000)
     const template = await fetch(`${server.serviceUrl}/viewagentortemplate?name=linux-baseline`, { headers })
     expect(template.status).toBe(200)
