@@ -68,6 +68,10 @@ export interface ServeConfig {
   readonly strict: boolean
   /** request journal entries kept (0: no journal) */
   readonly journalSize: number
+  /** where the whole simulation is saved and resumed from (src/state) */
+  readonly stateFile: string | undefined
+  /** wall seconds between automatic saves to the state file (0: only on request and at exit) */
+  readonly snapshotInterval: number
 }
 
 /** The defaults of every flag. `workers` and `startTime` depend on the machine and the moment. */
@@ -98,7 +102,9 @@ export const SERVE_DEFAULTS = Object.freeze({
   keepAliveTimeout: 5_000,
   maxConnections: 1024,
   strict: false,
-  journalSize: 10_000
+  journalSize: 10_000,
+  stateFile: undefined,
+  snapshotInterval: 300
 } as const)
 
 /** What parseServeConfig needs from the machine; tests pass their own. */
@@ -187,7 +193,9 @@ export const SERVE_FLAGS: readonly FlagSpec[] = Object.freeze([
   { name: 'keep-alive-timeout', key: 'keepAliveTimeout', type: 'string', valueName: '<ms>', defaultText: String(SERVE_DEFAULTS.keepAliveTimeout), meaning: 'an idle keep-alive connection is closed after this long' },
   { name: 'max-connections', key: 'maxConnections', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.maxConnections), meaning: 'open connections served at once; requests on further ones get 503' },
   { name: 'strict', key: 'strict', type: 'boolean', defaultText: 'false', meaning: 'reject requests that break a protocol rule with 400 (lenient: answer and record)' },
-  { name: 'journal-size', key: 'journalSize', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.journalSize), meaning: 'requests kept in the journal of /__admin/requests and /__admin/report (0: none)' }
+  { name: 'journal-size', key: 'journalSize', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.journalSize), meaning: 'requests kept in the journal of /__admin/requests and /__admin/report (0: none)' },
+  { name: 'state-file', key: 'stateFile', type: 'string', valueName: '<file>', defaultText: 'none', meaning: 'resume the whole simulation from this file if it exists; save it there periodically, on POST /__admin/snapshot and at exit' },
+  { name: 'snapshot-interval', key: 'snapshotInterval', type: 'string', valueName: '<s>', defaultText: String(SERVE_DEFAULTS.snapshotInterval), meaning: 'wall seconds between automatic saves to --state-file (0: only on request and at exit)' }
 ] satisfies FlagSpec[])
 
 /** The env twin of a flag: `app-path` → `FLEETSIM_APP_PATH`. */
@@ -271,7 +279,9 @@ export function parseServeConfig(
     keepAliveTimeout: read('keepAliveTimeout', SERVE_DEFAULTS.keepAliveTimeout, (value, fail) => integerIn(value, 1, MAX_TIMEOUT_MS) ?? fail(`be an integer from 1 to ${MAX_TIMEOUT_MS} (milliseconds)`)),
     maxConnections: read('maxConnections', SERVE_DEFAULTS.maxConnections, (value, fail) => integerIn(value, 1, 1_000_000) ?? fail('be an integer from 1 to 1000000')),
     strict: flag('strict', SERVE_DEFAULTS.strict),
-    journalSize: read('journalSize', SERVE_DEFAULTS.journalSize, (value, fail) => integerIn(value, 0, 10_000_000) ?? fail('be an integer from 0 to 10000000'))
+    journalSize: read('journalSize', SERVE_DEFAULTS.journalSize, (value, fail) => integerIn(value, 0, 10_000_000) ?? fail('be an integer from 0 to 10000000')),
+    stateFile: read('stateFile', SERVE_DEFAULTS.stateFile as string | undefined, (value, fail) => (value.trim() === '' ? fail('not be empty') : value)),
+    snapshotInterval: read('snapshotInterval', SERVE_DEFAULTS.snapshotInterval, (value, fail) => integerIn(value, 0, 86_400) ?? fail('be an integer from 0 to 86400 (seconds)'))
   }
   if (config.headersTimeout > config.requestTimeout) {
     // Node refuses a server whose header wait outlasts the whole-request wait.

@@ -6,6 +6,7 @@
  * programs can start and stop servers freely.
  */
 import { once } from 'node:events'
+import { existsSync } from 'node:fs'
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import { hostname } from 'node:os'
@@ -24,8 +25,10 @@ import { createHarness, type Harness } from './harness/plugin.js'
 import { startFleetLog } from './metrics/fleet-log.js'
 import { metricsPlugin } from './metrics/plugin.js'
 import { loadScenarioFileOrThrow } from './scenario/load.js'
+import { resumeSimulation, saveSimulation } from './state/simulation-state.js'
 import type { Scenario } from './scenario/types.js'
 import type { CaInfo } from './tls/ca-info.js'
+import type { Manager } from './manager/manager.js'
 import { TLS_MIN_VERSION, loadOrCreateTls } from './tls/tls-store.js'
 
 /** In-flight requests get this long to finish on close before their connections are cut. */
@@ -83,28 +86,8 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
   if (tls.created.ca) logger.info({ caPath: tls.caPath, fingerprint: tls.ca.fingerprint }, 'created a certificate authority')
   if (tls.created.server) logger.info({ reason: tls.serverReason }, 'issued a server certificate')
 
-  const fleet = await createFleet({
-    agents: config.agents,
-    seed: config.seed,
-    workers: config.workers,
-    speed: config.speed,
-    startTime: config.startTime,
-    paused: config.paused,
-    caFingerprint: tls.ca.fingerprint,
-    // With a scenario the fleet starts empty and is rebuilt from it below, once the manager
-    // exists to own the scenario's templates: building --agents first would be wasted work.
-    ...(scenario !== undefined ? { agents: 0 } : {})
-  })
-  const manager = createManager(fleet, tls.ca)
-  if (scenario !== undefined) {
-    try {
-      await fleet.reset(compileForManager(scenario, fleet.clock.epochMs, manager))
-    } catch (error) {
-      await fleet.close()
-      throw new Error(`--scenario ${config.scenario}: ${(error as Error).message}`, { cause: error })
-    }
-    logger.info({ scenario: scenario.name, agents: fleet.size() }, 'scenario loaded')
-  }
+  const { fleet, manager } = await startSimulation(config, tls.ca, logger, scenario)
+  const saveState = stateSaver(config, fleet, manager, tls.ca, logger)
   // Fault injection state, shared by the faults plugin and the admin API that switches it.
   const faults = new FaultState(fleet)
 
@@ -130,7 +113,7 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
     })
     // The scenario's API faults (src/faults) and the admin API (src/admin, docs/admin.md).
     await app.register(faultsPlugin, { state: faults })
-    await app.register(adminPlugin, { engine: fleet, manager, auth: { user: config.adminUser, password: config.adminPassword }, faults })
+    await app.register(adminPlugin, { engine: fleet, manager, auth: { user: config.adminUser, password: config.adminPassword }, faults, saveState })
     // Metrics (src/metrics, docs/metrics.md): /metrics and the API metric hooks for this fleet;
     // --metrics-auth makes /metrics take the REST credentials.
     await app.register(metricsPlugin, {
@@ -163,6 +146,10 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
 
   // Fleet state summaries, scenario changes and timeline events at info (src/metrics/fleet-log.ts).
   const fleetLog = startFleetLog(fleet, logger)
+  const saveTimer =
+    saveState !== undefined && config.snapshotInterval > 0
+      ? setInterval(() => saveState().catch((error: unknown) => logger.error({ err: error }, 'could not save the simulation')), config.snapshotInterval * 1000).unref()
+      : undefined
   const listening = server
   const openApp = app
   let closing: Promise<void> | undefined
@@ -179,8 +166,11 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
       closing ??= (async () => {
         logger.info('closing')
         fleetLog.stop()
+        clearInterval(saveTimer)
         await closeServer(listening)
         await openApp.close()
+        // Saved once the last request has been answered, so nothing it changed is lost.
+        await saveState?.().catch((error: unknown) => logger.error({ err: error }, 'could not save the simulation'))
         await fleet.close()
       })()
       return closing
@@ -192,6 +182,67 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
  * The scenario of --scenario. The file is loaded and checked first, so a broken scenario is
  * reported with every problem before anything starts.
  */
+/**
+ * The fleet and the manager: resumed from --state-file when that file exists (its scenario,
+ * clock and seed win over the flags), else built from --scenario or the flags.
+ */
+async function startSimulation(
+  config: ServeConfig,
+  ca: CaInfo,
+  logger: Logger,
+  scenario: Scenario | undefined
+): Promise<{ fleet: FleetEngine; manager: Manager }> {
+  if (config.stateFile !== undefined && existsSync(config.stateFile)) {
+    const resumed = await resumeSimulation(config.stateFile, { ca, workers: config.workers })
+    if (scenario !== undefined) logger.warn({ stateFile: config.stateFile, scenario: scenario.name }, 'resuming from the state file: --scenario is ignored')
+    logger.info({ stateFile: config.stateFile, second: resumed.engine.second(), agents: resumed.engine.size() }, 'resumed the simulation from the state file')
+    return { fleet: resumed.engine, manager: resumed.manager }
+  }
+  const fleet = await createFleet({
+    agents: config.agents,
+    seed: config.seed,
+    workers: config.workers,
+    speed: config.speed,
+    startTime: config.startTime,
+    paused: config.paused,
+    caFingerprint: ca.fingerprint,
+    // With a scenario the fleet starts empty and is rebuilt from it below, once the manager
+    // exists to own the scenario's templates: building --agents first would be wasted work.
+    ...(scenario !== undefined ? { agents: 0 } : {})
+  })
+  const manager = createManager(fleet, ca)
+  if (scenario !== undefined) {
+    try {
+      await fleet.reset(compileForManager(scenario, fleet.clock.epochMs, manager))
+    } catch (error) {
+      await fleet.close()
+      throw new Error(`--scenario ${config.scenario}: ${(error as Error).message}`, { cause: error })
+    }
+    logger.info({ scenario: scenario.name, agents: fleet.size() }, 'scenario loaded')
+  }
+  return { fleet, manager }
+}
+
+/**
+ * Saving to --state-file: one save at a time (they share a temporary file), errors logged
+ * rather than thrown from timers. Undefined without --state-file.
+ */
+function stateSaver(config: ServeConfig, fleet: FleetEngine, manager: Manager, ca: CaInfo, logger: Logger) {
+  const path = config.stateFile
+  if (path === undefined) return undefined
+  let last: Promise<unknown> = Promise.resolve()
+  return (): Promise<{ path: string; savedAt: string }> => {
+    const run = last.then(async () => {
+      await saveSimulation(path, fleet, manager, ca)
+      const savedAt = new Date().toISOString()
+      logger.info({ stateFile: path, second: fleet.second() }, 'saved the simulation')
+      return { path, savedAt }
+    })
+    last = run.catch(() => undefined)
+    return run
+  }
+}
+
 async function loadScenario(config: ServeConfig): Promise<Scenario | undefined> {
   if (config.scenario === undefined) return undefined
   return loadScenarioFileOrThrow(config.scenario)

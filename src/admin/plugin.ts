@@ -31,6 +31,8 @@ export interface AdminPluginOptions {
   auth: Credentials | AuthCheck
   /** fault injection state shared with the faults plugin; default: a new one over the engine */
   faults?: FaultState
+  /** saves the simulation to the state file (POST /__admin/snapshot); absent without --state-file */
+  saveState?: () => Promise<{ path: string; savedAt: string }>
 }
 
 function sendErrors(reply: FastifyReply, status: number, errors: object[]): FastifyReply {
@@ -66,6 +68,10 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
 
       clockRoutes(scope, context)
       fleetRoutes(scope, context)
+      scope.post('/snapshot', async () => {
+        if (options.saveState === undefined) throw apiError('E_NO_STATE_FILE')
+        return options.saveState()
+      })
       faultRoutes(scope, context)
       await scenarioRoutes(scope, context)
     },

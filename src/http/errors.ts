@@ -177,7 +177,11 @@ export const ERRORS = {
   ),
   E_UNKNOWN_ADMIN_PATH: entry<{ method: string; path: string }>(
     404,
-    (p) => `No admin endpoint ${p.method} ${p.path}: see docs/admin.md for the list (clock, clock/advance, fleet, scenario, reset, agents/<name>/override, agents/<name>/fail-next-reconnect, faults, requests, report).`
+    (p) => `No admin endpoint ${p.method} ${p.path}: see docs/admin.md for the list (clock, clock/advance, fleet, scenario, reset, agents/<name>/override, agents/<name>/fail-next-reconnect, faults, snapshot, requests, report).`
+  ),
+  E_NO_STATE_FILE: entry(
+    409,
+    () => 'There is no state file to save to: start fleetsim with --state-file PATH to save and resume the simulation.'
   ),
   E_FAULT_INJECTED: entry<{ message: string }>(503, (p) => p.message),
   E_INTERNAL: entry(500, () => 'The simulator failed to answer this request; this is a bug in fleetsim, please report it.')

@@ -59,7 +59,9 @@ describe('parseServeConfig defaults and precedence', () => {
       keepAliveTimeout: 5000,
       maxConnections: 1024,
       strict: false,
-      journalSize: 10000
+      journalSize: 10000,
+      stateFile: undefined,
+      snapshotInterval: 300
     })
   })
 
@@ -72,7 +74,7 @@ describe('parseServeConfig defaults and precedence', () => {
       '--host', '0.0.0.0', '--port=8443', '--http', '--app-path', '/nx/mvc/', '--user', 'ops', '--password', 'pw',
       '--agents', '50', '--seed', '7', '--scenario', 'scenario.yaml', '--speed', '3600', '--workers', '2',
       '--data-dir', '/tmp/sim', '--log-level', 'debug', '--start-time', '2024-01-01T00:00:00Z', '--paused',
-      '--strict', '--journal-size', '50', '--metrics-auth'
+      '--strict', '--journal-size', '50', '--metrics-auth', '--state-file', '/tmp/sim/state.bin', '--snapshot-interval', '0'
     ])
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -101,8 +103,18 @@ describe('parseServeConfig defaults and precedence', () => {
       keepAliveTimeout: 5000,
       maxConnections: 1024,
       strict: true,
-      journalSize: 50
+      journalSize: 50,
+      stateFile: '/tmp/sim/state.bin',
+      snapshotInterval: 0
     })
+  })
+
+  it('rejects an empty --state-file, naming the flag', () => {
+    expect(() => parse(['--state-file', ' '])).toThrow('--state-file must not be empty, got " "')
+  })
+
+  it('rejects a --snapshot-interval that is not a number of seconds, naming the flag', () => {
+    expect(() => parse(['--snapshot-interval', '5m'])).toThrow('--snapshot-interval must be an integer from 0 to 86400 (seconds), got "5m"')
   })
 
   it('rejects a --journal-size that is not a count, naming the flag', () => {
