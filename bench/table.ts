@@ -48,18 +48,19 @@ function paramsText(row: LoadRow): string {
   else if (p.speed !== undefined) parts.push(`speed ${p.speed}`)
   else if (typeof p.clock === 'string') parts.push(p.clock)
   if (p.requests !== undefined) parts.push(`${p.requests} requests`)
+  if (p.rounds !== undefined) parts.push(`median of ${p.rounds} rounds (${p.roundsReqPerSec} req/s)`)
   return parts.join(', ')
 }
 
 function rowsTable(rows: LoadRow[]): string[] {
   const lines = [
-    '| Scenario | Fleet | Conn. | req/s | p50 ms | p97.5 ms | p99 ms | errors | timeouts | non-2xx | ratio to bare fastify | MB/s |',
-    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|'
+    '| Scenario | Fleet | Conn. | req/s | p50 ms | p97.5 ms | p99 ms | errors | timeouts | non-2xx | ratio to bare fastify | MB/s | server CPU µs/req |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|'
   ]
   for (const r of rows) {
     lines.push(
       `| ${r.name} | ${paramsText(r)} | ${r.connections} | ${num(r.requestsPerSec, 1)} | ${num(r.latencyMs.p50)} | ${num(r.latencyMs.p97_5)} | ${num(r.latencyMs.p99)} | ` +
-        `${r.errors} | ${r.timeouts} | ${r.non2xx} | ${r.ratio === null ? '–' : `${(r.ratio * 100).toFixed(1)}%`} | ${num(r.bytesPerSec / 1e6, 1)} |`
+        `${r.errors} | ${r.timeouts} | ${r.non2xx} | ${r.ratio === null ? '–' : `${(r.ratio * 100).toFixed(1)}%`} | ${num(r.bytesPerSec / 1e6, 1)} | ${num(r.serverCpuUsPerRequest)} |`
     )
   }
   return lines
