@@ -51,7 +51,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     listConnections: 2,
     firstByteSamples: 5,
     multiBatches: [100, 1000, 10_000],
-    multiFleet: 60_000,
+    multiFleet: 100_000,
     multiDuration: 5,
     multiMaxRequests: 500,
     scaleFleets: [10_000, 100_000, 1_000_000],

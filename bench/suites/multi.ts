@@ -72,7 +72,9 @@ export async function multiSuite(ctx: SuiteContext): Promise<void> {
       await run({ name: `stopagent, ${batch} UUIDs, paused`, method: 'POST', path: `${REST}/stopagent?${query}` }, 'paused')
       await run({ name: `startagent, ${batch} UUIDs, paused`, method: 'POST', path: `${REST}/startagent?${query}` }, 'paused')
       await run({ name: `assigntemplatetoagent, ${batch} UUIDs, paused`, method: 'POST', path: `${REST}/assigntemplatetoagent?${query}&templateName=${TEMPLATE}&updateAgents=false` }, 'paused')
-      const deletions = Math.min(profile.multiMaxRequests, Math.floor((deletable.length - deleted) / batch))
+      // Each batch size gets an equal share of the deletable agents, so the small batches do not use them all up.
+      const share = Math.floor(deletable.length / profile.multiBatches.length)
+      const deletions = Math.min(profile.multiMaxRequests, Math.floor(share / batch), Math.floor((deletable.length - deleted) / batch))
       if (deletions > 0) {
         let next = deleted
         deleted += deletions * batch
