@@ -5,7 +5,7 @@
  * the main thread for agents added through the API.
  */
 import { ModuleStatus } from './states.js'
-import { Cert, Flag, Link, MAX_MODULES, NEVER, STAGE_SLOTS } from './layout.js'
+import { Cert, Flag, Link, MAX_MODULES, NEVER, STAGE_SLOTS, type FleetViews } from './layout.js'
 import type { FleetProgram } from './program.js'
 import { Stream, cumulativeWeights, hash32, pickWeighted, uniform } from './random.js'
 import { advanceCounters } from './counters.js'
@@ -52,6 +52,11 @@ export interface InitOptions {
   initial: boolean
   /** forced mode (API-added agents); undefined draws from the program's mix */
   mode?: number
+  /**
+   * A scenario install (timeline `join`): the agent is listed OFFLINE until it reports in at
+   * this second, with a condition drawn from the scenario's states mix.
+   */
+  joinAt?: number
 }
 
 export function initAgent(ctx: LifeContext, i: number, options: InitOptions): void {
@@ -95,6 +100,10 @@ export function initAgent(ctx: LifeContext, i: number, options: InitOptions): vo
     v.receivedAtMidnight[i] = v.received[i]
     v.sentAtMidnight[i] = v.sent[i]
     applyInitialCondition(ctx, i, t)
+  } else if (options.joinAt !== undefined) {
+    freshCounters(v, i, t)
+    applyCondition(ctx, i, t)
+    joinLater(v, i, options.joinAt)
   } else {
     // A newly added agent is configured but not connected yet; it reports in shortly.
     v.startedAt[i] = t
@@ -111,6 +120,32 @@ export function initAgent(ctx: LifeContext, i: number, options: InitOptions): vo
 }
 
 function applyInitialCondition(ctx: LifeContext, i: number, t: number): void {
+  const { v, program } = ctx
+  applyCondition(ctx, i, t)
+  if (program.rampSeconds > 0 && i >= program.rampInitial) {
+    // A ramp installs the agent during the start period: it has no history yet.
+    freshCounters(v, i, t)
+    joinLater(v, i, t + program.rampStart + Math.floor(identityDraw(program, i, IdentityDraw.RAMP) * program.rampSeconds))
+  }
+}
+
+function freshCounters(v: FleetViews, i: number, t: number): void {
+  v.received[i] = v.sent[i] = v.dropped[i] = v.queued[i] = 0
+  v.receivedAtMidnight[i] = v.sentAtMidnight[i] = 0
+  for (let k = 0; k < MAX_MODULES; k++) v.moduleReceived[i * MAX_MODULES + k] = 0
+  v.countAt[i] = t
+  v.startedAt[i] = t
+}
+
+/** Listed but not installed yet: OFFLINE until it reports in at `at` (lifecycle.ts, JOIN). */
+function joinLater(v: FleetViews, i: number, at: number): void {
+  v.flags[i] |= Flag.NOT_JOINED
+  v.revertAt[i] = at
+  v.revertTo[i] = Revert.JOIN
+}
+
+/** The condition an agent starts in, drawn from the program's mix (scenario `fleet.states`). */
+function applyCondition(ctx: LifeContext, i: number, t: number): void {
   const { v, program } = ctx
   const condition = pickWeighted(program.initialConditions, identityDraw(program, i, IdentityDraw.CONDITION))
   const later = t + 1 + Math.floor(identityDraw(program, i, IdentityDraw.CONDITION_TIME) * 3600)
@@ -132,18 +167,5 @@ function applyInitialCondition(ctx: LifeContext, i: number, t: number): void {
         v.restartAt[i] = later
       }
       break
-  }
-  if (program.rampSeconds > 0 && i >= program.rampInitial) {
-    // A ramp installs the agent during the start period: it has no history yet.
-    v.flags[i] |= Flag.NOT_JOINED
-    v.received[i] = v.sent[i] = v.dropped[i] = v.queued[i] = 0
-    v.receivedAtMidnight[i] = v.sentAtMidnight[i] = 0
-    for (let k = 0; k < MAX_MODULES; k++) v.moduleReceived[i * MAX_MODULES + k] = 0
-  for (let s = 0; s < STAGE_SLOTS; s++) v.stageFired[i * STAGE_SLOTS + s] = 0
-  v.labelMask[i] = 0
-  v.stageMask[i] = 0
-    v.countAt[i] = t
-    v.revertAt[i] = t + program.rampStart + Math.floor(identityDraw(program, i, IdentityDraw.RAMP) * program.rampSeconds)
-    v.revertTo[i] = Revert.JOIN
   }
 }

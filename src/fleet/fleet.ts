@@ -1130,11 +1130,11 @@ export class FleetEngine implements Fleet {
         if (action.forSeconds > 0) this.lockoutEndsAt = t + action.forSeconds
         continue
       }
+      const key = occurrence.event * 65536 + occurrence.n
       if (action.kind === Action.JOIN) {
-        this.joinAgents(event.pick.kind === 'count' ? event.pick.count : 0)
+        this.joinAgents(event.pick.kind === 'count' ? event.pick.count : 0, t, event.spread, key)
         continue
       }
-      const key = occurrence.event * 65536 + occurrence.n
       const picked = pickAgents(this.candidates(compiled.timelineSelectors[occurrence.event], true), event.pick, this.seed, key, Stream.TIMELINE_PICK)
       const ctx = this.mutationContext()
       for (const i of picked) {
@@ -1152,13 +1152,17 @@ export class FleetEngine implements Fleet {
     }
   }
 
-  /** New agents installed by a timeline `join`: generated identities at the next free slots. */
-  private joinAgents(count: number): void {
+  /**
+   * New agents installed by a timeline `join`: generated identities at the next free slots,
+   * listed OFFLINE from now and reporting in at seeded offsets within `spread` seconds.
+   */
+  private joinAgents(count: number, t: number, spread: number, key: number): void {
     const ctx = this.mutationContext()
     const joined: number[] = []
     for (let k = 0; k < count && this.used < this.capacity; k++) {
       const i = this.used++
-      initAgent(ctx, i, { t: this.steppedTo, initial: false })
+      const offset = Math.floor((hash32(this.seed, i, key, Stream.TIMELINE_SPREAD) / 4294967296) * spread)
+      initAgent(ctx, i, { t, initial: false, joinAt: t + Math.max(1, offset) })
       this.existing++
       this.byState[this.v.state[i]]++
       this.fleetRate += this.runningRate(i)

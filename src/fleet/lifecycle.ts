@@ -205,13 +205,17 @@ function revert(ctx: LifeContext, i: number, t: number): void {
     return
   }
   if ((what & Revert.JOIN) !== 0) {
-    // A freshly installed agent reports in UNTRUSTED until it is issued a certificate.
     v.flags[i] &= ~Flag.NOT_JOINED
     v.link[i] = Link.CONNECTED
-    v.cert[i] = Cert.NONE
     v.startedAt[i] = t
-    v.revertAt[i] = t + 5 + Math.floor(draw(ctx, i, Stream.JOIN_DELAY) * 25)
-    v.revertTo[i] = Revert.CERT
+    if (v.cert[i] === Cert.OWN) {
+      // A healthy install reports in UNTRUSTED until the manager issues its certificate,
+      // seconds later. One installed without a usable certificate (the scenario's states
+      // mix) stays UNTRUSTED or FORGED until something fixes it, e.g. a stage.
+      v.cert[i] = Cert.NONE
+      v.revertAt[i] = t + 5 + Math.floor(draw(ctx, i, Stream.JOIN_DELAY) * 25)
+      v.revertTo[i] = Revert.CERT
+    }
     refreshState(ctx, i, t)
     return
   }

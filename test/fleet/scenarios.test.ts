@@ -72,3 +72,27 @@ describe('library scenarios in the engine', () => {
     expect(await engine.digest()).toBe(after)
   })
 })
+
+describe('a large rollout', () => {
+  it('lists agents before they install, keeps installs UNTRUSTED until the certificate stage, and spreads the second wave', async () => {
+    const engine = await run('scenarios/large-rollout-ramp.yaml')
+    expect(engine.size()).toBe(100_000)
+    expect(engine.counts().byState.OFFLINE).toBeGreaterThan(98_000)
+    await engine.advance(15 * 60)
+    // Half the ramp in, agents install at 3,300 a minute and 90% of them wait 2 to 5 minutes for
+    // their certificate: about 10,000 are UNTRUSTED at any moment.
+    const midRamp = engine.counts().byState
+    expect(midRamp.UNTRUSTED).toBeGreaterThan(6_000)
+    expect(midRamp.UNTRUSTED).toBeLessThan(15_000)
+    // One second before the second wave at 2h.
+    await engine.advance(105 * 60 - 1)
+    const settled = engine.counts().byState
+    expect(settled.UNTRUSTED).toBeLessThan(1000)
+    expect(settled.ONLINE).toBeGreaterThan(95_000)
+    await engine.advance(61)
+    // At 2h + 60 s the 5,000 new agents are listed; a twentieth of them (60 s of 20 min) reported in.
+    expect(engine.size()).toBe(105_000)
+    expect(engine.counts().byState.OFFLINE - settled.OFFLINE).toBeGreaterThan(4000)
+    expect(engine.stats.timelineFired['second-wave']).toBe(1)
+  })
+})
