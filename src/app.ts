@@ -50,7 +50,7 @@ export interface AppOptions {
   bodyLimit?: number
   /** most items one list query parameter may hold; default 100000 */
   maxListItems?: number
-  /** longest query string in bytes (414 past it); default 256 KiB */
+  /** longest query string in bytes (414 past it); default 1 MiB */
   maxQueryLength?: number
   /** manager state to serve; default a fresh one for the fleet and CA */
   manager?: Manager
@@ -63,7 +63,7 @@ export interface AppOptions {
 export const DEFAULT_APP_PATH = '/manager/mvc'
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
 export const DEFAULT_MAX_LIST_ITEMS = 100_000
-export const DEFAULT_MAX_QUERY_LENGTH = 256 * 1024
+export const DEFAULT_MAX_QUERY_LENGTH = 1024 * 1024
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
 
