@@ -14,6 +14,11 @@ const CODE_JSON = /"code":"(E_[A-Z_]+)"/g
 const CODE_XML = /<code>(E_[A-Z_]+)<\/code>/g
 const ERROR_XML = /<errors><status>0<\/status><message>([^<]*)<\/message><\/errors>/g
 
+/** Answers of this operation carry agent states (read from a 200 answer). */
+export function hasStates(operation: string): boolean {
+  return WITH_STATES.has(operation)
+}
+
 export interface AnswerFacts {
   errorCodes: string[]
   /** failures as `agent: reason`, before the agent is looked up */

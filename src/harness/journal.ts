@@ -75,8 +75,20 @@ export interface JournalFilter {
   limit?: number
 }
 
+/**
+ * An entry whose fields are worked out when the journal is read: the recorder keeps a
+ * request's raw facts (a few strings and numbers) and formats dates, parses the query and
+ * hashes the call key only for the entries someone reads, not for every request.
+ */
+class LazyEntry {
+  constructor(
+    readonly id: number,
+    readonly build: (id: number) => JournalEntry
+  ) {}
+}
+
 export class Journal {
-  private readonly ring: Array<JournalEntry | undefined>
+  private readonly ring: Array<JournalEntry | LazyEntry | undefined>
   /** where the next entry goes */
   private next = 0
   private stored = 0
@@ -108,11 +120,34 @@ export class Journal {
     return stored
   }
 
+  /**
+   * Stores an entry built on first read: `build` gets the entry's id and must depend only on
+   * facts captured when the request was answered. Returns the id.
+   */
+  addLazy(build: (id: number) => JournalEntry): number {
+    const id = this.nextId++
+    if (this.capacity === 0) return id
+    if (this.stored === this.capacity) this.dropped++
+    else this.stored++
+    this.ring[this.next] = new LazyEntry(id, build)
+    this.next = (this.next + 1) % this.capacity
+    return id
+  }
+
   /** Every stored entry, oldest first. */
   entries(): JournalEntry[] {
     const out: JournalEntry[] = []
     const start = (this.next - this.stored + this.capacity) % Math.max(1, this.capacity)
-    for (let i = 0; i < this.stored; i++) out.push(this.ring[(start + i) % this.capacity] as JournalEntry)
+    for (let i = 0; i < this.stored; i++) {
+      const at = (start + i) % this.capacity
+      let entry = this.ring[at] as JournalEntry | LazyEntry
+      if (entry instanceof LazyEntry) {
+        entry = entry.build(entry.id)
+        // Built once: later reads see the very same object.
+        this.ring[at] = entry
+      }
+      out.push(entry)
+    }
     return out
   }
 

@@ -15,8 +15,8 @@ import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { apiError } from '../http/errors.js'
 import '../http/request-context.js'
-import { readAnswer, type AnswerFacts } from './answer.js'
-import { shapeOf, type Journal, type JournalEntry, type JournalViolation } from './journal.js'
+import { hasStates, readAnswer, type AnswerFacts } from './answer.js'
+import { shapeOf, type Journal, type JournalViolation } from './journal.js'
 import { CREDENTIAL_KEY, RULES_BY_ID, checkRequest, parseQuery, type RequestFacts, type SchemaProperties } from './rules.js'
 
 export interface RecorderOptions {
@@ -33,11 +33,25 @@ export interface RecorderOptions {
 interface Pending {
   wallMs: number
   virtualMs: number
-  faultsBefore: Record<string, number>
+  /** fault counts when the request arrived; NO_FAULTS while none were ever counted */
+  faultsBefore: Readonly<Record<string, number>>
+  /** the route's config and schema, read once (fastify builds `routeOptions` on every read) */
+  config: { operation?: string } | undefined
+  schema: FastifySchemaLike | undefined
+  /** preValidation ran: the rules judge the request as it was then (no status) */
+  validated: boolean
   violations?: JournalViolation[]
   rejected: boolean
   answer?: AnswerFacts
+  /** a small agentinfo / viewagentortemplate answer, read for its states when the entry is */
+  body?: string
 }
+
+type FastifySchemaLike = { querystring?: unknown; body?: unknown }
+
+const NO_FAULTS: Readonly<Record<string, number>> = Object.freeze({})
+/** Larger answers are read at once rather than kept until the journal is read. */
+const LAZY_ANSWER_CHARS = 16 * 1024
 
 const OPERATION_PREFIX = '/restservice/'
 
@@ -64,10 +78,15 @@ function pathParts(url: string): { path: string; rawQuery: string; pathName: str
   return suffix === undefined ? { path, rawQuery, pathName } : { path, rawQuery, pathName, suffix }
 }
 
-function isRecorded(request: FastifyRequest): boolean {
+function isRecorded(request: FastifyRequest, config: { operation?: string; url?: string } | undefined): boolean {
   if (request.url.startsWith('/__admin')) return false
   // Operation routes, and no route at all (404/405); never /metrics, /openapi.json and the like.
-  return request.routeOptions.config?.operation !== undefined || request.routeOptions.url === undefined
+  return config?.operation !== undefined || config?.url === undefined
+}
+
+function hasKeys(record: Readonly<Record<string, number>>): boolean {
+  for (const _ in record) return true
+  return false
 }
 
 export function registerRecorder(app: FastifyInstance, options: RecorderOptions): void {
@@ -75,10 +94,7 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
   const pending = new WeakMap<FastifyRequest, Pending>()
   const propertiesCache = new WeakMap<object, { query: SchemaProperties; body?: SchemaProperties }>()
 
-  const factsOf = (request: FastifyRequest, status?: number): RequestFacts => {
-    const { rawQuery, pathName, suffix } = pathParts(request.url)
-    const routed = request.routeOptions.config?.operation !== undefined
-    const schema = request.routeOptions.schema
+  const propertiesOf = (schema: FastifySchemaLike | undefined): { query: SchemaProperties; body?: SchemaProperties } => {
     let properties = schema === undefined ? undefined : propertiesCache.get(schema)
     if (properties === undefined) {
       properties = {
@@ -87,51 +103,87 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
       }
       if (schema !== undefined) propertiesCache.set(schema, properties)
     }
-    const accept = request.headers.accept
-    const contentType = request.headers['content-type']
+    return properties
+  }
+
+  /** The request's facts from what was captured of it (`raw`), with `status` for post-hoc rules. */
+  const factsFrom = (raw: RawFacts, status?: number): RequestFacts => {
+    const { rawQuery, pathName, suffix } = pathParts(raw.url)
+    const properties = propertiesOf(raw.schema)
     return {
-      method: request.method,
-      operation: request.operation || request.routeOptions.config?.operation || '',
-      routed,
+      method: raw.method,
+      operation: raw.operation,
+      routed: raw.routed,
       ...(status === undefined ? {} : { status }),
       pathName,
       ...(suffix === undefined ? {} : { suffix }),
       rawQuery,
-      ...(accept === undefined ? {} : { accept }),
-      ...(contentType === undefined ? {} : { contentType }),
-      hasBody: hasBody(request),
-      body: request.body,
+      ...(raw.accept === undefined ? {} : { accept: raw.accept }),
+      ...(raw.contentType === undefined ? {} : { contentType: raw.contentType }),
+      hasBody: raw.hasBody,
+      body: raw.body,
       queryProperties: properties.query,
       ...(properties.body === undefined ? {} : { bodyProperties: properties.body })
     }
   }
 
+  const rawOf = (request: FastifyRequest, state: Pending): RawFacts => ({
+    method: request.method,
+    url: request.url,
+    operation: request.operation || state.config?.operation || '',
+    routed: state.config?.operation !== undefined,
+    schema: state.schema,
+    accept: request.headers.accept,
+    contentType: request.headers['content-type'],
+    hasBody: hasBody(request),
+    body: request.body
+  })
+
   app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-    if (journal.enabled && isRecorded(request)) {
-      pending.set(request, { wallMs: Date.now(), virtualMs: options.now(), faultsBefore: { ...options.faultCounts?.() }, rejected: false })
-    } else if (strict && isRecorded(request)) {
-      pending.set(request, { wallMs: Date.now(), virtualMs: 0, faultsBefore: {}, rejected: false })
+    if (journal.enabled || strict) {
+      const routeOptions = request.routeOptions
+      const config = routeOptions.config as { operation?: string; url?: string } | undefined
+      if (isRecorded(request, config)) {
+        let faultsBefore = NO_FAULTS
+        if (journal.enabled) {
+          const counts = options.faultCounts?.()
+          if (counts !== undefined && hasKeys(counts)) faultsBefore = { ...counts }
+        }
+        pending.set(request, {
+          wallMs: Date.now(),
+          virtualMs: journal.enabled ? options.now() : 0,
+          faultsBefore,
+          config,
+          schema: routeOptions.schema as FastifySchemaLike | undefined,
+          validated: false,
+          rejected: false
+        })
+      }
     }
     done()
   })
 
-  app.addHook('preValidation', async (request: FastifyRequest) => {
+  app.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
     const state = pending.get(request)
-    if (state === undefined || request.routeOptions.config?.operation === undefined) return
-    state.violations = checkRequest(factsOf(request))
-    if (!strict) return
+    if (state === undefined || state.config?.operation === undefined) return done()
+    state.validated = true
+    // Lenient: the rules are checked when the entry is read (or at once if the request has a body).
+    if (!strict) return done()
+    state.violations = checkRequest(factsFrom(rawOf(request, state)))
     const broken = state.violations.find((v) => RULES_BY_ID.get(v.rule)?.strictOnly === true)
-    if (broken === undefined) return
+    if (broken === undefined) return done()
     state.rejected = true
     const code = RULES_BY_ID.get(broken.rule)?.code
     // Only the strict codes take a `detail`; strict-only rules always have one.
-    throw apiError(code as 'E_STRICT_UNKNOWN_PARAMETER', { detail: broken.detail })
+    done(apiError(code as 'E_STRICT_UNKNOWN_PARAMETER', { detail: broken.detail }))
   })
 
   app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload?: unknown) => void) => {
     const state = pending.get(request)
     if (state !== undefined && typeof payload === 'string') {
-      state.answer = readAnswer(request.operation, reply.statusCode, request.format, payload)
+      const status = reply.statusCode
+      if (status === 200 && journal.enabled && payload.length <= LAZY_ANSWER_CHARS && hasStates(request.operation)) state.body = payload
+      else state.answer = readAnswer(request.operation, status, request.format, payload)
     }
     done(null, payload)
   })
@@ -140,49 +192,85 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
     const state = pending.get(request)
     if (state !== undefined && journal.enabled) {
       pending.delete(request)
-      journal.add(entryOf(request, reply, state))
+      record(request, reply, state)
     }
     done()
   })
 
-  const entryOf = (request: FastifyRequest, reply: FastifyReply, state: Pending): Omit<JournalEntry, 'id'> => {
+  /**
+   * Captures what the entry needs from the request now; the rest (dates, query, rules, call
+   * key) is worked out when the journal is read. A body and per-agent failures are read now:
+   * a handler may still change the body object, and a failed agent may be deleted later.
+   */
+  const record = (request: FastifyRequest, reply: FastifyReply, state: Pending): void => {
+    const raw = rawOf(request, state)
     const status = reply.statusCode
-    const facts = factsOf(request, status)
-    // Requests rejected before preValidation (401, 404, 405, 415) are checked now.
-    const violations = state.violations ?? checkRequest(facts)
-    const answer = state.answer ?? { errorCodes: [], partial: [], states: [] }
-    const { path } = pathParts(request.url)
-    const fault = faultOf(request, facts.operation, answer, state.faultsBefore, options.faultCounts?.())
-    return {
-      time: new Date(state.wallMs).toISOString(),
-      wallMs: state.wallMs,
-      virtualTime: new Date(state.virtualMs).toISOString(),
-      operation: facts.operation,
-      method: request.method,
-      path,
-      query: recordedQuery(facts.rawQuery),
-      ...(facts.hasBody
-        ? { body: { contentType: facts.contentType ?? null, bytes: Number(request.headers['content-length'] ?? 0), shape: shapeOf(request.body) } }
-        : {}),
-      ...(facts.suffix === undefined ? {} : { suffix: facts.suffix }),
-      ...(facts.accept === undefined ? {} : { accept: facts.accept }),
-      ...(facts.contentType === undefined ? {} : { contentType: facts.contentType }),
-      format: request.format,
-      status,
-      durationMs: Math.round(reply.elapsedTime * 100) / 100,
-      errorCodes: answer.errorCodes,
-      partialErrors: answer.partial.map((p) => {
-        const uuid = options.uuidOf(p.agent)
-        return uuid === undefined ? p : { ...p, uuid }
-      }),
-      agentStates: answer.states,
-      violations,
-      rejected: state.rejected,
-      ...(fault === undefined ? {} : { fault }),
-      callKey: callKey(request.method, facts.operation, facts.rawQuery, request.body)
-    }
+    const format = request.format
+    const durationMs = Math.round(reply.elapsedTime * 100) / 100
+    const { wallMs, virtualMs, rejected } = state
+    const body = state.body
+    let answer = state.answer
+    let violations = state.violations
+    // Requests rejected before preValidation (401, 404, 405, 415) are checked with their status.
+    if (violations === undefined && raw.hasBody) violations = checkRequest(factsFrom(raw, state.validated ? undefined : status))
+    const bodyFacts = raw.hasBody
+      ? { contentType: raw.contentType ?? null, bytes: Number(request.headers['content-length'] ?? 0), shape: shapeOf(request.body) }
+      : undefined
+    const key = raw.hasBody ? callKey(raw.method, raw.operation, pathParts(raw.url).rawQuery, request.body) : undefined
+    const fault = faultOf(request, raw.operation, answer ?? EMPTY_ANSWER, state.faultsBefore, options.faultCounts?.())
+    const partialErrors =
+      answer === undefined || answer.partial.length === 0
+        ? []
+        : answer.partial.map((p) => {
+            const uuid = options.uuidOf(p.agent)
+            return uuid === undefined ? p : { ...p, uuid }
+          })
+    journal.addLazy((id) => {
+      if (answer === undefined) answer = body === undefined ? EMPTY_ANSWER : readAnswer(raw.operation, status, format, body)
+      const facts = factsFrom(raw, status)
+      const { path } = pathParts(raw.url)
+      return {
+        id,
+        time: new Date(wallMs).toISOString(),
+        wallMs,
+        virtualTime: new Date(virtualMs).toISOString(),
+        operation: raw.operation,
+        method: raw.method,
+        path,
+        query: recordedQuery(facts.rawQuery),
+        ...(bodyFacts === undefined ? {} : { body: bodyFacts }),
+        ...(facts.suffix === undefined ? {} : { suffix: facts.suffix }),
+        ...(facts.accept === undefined ? {} : { accept: facts.accept }),
+        ...(facts.contentType === undefined ? {} : { contentType: facts.contentType }),
+        format,
+        status,
+        durationMs,
+        errorCodes: answer.errorCodes,
+        partialErrors,
+        agentStates: answer.states,
+        violations: violations ?? checkRequest(state.validated ? factsFrom(raw) : facts),
+        rejected,
+        ...(fault === undefined ? {} : { fault }),
+        callKey: key ?? callKey(raw.method, raw.operation, facts.rawQuery, raw.body)
+      }
+    })
   }
 }
+
+/** What the recorder keeps of a request to build its entry later. */
+interface RawFacts {
+  method: string
+  url: string
+  operation: string
+  routed: boolean
+  schema: FastifySchemaLike | undefined
+  accept: string | undefined
+  contentType: string | undefined
+  hasBody: boolean
+  body: unknown
+}
+
+const EMPTY_ANSWER: AnswerFacts = Object.freeze({ errorCodes: [], partial: [], states: [] }) as unknown as AnswerFacts
 
 /** Query values as received, except anything that looks like a credential. */
 function recordedQuery(rawQuery: string): Record<string, string[]> {
@@ -204,7 +292,7 @@ function faultOf(
   request: FastifyRequest,
   operation: string,
   answer: AnswerFacts,
-  before: Record<string, number>,
+  before: Readonly<Record<string, number>>,
   after: Readonly<Record<string, number>> | undefined
 ): string | undefined {
   const told = (request as unknown as MaybeFault).faultInjected
