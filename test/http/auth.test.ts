@@ -15,4 +15,13 @@ describe('the credential check', () => {
   it('refuses missing headers, even when the configured password is empty', () => {
     expect(createAuthCheck({ user: '', password: '' })({})).toBe(false)
   })
+
+  it('remembers a pair that passed, and still refuses near misses after it', () => {
+    const remembering = createAuthCheck({ user: 'admin', password: 'secret' })
+    expect(remembering({ rest_user: 'admin', rest_password: 'secret' })).toBe(true)
+    expect(remembering({ rest_user: 'admin', rest_password: 'secret' })).toBe(true)
+    expect(remembering({ rest_user: 'admin', rest_password: 'secre' })).toBe(false)
+    expect(remembering({ rest_user: 'admin2', rest_password: 'secret' })).toBe(false)
+    expect(remembering({ rest_user: 'admin' })).toBe(false)
+  })
 })
