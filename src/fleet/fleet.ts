@@ -33,6 +33,7 @@ import {
   type StepTally
 } from './lifecycle.js'
 import { initAgent } from './agent-init.js'
+import { AgentOverrides } from './agent-overrides.js'
 import { recoverShard, type ShardRange, type UndoArea } from './step.js'
 import { Stream, hash32, uniform } from './random.js'
 import { Action } from './program.js'
@@ -40,113 +41,24 @@ import { applyAction, matches } from './lifecycle.js'
 import { pickAgents } from './selection.js'
 import { ScenarioRuntime } from './scenario-runtime.js'
 import type { CompiledScenario, MainSelector } from './scenario-program.js'
-import type { ReconnectOperation, Scenario } from '../scenario/types.js'
+import type { ReconnectOperation } from '../scenario/types.js'
 import { normaliseFingerprint } from '../tls/ca-info.js'
 import type { WorkerData, WorkerTask } from './worker.js'
 import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, ModuleView, NewAgent } from './fleet-api.js'
-
-/** The reconnect wait the spec states: an agent not back within it has failed to reconnect. */
-export const RECONNECT_WAIT_SECONDS = 10
-
-export interface FleetOptions {
-  agents: number
-  seed: number
-  /** worker threads; default: the machine's available parallelism */
-  workers?: number
-  speed?: number
-  /** virtual epoch in epoch ms (default: now) */
-  startTime?: number
-  paused?: boolean
-  /** fingerprint of the CA, reported in every agent's configuration */
-  caFingerprint: string
-  /** the compiled program; default: the default fleet for the seed (ignored with a scenario) */
-  program?: FleetProgram
-  /** a compiled scenario: its fleet size and seed replace `agents` and `seed` */
-  scenario?: CompiledScenario
-  /** extra slots for agents added through the API (default: 5% of agents, at least 1,000) */
-  headroom?: number
-}
-
-/** The fleet's make-up beyond states, for metrics. */
-export interface FleetComposition {
-  byMode: Record<string, number>
-  byVersion: Record<string, number>
-  modulesByStatus: Record<string, number>
-  /** wall ms the pass over the fleet took */
-  scanMs: number
-}
+import {
+  OVERRIDE_ACTIONS,
+  RECONNECT_WAIT_SECONDS,
+  emptyStats,
+  type EngineSnapshot,
+  type FleetComposition,
+  type FleetOptions,
+  type FleetStats,
+  type OverrideAction,
+  type ScenarioInfo
+} from './fleet-types.js'
 
 /** Composition is rebuilt from a pass over the fleet at most this often (wall ms). */
 const COMPOSITION_MAX_AGE_MS = 10_000
-
-/** Actions an administrator can force on one agent. */
-export const OVERRIDE_ACTIONS = {
-  offline: Action.OFFLINE,
-  online: Action.ONLINE,
-  error: Action.ERROR,
-  untrusted: Action.UNTRUSTED,
-  forged: Action.FORGED,
-  'crash-module': Action.CRASH_MODULE,
-  'restart-modules': Action.RESTART_MODULES,
-  leave: Action.LEAVE
-} as const
-export type OverrideAction = keyof typeof OVERRIDE_ACTIONS
-
-/** A run saved to continue later (FleetEngine.snapshot and FleetEngine.restore). */
-export interface EngineSnapshot {
-  seed: number
-  startTime: number
-  initialAgents: number
-  used: number
-  steppedTo: number
-  lockout: boolean
-  lockoutEndsAt: number
-  speed: number
-  paused: boolean
-  /** the normalised scenario, compiled again on restore; null: the default fleet */
-  scenario: Scenario | null
-  names: Array<[number, string]>
-  uuids: Array<[number, string]>
-  configs: Array<[number, AgentConfig]>
-  failureSets: Array<number[] | null>
-  stats: FleetStats
-  /** each field's bytes for the agents [0, used) */
-  buffers: Record<FieldName, Uint8Array>
-}
-
-/** A running scenario and how far it got. */
-export interface ScenarioInfo {
-  name: string
-  description: string
-  source: string
-  /** virtual seconds since the scenario started */
-  second: number
-  stages: string[]
-  timeline: Array<{ name: string; fired: number }>
-  /** virtual second of the next timeline occurrence, null when none is left */
-  nextTimelineAt: number | null
-  lockedOut: boolean
-  /** per reconnect rule: names of the agents it always fails (null: a probability rule) */
-  reconnectFailureSets: Array<string[] | null>
-}
-
-/** Aggregates the simulator reports for metrics and logs. */
-export interface FleetStats {
-  transitions: number[]
-  moduleCrashes: number
-  moduleRestarts: number
-  reconnectAttempts: number
-  reconnectFailures: number
-  /** events received by the whole fleet since start, from the summed input rate */
-  eventsReceived: number
-  stepRounds: number
-  lastRoundMs: number
-  workerRestarts: number
-  /** timeline events fired, by event name */
-  timelineFired: Record<string, number>
-  /** API faults injected, by `${kind} ${operation}` (kind: latency, error, reset, stall, fail-first, slow-body, truncate) */
-  faultsInjected: Record<string, number>
-}
 
 const MAX_CHUNK_SECONDS = 3600
 /**
@@ -169,21 +81,7 @@ function workerFile(): { filename: string; execArgv: string[] } {
 
 type FilledOptions = Required<Omit<FleetOptions, 'program' | 'headroom' | 'scenario'>> & { headroom: number | undefined }
 
-export function emptyStats(): FleetStats {
-  return {
-    transitions: new Array(AGENT_STATES.length ** 2).fill(0),
-    moduleCrashes: 0,
-    moduleRestarts: 0,
-    reconnectAttempts: 0,
-    reconnectFailures: 0,
-    eventsReceived: 0,
-    stepRounds: 0,
-    lastRoundMs: 0,
-    workerRestarts: 0,
-    timelineFired: {},
-    faultsInjected: {}
-  }
-}
+export * from './fleet-types.js'
 
 export class FleetEngine implements Fleet {
   // Everything below is rebuilt by setup() when the fleet is reset or its scenario replaced.
@@ -220,12 +118,7 @@ export class FleetEngine implements Fleet {
   private readonly waiters: Array<{ at: number; resolve: () => void }> = []
   private scenario: ScenarioRuntime | undefined
   // Sparse data of agents the API renamed, added or reconfigured.
-  private readonly nameOverride = new Map<number, string>()
-  private readonly indexByName = new Map<string, number>()
-  private readonly uuidOverride = new Map<number, string>()
-  private readonly indexByUuid = new Map<string, number>()
-  private readonly configOverride = new Map<number, AgentConfig>()
-  private readonly indexByCert = new Map<string, number>()
+  private readonly overrides = new AgentOverrides()
   private compositionCache: { at: number; value: FleetComposition } | undefined
 
   private constructor(private readonly options: FilledOptions) {}
@@ -295,7 +188,7 @@ export class FleetEngine implements Fleet {
     this.identity = new Identity(this.seed)
     const previous = this.clock
     this.clock = new VirtualClock(this.options.startTime, { speed: previous?.speed ?? this.options.speed, paused: previous?.paused ?? this.options.paused })
-    for (const map of [this.nameOverride, this.indexByName, this.uuidOverride, this.indexByUuid, this.configOverride, this.indexByCert]) map.clear()
+    this.overrides.clear()
     Object.assign(this.stats, emptyStats())
     this.used = agents
     this.steppedTo = 0
@@ -330,12 +223,11 @@ export class FleetEngine implements Fleet {
     this.lockoutEndsAt = saved.lockoutEndsAt
     this.clock = new VirtualClock(this.options.startTime, { speed: this.clock.speed, paused: this.clock.paused })
     this.clock.advance(saved.steppedTo * 1000)
-    for (const [i, name] of saved.names) this.setName(i, name)
+    for (const [i, name] of saved.names) this.overrides.setName(i, name)
     for (const [i, uuid] of saved.uuids) {
-      this.uuidOverride.set(i, uuid)
-      this.indexByUuid.set(uuid, i)
+      this.overrides.setUuid(i, uuid)
     }
-    for (const [i, config] of saved.configs) this.setConfig(i, config)
+    for (const [i, config] of saved.configs) this.overrides.setConfig(i, config)
     Object.assign(this.stats, saved.stats)
     if (this.scenario !== undefined) {
       // Occurrences up to the saved second have fired; the cursor skips them.
@@ -368,9 +260,7 @@ export class FleetEngine implements Fleet {
         speed: this.clock.speed,
         paused: this.clock.paused,
         scenario: this.scenario?.compiled.scenario ?? null,
-        names: [...this.nameOverride],
-        uuids: [...this.uuidOverride],
-        configs: [...this.configOverride],
+        ...this.overrides.entries(),
         failureSets: this.scenario?.failureSets.map((set) => (set === null ? null : [...set])) ?? [],
         stats: structuredClone(this.stats),
         buffers
@@ -644,26 +534,26 @@ export class FleetEngine implements Fleet {
   }
 
   findByName(name: string): number | undefined {
-    const overridden = this.indexByName.get(name)
+    const overridden = this.overrides.indexOfName(name)
     if (overridden !== undefined) return this.exists(overridden) ? overridden : undefined
     const i = this.identity.indexOfName(name)
-    return i !== undefined && !this.nameOverride.has(i) && this.exists(i) ? i : undefined
+    return i !== undefined && !this.overrides.renamed(i) && this.exists(i) ? i : undefined
   }
 
   findByUuid(uuid: string): number | undefined {
     const lower = uuid.toLowerCase()
-    const added = this.indexByUuid.get(lower)
+    const added = this.overrides.indexOfUuid(lower)
     if (added !== undefined) return this.exists(added) ? added : undefined
     const i = this.identity.indexOfUuid(lower)
-    return i !== undefined && !this.uuidOverride.has(i) && this.exists(i) ? i : undefined
+    return i !== undefined && !this.overrides.hasUuid(i) && this.exists(i) ? i : undefined
   }
 
   findByCertFingerprint(fingerprint: string): number | undefined {
     const normal = normaliseFingerprint(fingerprint)
-    const assigned = this.indexByCert.get(normal)
+    const assigned = this.overrides.indexOfCert(normal)
     if (assigned !== undefined) return this.exists(assigned) ? assigned : undefined
     const i = this.identity.indexOfCertFingerprint(normal)
-    return i !== undefined && !this.configOverride.has(i) && this.exists(i) ? i : undefined
+    return i !== undefined && !this.overrides.reconfigured(i) && this.exists(i) ? i : undefined
   }
 
   *indices(states?: ReadonlySet<AgentStateName>): Iterable<number> {
@@ -676,15 +566,15 @@ export class FleetEngine implements Fleet {
   }
 
   name(i: number): string {
-    return this.nameOverride.get(i) ?? this.identity.name(i)
+    return this.overrides.name(i) ?? this.identity.name(i)
   }
 
   uuid(i: number): string {
-    return this.uuidOverride.get(i) ?? this.identity.uuid(i)
+    return this.overrides.uuid(i) ?? this.identity.uuid(i)
   }
 
   config(i: number): AgentConfig {
-    const override = this.configOverride.get(i)
+    const override = this.overrides.config(i)
     if (override !== undefined) return { ...override, mode: MODES[this.v.mode[i]] }
     const mode = MODES[this.v.mode[i]]
     return {
@@ -724,7 +614,7 @@ export class FleetEngine implements Fleet {
     const os = program.os.names[snapshot.osIdx] ?? 'unknown'
     const running = snapshot.state !== AgentState.OFFLINE
     const name = this.name(i)
-    const address = this.configOverride.get(i)?.address ?? this.identity.address(i)
+    const address = this.overrides.config(i)?.address ?? this.identity.address(i)
     const c = snapshot.counters
     const record: AgentView = {
       index: i,
@@ -780,15 +670,14 @@ export class FleetEngine implements Fleet {
       const i = this.used++
       const ctx = this.mutationContext()
       initAgent(ctx, i, { t: this.steppedTo, initial: false, mode: Mode[agent.config.mode] })
-      this.setName(i, agent.name)
+      this.overrides.setName(i, agent.name)
       // Without a given UUID the slot's generated one is used: a random one would make the
       // same API calls give different fleets.
       if (agent.uuid !== undefined) {
         const uuid = agent.uuid.toLowerCase()
-        this.uuidOverride.set(i, uuid)
-        this.indexByUuid.set(uuid, i)
+        this.overrides.setUuid(i, uuid)
       }
-      this.setConfig(i, agent.config)
+      this.overrides.setConfig(i, agent.config)
       this.existing++
       this.byState[this.v.state[i]]++
       this.fleetRate += this.runningRate(i)
@@ -797,26 +686,12 @@ export class FleetEngine implements Fleet {
     })
   }
 
-  private setName(i: number, name: string): void {
-    const previous = this.nameOverride.get(i)
-    if (previous !== undefined) this.indexByName.delete(previous)
-    this.nameOverride.set(i, name)
-    this.indexByName.set(name, i)
-  }
-
-  private setConfig(i: number, config: AgentConfig): void {
-    const previous = this.configOverride.get(i)
-    if (previous !== undefined) this.indexByCert.delete(normaliseFingerprint(previous.certFingerprint))
-    this.configOverride.set(i, { ...config })
-    this.indexByCert.set(normaliseFingerprint(config.certFingerprint), i)
-  }
-
   modifyAgent(i: number, name: string, config: AgentConfig): Promise<void> {
     return this.exclusive(() => {
       const ctx = this.mutationContext()
       advanceCounters(this.program, this.v, i, this.steppedTo)
-      if (name !== this.name(i)) this.setName(i, name)
-      this.setConfig(i, config)
+      if (name !== this.name(i)) this.overrides.setName(i, name)
+      this.overrides.setConfig(i, config)
       this.v.mode[i] = Mode[config.mode]
       refreshState(ctx, i, this.steppedTo)
       this.finishMutation(ctx, [i])
@@ -1207,8 +1082,8 @@ export class FleetEngine implements Fleet {
         const perAgent = buffer.byteLength / this.capacity
         hash.update(new Uint8Array(buffer, 0, perAgent * this.used))
       }
-      const sparse = [this.nameOverride, this.uuidOverride, this.configOverride].map((m) => [...m].sort((a, b) => a[0] - b[0]))
-      hash.update(JSON.stringify(sparse))
+      const { names, uuids, configs } = this.overrides.entries()
+      hash.update(JSON.stringify([names, uuids, configs]))
       return hash.digest('hex')
     })
   }

@@ -1,0 +1,128 @@
+/**
+ * The engine's public shapes: its options, the figures it reports, the saved form of a run
+ * and the admin overrides. Kept apart from fleet.ts so that readers of those shapes (metrics,
+ * admin, state files) need not read the engine.
+ */
+import { AGENT_STATES } from './states.js'
+import { Action, type FleetProgram } from './program.js'
+import type { FieldName } from './layout.js'
+import type { CompiledScenario } from './scenario-program.js'
+import type { Scenario } from '../scenario/types.js'
+import type { AgentConfig } from './fleet-api.js'
+
+/** The reconnect wait the spec states: an agent not back within it has failed to reconnect. */
+export const RECONNECT_WAIT_SECONDS = 10
+
+export interface FleetOptions {
+  agents: number
+  seed: number
+  /** worker threads; default: the machine's available parallelism */
+  workers?: number
+  speed?: number
+  /** virtual epoch in epoch ms (default: now) */
+  startTime?: number
+  paused?: boolean
+  /** fingerprint of the CA, reported in every agent's configuration */
+  caFingerprint: string
+  /** the compiled program; default: the default fleet for the seed (ignored with a scenario) */
+  program?: FleetProgram
+  /** a compiled scenario: its fleet size and seed replace `agents` and `seed` */
+  scenario?: CompiledScenario
+  /** extra slots for agents added through the API (default: 5% of agents, at least 1,000) */
+  headroom?: number
+}
+
+/** The fleet's make-up beyond states, for metrics. */
+export interface FleetComposition {
+  byMode: Record<string, number>
+  byVersion: Record<string, number>
+  modulesByStatus: Record<string, number>
+  /** wall ms the pass over the fleet took */
+  scanMs: number
+}
+
+
+/** Actions an administrator can force on one agent. */
+export const OVERRIDE_ACTIONS = {
+  offline: Action.OFFLINE,
+  online: Action.ONLINE,
+  error: Action.ERROR,
+  untrusted: Action.UNTRUSTED,
+  forged: Action.FORGED,
+  'crash-module': Action.CRASH_MODULE,
+  'restart-modules': Action.RESTART_MODULES,
+  leave: Action.LEAVE
+} as const
+export type OverrideAction = keyof typeof OVERRIDE_ACTIONS
+
+/** A run saved to continue later (FleetEngine.snapshot and FleetEngine.restore). */
+export interface EngineSnapshot {
+  seed: number
+  startTime: number
+  initialAgents: number
+  used: number
+  steppedTo: number
+  lockout: boolean
+  lockoutEndsAt: number
+  speed: number
+  paused: boolean
+  /** the normalised scenario, compiled again on restore; null: the default fleet */
+  scenario: Scenario | null
+  names: Array<[number, string]>
+  uuids: Array<[number, string]>
+  configs: Array<[number, AgentConfig]>
+  failureSets: Array<number[] | null>
+  stats: FleetStats
+  /** each field's bytes for the agents [0, used) */
+  buffers: Record<FieldName, Uint8Array>
+}
+
+/** A running scenario and how far it got. */
+export interface ScenarioInfo {
+  name: string
+  description: string
+  source: string
+  /** virtual seconds since the scenario started */
+  second: number
+  stages: string[]
+  timeline: Array<{ name: string; fired: number }>
+  /** virtual second of the next timeline occurrence, null when none is left */
+  nextTimelineAt: number | null
+  lockedOut: boolean
+  /** per reconnect rule: names of the agents it always fails (null: a probability rule) */
+  reconnectFailureSets: Array<string[] | null>
+}
+
+/** Aggregates the simulator reports for metrics and logs. */
+export interface FleetStats {
+  transitions: number[]
+  moduleCrashes: number
+  moduleRestarts: number
+  reconnectAttempts: number
+  reconnectFailures: number
+  /** events received by the whole fleet since start, from the summed input rate */
+  eventsReceived: number
+  stepRounds: number
+  lastRoundMs: number
+  workerRestarts: number
+  /** timeline events fired, by event name */
+  timelineFired: Record<string, number>
+  /** API faults injected, by `${kind} ${operation}` (kind: latency, error, reset, stall, fail-first, slow-body, truncate) */
+  faultsInjected: Record<string, number>
+}
+
+export function emptyStats(): FleetStats {
+  return {
+    transitions: new Array(AGENT_STATES.length ** 2).fill(0),
+    moduleCrashes: 0,
+    moduleRestarts: 0,
+    reconnectAttempts: 0,
+    reconnectFailures: 0,
+    eventsReceived: 0,
+    stepRounds: 0,
+    lastRoundMs: 0,
+    workerRestarts: 0,
+    timelineFired: {},
+    faultsInjected: {}
+  }
+}
