@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest'
+import { formatLocalMinute } from '../../src/manager/time-format.js'
+
+function plain(epochMs: number): string {
+  const iso = new Date(epochMs).toISOString()
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`
+}
+
+describe('formatLocalMinute', () => {
+  it('formats YYYY-MM-DD HH:MM in UTC, the same whichever minutes were formatted before', () => {
+    const base = Date.parse('2026-06-01T23:59:30Z')
+    // More distinct minutes than the cache holds, revisited out of order, across a day boundary
+    // and before 1970.
+    const times = [base, base + 29_999, base + 30_000, base - 86_400_000 * 30, -90_000, -1, 0, 59_999, 60_000]
+    for (let round = 0; round < 3; round++) {
+      for (let k = 0; k < 12; k++) times.push(base + k * 61_000 + round)
+    }
+    for (const t of [...times, ...times.reverse()]) expect(formatLocalMinute(t)).toBe(plain(t))
+    expect(formatLocalMinute(Date.parse('2026-06-01T00:00:59.999Z'))).toBe('2026-06-01 00:00')
+  })
+
+  it('gives an empty string for a time that is not finite', () => {
+    expect(formatLocalMinute(Number.NaN)).toBe('')
+    expect(formatLocalMinute(Number.POSITIVE_INFINITY)).toBe('')
+  })
+})
