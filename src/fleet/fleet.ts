@@ -13,12 +13,12 @@ import { createHash } from 'node:crypto'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
-import { AGENT_STATES, AgentState, MODES, MODULE_STATUSES, Mode, ModuleStatus, stateName, type AgentStateName } from './states.js'
-import { Flag, Link, MAX_MODULES, NEVER, allocateBuffers, readConsistent, viewsOf, type FieldName, type FleetBuffers, type FleetViews } from './layout.js'
+import { AGENT_STATES, AgentState, MODES, MODULE_STATUSES, Mode, ModuleStatus, type AgentStateName } from './states.js'
+import { Flag, Link, MAX_MODULES, NEVER, allocateBuffers, viewsOf, type FieldName, type FleetBuffers, type FleetViews } from './layout.js'
 import { defaultProgram, sample, type FleetProgram } from './program.js'
 import { Identity } from './identity.js'
 import { VirtualClock, type ClockState } from './clock.js'
-import { countersAt, loadAt, memoryAt, moduleRate, newCounters, advanceCounters } from './counters.js'
+import { advanceCounters, moduleRate } from './counters.js'
 import {
   NO_STAGE,
   Revert,
@@ -34,6 +34,7 @@ import {
 } from './lifecycle.js'
 import { initAgent } from './agent-init.js'
 import { AgentOverrides } from './agent-overrides.js'
+import { agentView } from './agent-view.js'
 import { recoverShard, type ShardRange, type UndoArea } from './step.js'
 import { Stream, hash32, uniform } from './random.js'
 import { Action } from './program.js'
@@ -44,7 +45,7 @@ import type { CompiledScenario, MainSelector } from './scenario-program.js'
 import type { ReconnectOperation } from '../scenario/types.js'
 import { normaliseFingerprint } from '../tls/ca-info.js'
 import type { WorkerData, WorkerTask } from './worker.js'
-import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, ModuleView, NewAgent } from './fleet-api.js'
+import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, NewAgent } from './fleet-api.js'
 import {
   OVERRIDE_ACTIONS,
   RECONNECT_WAIT_SECONDS,
@@ -591,73 +592,8 @@ export class FleetEngine implements Fleet {
   }
 
   view(i: number, withModules: boolean): AgentView {
-    const { v, program } = this
-    const t = this.steppedTo
-    const scratch = newCounters()
-    const snapshot = readConsistent(v, i, () => {
-      countersAt(program, v, i, t, scratch)
-      const statuses: number[] = []
-      for (let k = 0; k < v.moduleCount[i]; k++) statuses.push(v.moduleStatus[i * MAX_MODULES + k])
-      return {
-        state: v.state[i],
-        osIdx: v.osIdx[i],
-        versionIdx: v.versionIdx[i],
-        moduleSetIdx: v.moduleSetIdx[i],
-        startedAt: v.startedAt[i],
-        lastOnlineAt: v.state[i] === AgentState.ONLINE ? t : v.lastOnlineAt[i],
-        counters: { ...scratch, moduleReceived: [...scratch.moduleReceived] },
-        receivedAtMidnight: v.receivedAtMidnight[i],
-        sentAtMidnight: v.sentAtMidnight[i],
-        statuses
-      }
-    })
-    const os = program.os.names[snapshot.osIdx] ?? 'unknown'
-    const running = snapshot.state !== AgentState.OFFLINE
-    const name = this.name(i)
-    const address = this.overrides.config(i)?.address ?? this.identity.address(i)
-    const c = snapshot.counters
-    const record: AgentView = {
-      index: i,
-      uuid: this.uuid(i),
-      name,
-      version: program.versions.names[snapshot.versionIdx] ?? 'unknown',
-      status: stateName(snapshot.state),
-      os,
-      address,
-      service: `${address}:4041`,
-      started: this.options.startTime + snapshot.startedAt * 1000,
-      lastOnline: this.options.startTime + snapshot.lastOnlineAt * 1000,
-      load: loadAt(program, i, t, running),
-      memUsage: memoryAt(program, i, t, c.queued),
-      received: c.received,
-      receivedToday: c.received - snapshot.receivedAtMidnight,
-      processing: c.queued,
-      sent: c.sent,
-      sentToday: c.sent - snapshot.sentAtMidnight,
-      sysinfo: this.identity.sysinfo(i, os, program.osFamily[snapshot.osIdx] ?? 'linux')
-    }
-    if (withModules) {
-      const specs = program.moduleSets[snapshot.moduleSetIdx]?.modules ?? []
-      record.modules = snapshot.statuses.map((status, k): ModuleView => {
-        const spec = specs[k]
-        const isOutput = spec?.type === 'OUTPUT'
-        return {
-          moduleName: spec?.name ?? `module${k}`,
-          module: spec?.kind ?? 'unknown',
-          moduleType: spec?.moduleType ?? 0,
-          type: isOutput ? 'OUTPUT' : 'INPUT',
-          isRunning: status === ModuleStatus.RUNNING,
-          evtRecvd: isOutput ? c.received : c.moduleReceived[k],
-          queuesize: isOutput ? c.queued : 0,
-          evtFwd: isOutput ? c.sent : c.moduleReceived[k],
-          evtDrop: isOutput ? c.dropped : 0,
-          status: MODULE_STATUSES[status],
-          statusCode: status,
-          id: k + 1
-        }
-      })
-    }
-    return record
+    const identity = { name: this.name(i), uuid: this.uuid(i), address: this.overrides.config(i)?.address ?? this.identity.address(i) }
+    return agentView(this.program, this.v, this.identity, this.options.startTime, this.steppedTo, i, withModules, identity)
   }
 
   // ---- mutations -------------------------------------------------------------------------
