@@ -9,6 +9,7 @@ import { formatJunit, formatTable } from '../harness/conformance/output.js'
 import { runSuite } from '../harness/conformance/suite.js'
 import { parseTargetArgs } from '../harness/target-options.js'
 import { ConfigError } from '../config.js'
+import { stdio, type Output } from './output.js'
 
 export const USAGE = `Usage: fleetsim conformance --target URL [--user U] [--password P] [--insecure | --ca FILE] [--read-only] [--junit FILE] [--only ID,...]
   --target     the manager's base URL: https://host:9443/<app>/mvc (operations are under /restservice)
@@ -20,13 +21,6 @@ export const USAGE = `Usage: fleetsim conformance --target URL [--user U] [--pas
 
 Checks: ${CHECKS.map((c) => c.id).join(', ')}
 `
-
-export interface Output {
-  out(text: string): void
-  err(text: string): void
-}
-
-const stdio: Output = { out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) }
 
 export async function run(argv: string[], io: Output = stdio): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {

@@ -6,6 +6,7 @@
  */
 import { ConfigError } from '../config.js'
 import { formatHelp, readVersion } from './help.js'
+import { stdio, type Output } from './output.js'
 
 export interface CommandModule {
   run(argv: string[]): Promise<number>
@@ -52,20 +53,12 @@ export const COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
 export const DEFAULT_COMMAND = 'serve'
 
 /** Exit codes: 0 done, 1 failed while running, 2 bad command line. */
+export type { Output }
+
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const
 
-export interface Output {
-  out(text: string): void
-  err(text: string): void
-}
-
-const processOutput: Output = {
-  out: (text) => void process.stdout.write(text),
-  err: (text) => void process.stderr.write(text)
-}
-
 /** Runs `fleetsim <argv>` and resolves with the exit code; never exits the process itself. */
-export async function main(argv: readonly string[], output: Output = processOutput): Promise<number> {
+export async function main(argv: readonly string[], output: Output = stdio): Promise<number> {
   const [first, ...rest] = argv
   if (first === '--help' || first === '-h' || first === 'help') {
     output.out(formatHelp(COMMANDS))

@@ -6,6 +6,7 @@
 import { renderText } from '../harness/report-render.js'
 import type { ClientReport } from '../harness/report.js'
 import { parseTargetArgs } from '../harness/target-options.js'
+import { stdio, type Output } from './output.js'
 
 export const USAGE = `Usage: fleetsim report [--target URL] [--user U] [--password P] [--insecure | --ca FILE] [--json | --html]
   --target    the simulator, e.g. https://127.0.0.1:9443 (default; any path is ignored)
@@ -13,13 +14,6 @@ export const USAGE = `Usage: fleetsim report [--target URL] [--user U] [--passwo
   --insecure  accept any server certificate; --ca FILE trusts that CA instead
   --json, --html       print the report as JSON or HTML instead of text
 `
-
-export interface Output {
-  out(text: string): void
-  err(text: string): void
-}
-
-const stdio: Output = { out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) }
 
 export async function run(argv: string[], io: Output = stdio): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {

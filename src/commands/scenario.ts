@@ -6,6 +6,7 @@ import { relative } from 'node:path'
 import { formatIssue } from '../scenario/errors.js'
 import { listLibrary } from '../scenario/library.js'
 import { loadScenarioFile } from '../scenario/load.js'
+import { stdio, type Output } from './output.js'
 
 export const USAGE = `Usage:
   fleetsim scenario validate FILE...   check scenario files; prints OK or every problem
@@ -14,16 +15,6 @@ export const USAGE = `Usage:
 Options:
   --json    validate: print the result as JSON (one object per file)
 `
-
-export interface Output {
-  out(text: string): void
-  err(text: string): void
-}
-
-const stdio: Output = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text)
-}
 
 async function validate(args: string[], io: Output): Promise<number> {
   const json = args.includes('--json')

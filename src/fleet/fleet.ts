@@ -23,6 +23,7 @@ import {
   NO_STAGE,
   Revert,
   armStage,
+  disconnect,
   newTally,
   refreshState,
   restartModules,
@@ -757,13 +758,8 @@ export class FleetEngine implements Fleet {
         // The agent reloads its configuration: modules restart while it reconnects.
         for (let k = 0; k < v.moduleCount[i]; k++) setModuleStatus(ctx, i, k, ModuleStatus.STARTING)
         if (fails) {
-          if (recoverAfter > 0) {
-            v.link[i] = Link.DOWN
-            v.revertAt[i] = t + recoverAfter
-            v.revertTo[i] |= Revert.LINK
-          } else {
-            v.link[i] = Link.STUCK
-          }
+          // Off the network: back after recoverAfter seconds, or stuck until a later reconnect.
+          disconnect(ctx, i, t, recoverAfter)
           v.restartAt[i] = t + 1
           this.stats.reconnectFailures++
           result.failed.push({ index: i, reason: `agent did not reconnect within ${RECONNECT_WAIT_SECONDS} seconds` })

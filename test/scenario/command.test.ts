@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { run, type Output } from '../../src/commands/scenario.js'
+import { run } from '../../src/commands/scenario.js'
+import type { Output } from '../../src/commands/output.js'
 
 function capture(): Output & { stdout: string; stderr: string } {
   const io = { stdout: '', stderr: '', out: (t: string) => void (io.stdout += t), err: (t: string) => void (io.stderr += t) }
