@@ -83,7 +83,7 @@ export interface BatchOutcome {
 
 export interface NewAgent {
   name: string
-  /** omitted: a random UUID is assigned */
+  /** omitted: the slot's generated UUID (deterministic, so the same calls give the same fleet) */
   uuid?: string
   config: AgentConfig
 }
