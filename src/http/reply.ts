@@ -26,7 +26,7 @@ export function sendEnvelope(request: FastifyRequest, reply: FastifyReply, body:
   return reply.type(XML_TYPE).send(xmlDocument(body as Envelope & Record<string, unknown>))
 }
 
-/** Items sent in one go before a list switches to streaming; also the batch size of a stream. */
+/** Items sent in one go before a list switches to streaming. */
 export const EAGER_ITEMS = 1000
 /**
  * Items in the first batch of a list known to be long: the answer starts after these rather
@@ -34,6 +34,15 @@ export const EAGER_ITEMS = 1000
  * work on a quiet machine before anything was sent).
  */
 export const FIRST_STREAMED_ITEMS = 64
+/**
+ * A streamed answer is pushed in chunks of about this many characters (one item may take a
+ * chunk past it), and the next chunk is built on a later turn of the event loop (setImmediate).
+ * Bench (100k ONLINE agents, 81 MB, 2 connections on loopback): with chunks of 1000 items
+ * (~800 kB) built back to back, the socket took every write at once, so the chain of write,
+ * drain and resume ran on process.nextTick and one answer held the event loop until it ended
+ * (~0.9 s): a second request's first byte waited for it, and nothing else ran meanwhile.
+ */
+export const STREAM_CHUNK_CHARS = 64 * 1024
 
 /**
  * `expected`: how many items the list will probably have (it may change while streaming).
@@ -57,40 +66,77 @@ export function sendList(
   if (next.done) return sendEnvelope(request, reply, { servicename, values: first, links })
   const pending = next.value
   const json = request.format === 'json'
-  const chunks = json ? jsonChunks(servicename, first, pending, items, links) : xmlChunks(servicename, first, pending, items, links)
+  const parts = json ? jsonParts(servicename, first, pending, items, links) : xmlParts(servicename, first, pending, items, links)
   reply.code(200).type(json ? JSON_TYPE : XML_TYPE)
-  return reply.send(Readable.from(chunks, { objectMode: false }))
+  return reply.send(new ChunkedStream(parts))
 }
 
-function* batches(first: unknown[], pending: unknown, rest: Iterator<unknown>): Generator<unknown[]> {
-  yield first
-  let batch: unknown[] = [pending]
-  for (let next = rest.next(); !next.done; next = rest.next()) {
-    batch.push(next.value)
-    if (batch.length === EAGER_ITEMS) {
-      yield batch
-      batch = []
+/**
+ * The answer's parts (strings) joined into chunks of about STREAM_CHUNK_CHARS, one chunk per
+ * read, each built on its own turn of the event loop, so other connections are served between
+ * chunks and at most a chunk or two of an answer is in memory at a time.
+ */
+class ChunkedStream extends Readable {
+  private scheduled = false
+
+  constructor(private readonly parts: Iterator<string>) {
+    super({ highWaterMark: STREAM_CHUNK_CHARS })
+  }
+
+  override _read(): void {
+    if (this.scheduled) return
+    this.scheduled = true
+    setImmediate(() => this.fill())
+  }
+
+  private fill(): void {
+    this.scheduled = false
+    if (this.destroyed) return
+    let chunk = ''
+    try {
+      for (let next = this.parts.next(); ; next = this.parts.next()) {
+        if (next.done === true) {
+          if (chunk.length > 0) this.push(chunk)
+          this.push(null)
+          return
+        }
+        chunk += next.value
+        if (chunk.length >= STREAM_CHUNK_CHARS) break
+      }
+    } catch (error) {
+      this.destroy(error as Error)
+      return
+    }
+    this.push(chunk)
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    try {
+      this.parts.return?.()
+    } finally {
+      callback(error)
     }
   }
-  if (batch.length > 0) yield batch
 }
 
-function* jsonChunks(servicename: string, first: unknown[], pending: unknown, rest: Iterator<unknown>, links: Link[]): Generator<string> {
+function* listed(first: unknown[], pending: unknown, rest: Iterator<unknown>): Generator<unknown> {
+  yield* first
+  yield pending
+  for (let next = rest.next(); !next.done; next = rest.next()) yield next.value
+}
+
+function* jsonParts(servicename: string, first: unknown[], pending: unknown, rest: Iterator<unknown>, links: Link[]): Generator<string> {
   let separator = ''
   yield `{"servicename":${JSON.stringify(servicename)},"values":[`
-  for (const batch of batches(first, pending, rest)) {
-    yield separator + batch.map((item) => JSON.stringify(item)).join(',')
+  for (const item of listed(first, pending, rest)) {
+    yield separator + JSON.stringify(item)
     separator = ','
   }
   yield `],"links":${JSON.stringify(links)}}`
 }
 
-function* xmlChunks(servicename: string, first: unknown[], pending: unknown, rest: Iterator<unknown>, links: Link[]): Generator<string> {
+function* xmlParts(servicename: string, first: unknown[], pending: unknown, rest: Iterator<unknown>, links: Link[]): Generator<string> {
   yield xmlOpen(servicename)
-  for (const batch of batches(first, pending, rest)) {
-    let chunk = ''
-    for (const item of batch) chunk += xmlElement('values', item)
-    yield chunk
-  }
+  for (const item of listed(first, pending, rest)) yield xmlElement('values', item)
   yield xmlElement('links', links) + XML_CLOSE
 }
