@@ -630,6 +630,8 @@ export class FleetEngine implements Fleet {
       if (name !== this.name(i)) this.overrides.setName(i, name)
       this.overrides.setConfig(i, config)
       this.v.mode[i] = Mode[config.mode]
+      // A replaced configuration is no longer the corrupt one.
+      this.v.flags[i] &= ~Flag.CONFIG_CORRUPT
       refreshState(ctx, i, this.steppedTo)
       this.finishMutation(ctx, [i])
     })
@@ -699,8 +701,9 @@ export class FleetEngine implements Fleet {
   }
 
   startAgents(indices: number[]): Promise<BatchOutcome> {
+    // A restart reloads the same configuration: a corrupt one stays corrupt (agent ERROR) until
+    // it is replaced (modifyagent, updateandreloadagent).
     return this.command(indices, (ctx, i, t) => {
-      this.v.flags[i] &= ~Flag.CONFIG_CORRUPT
       restartModules(ctx, i, t, 1 + Math.floor(uniform(this.seed, i, this.v.eventNo[i], Stream.RESTART_DELAY) * 3))
       this.v.eventNo[i]++
     })

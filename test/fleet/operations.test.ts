@@ -143,3 +143,18 @@ describe('admin overrides', () => {
     expect(fleet.view(i, false).status).toBe('ONLINE')
   })
 })
+
+describe('a corrupt configuration', () => {
+  it('keeps the agent in ERROR through a restart, until its configuration is replaced', async () => {
+    const [restarted, replaced, reloaded] = [...fleet.indices(new Set(['ONLINE']))]
+    for (const i of [restarted, replaced, reloaded]) await fleet.overrideAgent(i, 'error')
+    await fleet.startAgents([restarted])
+    await fleet.modifyAgent(replaced, fleet.name(replaced), fleet.config(replaced))
+    const reconnect = fleet.reconnectAgents([reloaded])
+    await fleet.advance(10)
+    await reconnect
+    expect(fleet.view(restarted, false).status).toBe('ERROR')
+    expect(fleet.view(replaced, false).status).toBe('ONLINE')
+    expect(fleet.view(reloaded, false).status).toBe('ONLINE')
+  })
+})
