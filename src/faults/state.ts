@@ -66,7 +66,7 @@ export class FaultState {
     this.failFirstUsed[k]++
   }
 
-  /** Counts one injected fault for the metrics (`fleetsim_scenario_faults_injected_total`). */
+  /** Counts one injected fault for the metrics (`fleetsim_api_faults_injected_total`). */
   count(kind: string, operation: string): void {
     const key = `${kind} ${operation}`
     const counts = this.source.stats.faultsInjected
