@@ -61,9 +61,9 @@ export interface CallKey {
 
 /**
  * Combines the rules that apply to a call, in file order. Several rules add up: latencies and
- * stalls sum, the slowest body rate wins, and the first rule that answers (reset, failFirst,
- * error) decides the answer; later rules still add latency. `failFirstLeft(k)` says whether
- * rule k still has calls to fail; `consumeFailFirst(k)` takes one.
+ * stalls sum, the slowest body rate wins, and the first rule that answers (failFirst, then
+ * reset, then error) decides the answer; later rules still add latency. `failFirst.left(k)`
+ * says whether rule k still has calls to fail; `failFirst.take(k)` takes one.
  */
 export function planCall(
   rules: readonly FaultRule[],

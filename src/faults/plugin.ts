@@ -9,7 +9,7 @@
  *
  * Where each fault acts:
  * - preHandler (after authentication and validation, before the operation runs): latency,
- *   then the answer-replacing faults: reset, failFirst, error. A call that a rule answers has
+ *   then the answer-replacing faults: failFirst, reset, error. A call that a rule answers has
  *   no effect on the fleet.
  * - onSend (the operation has run): stall holds the finished answer; slow and truncated
  *   bodies shape how it is sent.
