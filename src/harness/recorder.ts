@@ -55,7 +55,7 @@ const LAZY_ANSWER_CHARS = 16 * 1024
 
 const OPERATION_PREFIX = '/restservice/'
 
-/** Fault kinds a request met, when the faults plugin tells us (it may set `request.faultInjected`). */
+/** Fault kinds a request met, as the faults plugin sets them (src/faults/plugin.ts). */
 type MaybeFault = { faultInjected?: unknown }
 
 function schemaProperties(schema: unknown): SchemaProperties {
