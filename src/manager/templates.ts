@@ -82,10 +82,6 @@ export class TemplateRegistry {
     return this.byName.get(name)
   }
 
-  byIdOf(id: number): Template | undefined {
-    return this.byId.get(id)
-  }
-
   /** The template of this kind, or E_UNKNOWN_TEMPLATE naming every unknown one. */
   require(kind: TemplateKind, names: readonly string[]): Template[] {
     const found: Template[] = []
