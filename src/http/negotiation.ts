@@ -3,7 +3,7 @@
  * 1. the `.json` / `.xml` suffix of the operation (agentinfo, agentmanager, appinfo,
  *    certificateinfo) replaces the headers;
  * 2. the `accept` header: the JSON or XML media type with the highest q wins (the earlier one
- *    on a tie); wildcards (`*∕*`, `application/*`) express no preference;
+ *    on a tie); wildcards (`*∕*`, `application/*`, `text/*`) express no preference;
  * 3. with no preference, the request's own `Content-Type` (a JSON body gets a JSON answer);
  * 4. otherwise XML, as the real manager answers a request without `accept` (facts notes).
  * An `accept` that names only other types (e.g. `text/html`) gets 406.
