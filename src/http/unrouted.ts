@@ -6,8 +6,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { apiError, type ApiError } from './errors.js'
-import { negotiate } from './negotiation.js'
-import { JSON_TYPE, XML_TYPE } from './negotiation.js'
+import { JSON_TYPE, XML_TYPE, negotiate } from './negotiation.js'
 import { xmlDocument } from './xml-writer.js'
 import './request-context.js'
 
