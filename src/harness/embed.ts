@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseServeConfig } from '../config.js'
+import { SERVE_DEFAULTS, parseServeConfig } from '../config.js'
 import type { ClockState } from '../fleet/clock.js'
 import type { FleetEngine } from '../fleet/fleet.js'
 import { createLogger, startServer } from '../server.js'
@@ -97,7 +97,7 @@ export async function startFleetsim(options: FleetsimOptions = {}): Promise<Runn
       '--speed', String(options.speed ?? 1),
       '--start-time', options.startTime ?? '2026-01-01T00:00:00Z',
       '--app-path', options.appPath ?? '/manager/mvc',
-      '--journal-size', String(options.journalSize ?? 10_000),
+      '--journal-size', String(options.journalSize ?? SERVE_DEFAULTS.journalSize),
       '--log-level', 'silent',
       ...(options.http === true ? ['--http'] : []),
       ...(options.strict === true ? ['--strict'] : []),

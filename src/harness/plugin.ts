@@ -11,6 +11,7 @@
  * scenario, faults) live in src/admin; this plugin owns only these paths.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { SERVE_DEFAULTS } from '../config.js'
 import type { AuthCheck, Credentials } from '../http/auth.js'
 import { apiError } from '../http/errors.js'
 import '../http/request-context.js'
@@ -19,7 +20,6 @@ import { registerRecorder } from './recorder.js'
 import { buildReport, type ClientReport } from './report.js'
 import { renderHtml } from './report-render.js'
 
-export const DEFAULT_JOURNAL_SIZE = 10_000
 /** Entries `GET /__admin/requests` returns without `limit`. */
 export const DEFAULT_REQUESTS_LIMIT = 1000
 
@@ -41,7 +41,7 @@ export interface Harness {
 }
 
 export function createHarness(options: HarnessOptions = {}): Harness {
-  const journal = new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE)
+  const journal = new Journal(options.journalSize ?? SERVE_DEFAULTS.journalSize)
   const strict = options.strict ?? false
   return {
     journal,
