@@ -1,22 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
-import { compileScenario, type CompileContext } from '../../src/fleet/scenario-program.js'
+import { compileScenario } from '../../src/fleet/scenario-program.js'
+import { closeAfterEach, templateIds } from './helpers.js'
 import { libraryFiles, loadScenarioFileOrThrow } from '../../src/scenario/index.js'
 
 const START = Date.parse('2026-06-01T00:00:00Z')
-const open: FleetEngine[] = []
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((engine) => engine.close()))
-})
+const open = closeAfterEach()
 
-function templates(): CompileContext {
-  const ids = new Map<string, number>()
-  return { templateId: (name) => ids.get(name) ?? (ids.set(name, ids.size), ids.size - 1) }
-}
 
 async function run(file: string): Promise<FleetEngine> {
   const scenario = await loadScenarioFileOrThrow(file)
-  const compiled = compileScenario(scenario, START, templates())
+  const compiled = compileScenario(scenario, START, templateIds())
   const engine = await createFleet({ agents: 0, seed: 0, workers: 2, paused: true, startTime: START, caFingerprint: 'AB', scenario: compiled })
   open.push(engine)
   return engine

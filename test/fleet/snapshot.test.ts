@@ -1,18 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { FleetEngine, createFleet } from '../../src/fleet/fleet.js'
-import { compileScenario, type CompileContext } from '../../src/fleet/scenario-program.js'
+import { compileScenario } from '../../src/fleet/scenario-program.js'
+import { closeAfterEach, templateIds } from './helpers.js'
 import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
 
 const START = Date.parse('2026-07-01T00:00:00Z')
-const open: FleetEngine[] = []
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((engine) => engine.close()))
-})
+const open = closeAfterEach()
 
-function templates(): CompileContext {
-  const ids = new Map<string, number>()
-  return { templateId: (name) => ids.get(name) ?? (ids.set(name, ids.size), ids.size - 1) }
-}
 
 function track(engine: FleetEngine): FleetEngine {
   open.push(engine)
@@ -43,7 +37,7 @@ describe('saving and resuming a run', () => {
 
   it('resumes a scenario where it stopped, timeline and reconnect picks included', async () => {
     const scenario = await loadScenarioFileOrThrow('scenarios/mass-outage-recovery.yaml')
-    const compile = () => compileScenario(scenario, START, templates())
+    const compile = () => compileScenario(scenario, START, templateIds())
     const make = () => createFleet({ agents: 0, seed: 0, workers: 2, paused: true, startTime: START, caFingerprint: 'AB', scenario: compile() }).then(track)
     const [kept, stopped] = await Promise.all([make(), make()])
     await kept.advance(1200)
