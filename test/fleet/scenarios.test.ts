@@ -7,7 +7,6 @@ import { libraryFiles, loadScenarioFileOrThrow } from '../../src/scenario/index.
 const START = Date.parse('2026-06-01T00:00:00Z')
 const open = closeAfterEach()
 
-
 async function run(file: string): Promise<FleetEngine> {
   const scenario = await loadScenarioFileOrThrow(file)
   const compiled = compileScenario(scenario, START, templateIds())

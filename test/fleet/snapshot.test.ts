@@ -7,7 +7,6 @@ import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
 const START = Date.parse('2026-07-01T00:00:00Z')
 const open = closeAfterEach()
 
-
 function track(engine: FleetEngine): FleetEngine {
   open.push(engine)
   return engine
