@@ -146,15 +146,8 @@ export const AddAgentBody = Type.Object(
 )
 export const ModifyAgentBody = Type.Object({ name: Name, 'global-config': AgentGlobalConfig }, { title: 'agent' })
 
-export const MasterGlobalConfig = Type.Object({
-  address: Type.String({ minLength: 1 }),
-  port: Port,
-  'ca-fingerprint': Type.String({ minLength: 1 }),
-  'is-log-to-file': Type.Optional(Type.Boolean({ default: true })),
-  'log-level': Type.Optional(LogLevel),
-  mode: Type.Optional(Mode),
-  verbatim: Type.Optional(Type.String())
-})
+/** The spec: the same members as the agent's `global-config` except `cert-fingerprint`. */
+export const MasterGlobalConfig = Type.Omit(AgentGlobalConfig, ['cert-fingerprint'])
 export type MasterGlobalConfig = Static<typeof MasterGlobalConfig>
 
 export const MasterTemplateBody = Type.Object(
