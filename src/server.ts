@@ -14,6 +14,7 @@ import pino, { type DestinationStream, type Logger } from 'pino'
 import pretty from 'pino-pretty'
 import { adminPlugin } from './admin/plugin.js'
 import { compileForManager } from './admin/scenario-load.js'
+import type { FastifyInstance } from 'fastify'
 import { buildApp, createAuthCheck, createManager } from './app.js'
 import { faultsPlugin } from './faults/plugin.js'
 import { FaultState } from './faults/state.js'
@@ -88,40 +89,12 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
 
   const { fleet, manager } = await startSimulation(config, tls.ca, logger, scenario)
   const saveState = stateSaver(config, fleet, manager, tls.ca, logger)
-  // Fault injection state, shared by the faults plugin and the admin API that switches it.
-  const faults = new FaultState(fleet)
-
-  const harness = createHarness({
-    strict: config.strict,
-    journalSize: config.journalSize,
-    auth: { user: config.adminUser, password: config.adminPassword }
+  const { app, harness } = await buildServeApp(config, { fleet, manager, ca: tls.ca, logger, saveState }).catch(async (error: unknown) => {
+    await fleet.close()
+    throw error
   })
-  let app: Awaited<ReturnType<typeof buildApp>> | undefined
   let server: Server | undefined
   try {
-    app = await buildApp({
-      fleet,
-      appPath: config.appPath,
-      auth: { user: config.user, password: config.password },
-      ca: tls.ca,
-      logger,
-      bodyLimit: config.bodyLimit,
-      maxListItems: config.maxListItems,
-      maxQueryLength: config.maxQueryLength,
-      harness,
-      manager
-    })
-    // The scenario's API faults (src/faults) and the admin API (src/admin, docs/admin.md).
-    await app.register(faultsPlugin, { state: faults })
-    await app.register(adminPlugin, { engine: fleet, manager, auth: { user: config.adminUser, password: config.adminPassword }, faults, saveState })
-    // Metrics (src/metrics, docs/metrics.md): /metrics and the API metric hooks for this fleet;
-    // --metrics-auth makes /metrics take the REST credentials.
-    await app.register(metricsPlugin, {
-      engine: fleet,
-      requireAuth: config.metricsAuth,
-      authCheck: createAuthCheck({ user: config.user, password: config.password })
-    })
-    await app.ready()
     // The server is ours rather than fastify's, so TLS options, listening and closing live in
     // one place; fastify's documented `routing` entry is the same handler its own server uses.
     const routing = app.routing.bind(app) as (req: IncomingMessage, res: ServerResponse) => void
@@ -134,7 +107,7 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
     markConnections(server, config.http ? 'connection' : 'secureConnection', config.maxConnections)
     await listen(server, config.host, config.port)
   } catch (error) {
-    await app?.close()
+    await app.close()
     await fleet.close()
     throw error
   }
@@ -151,7 +124,6 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
       ? setInterval(() => saveState().catch((error: unknown) => logger.error({ err: error }, 'could not save the simulation')), config.snapshotInterval * 1000).unref()
       : undefined
   const listening = server
-  const openApp = app
   let closing: Promise<void> | undefined
   return {
     baseUrl,
@@ -168,7 +140,7 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
         fleetLog.stop()
         clearInterval(saveTimer)
         await closeServer(listening)
-        await openApp.close()
+        await app.close()
         // Saved once the last request has been answered, so nothing it changed is lost.
         await saveState?.().catch((error: unknown) => logger.error({ err: error }, 'could not save the simulation'))
         await fleet.close()
@@ -176,6 +148,61 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
       return closing
     }
   }
+}
+
+/** What buildServeApp assembles the app around. */
+export interface ServeAppParts {
+  fleet: FleetEngine
+  manager: Manager
+  ca: CaInfo
+  logger: Logger
+  /** saves to --state-file (POST /__admin/snapshot); undefined without one */
+  saveState?: () => Promise<{ path: string; savedAt: string }>
+}
+
+/**
+ * The app `fleetsim serve` answers with: the manager facade (buildApp) with the request
+ * journal and strict mode of the flags, the scenario's API faults, the admin API and metrics.
+ * Ready, not listening. The benchmarks measure this very app.
+ */
+export async function buildServeApp(config: ServeConfig, parts: ServeAppParts): Promise<{ app: FastifyInstance; harness: Harness }> {
+  const { fleet, manager, ca, logger, saveState } = parts
+  const harness = createHarness({
+    strict: config.strict,
+    journalSize: config.journalSize,
+    auth: { user: config.adminUser, password: config.adminPassword }
+  })
+  // Fault injection state, shared by the faults plugin and the admin API that switches it.
+  const faults = new FaultState(fleet)
+  const app = await buildApp({
+    fleet,
+    appPath: config.appPath,
+    auth: { user: config.user, password: config.password },
+    ca,
+    logger,
+    bodyLimit: config.bodyLimit,
+    maxListItems: config.maxListItems,
+    maxQueryLength: config.maxQueryLength,
+    harness,
+    manager
+  })
+  try {
+    // The scenario's API faults (src/faults) and the admin API (src/admin, docs/admin.md).
+    await app.register(faultsPlugin, { state: faults })
+    await app.register(adminPlugin, { engine: fleet, manager, auth: { user: config.adminUser, password: config.adminPassword }, faults, ...(saveState === undefined ? {} : { saveState }) })
+    // Metrics (src/metrics, docs/metrics.md): /metrics and the API metric hooks for this fleet;
+    // --metrics-auth makes /metrics take the REST credentials.
+    await app.register(metricsPlugin, {
+      engine: fleet,
+      requireAuth: config.metricsAuth,
+      authCheck: createAuthCheck({ user: config.user, password: config.password })
+    })
+    await app.ready()
+  } catch (error) {
+    await app.close()
+    throw error
+  }
+  return { app, harness }
 }
 
 /**

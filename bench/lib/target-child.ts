@@ -9,11 +9,13 @@ import { createServer as createHttpServer, type IncomingMessage, type RequestLis
 import { createServer as createHttpsServer } from 'node:https'
 import { once } from 'node:events'
 import Fastify from 'fastify'
-import { buildApp } from '../../src/app.js'
+import { createManager } from '../../src/app.js'
+import { parseServeConfig } from '../../src/config.js'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
 import { compileScenario } from '../../src/fleet/scenario-program.js'
 import type { AgentStateName } from '../../src/fleet/states.js'
 import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
+import { buildServeApp, createLogger } from '../../src/server.js'
 import { TLS_MIN_VERSION } from '../../src/tls/tls-store.js'
 import type { CaInfo } from '../../src/tls/ca-info.js'
 import { BENCH_CREDENTIALS, type BareRoute, type ChildMessage, type Command, type CommandResults, type RssSample, type TargetSpec, type TlsFiles } from './protocol.js'
@@ -24,6 +26,8 @@ export const BENCH_START_TIME = Date.parse('2026-06-01T00:00:00Z')
  * about 370 kB, far above node's default 16 kB header limit.
  */
 export const MAX_HEADER_BYTES = 1024 * 1024
+/** fleetsim's log level under load: warnings and errors only (docs: README, load testing). */
+export const BENCH_LOG_LEVEL = 'warn'
 
 const CA: CaInfo = {
   fingerprint: '',
@@ -74,9 +78,15 @@ async function startFleetsim(spec: Extract<TargetSpec, { kind: 'fleetsim' }>): P
     ...(scenario !== undefined ? { scenario } : {})
   })
   const buildMs = performance.now() - started
-  // The query limit matches the header limit, as in fleetsim serve (10,000 UUIDs take about 370 kB).
-  const app = await buildApp({ fleet, auth: BENCH_CREDENTIALS, ca: { ...CA, fingerprint: spec.caFingerprint }, logger: false, maxQueryLength: MAX_HEADER_BYTES - 16 * 1024 })
-  await app.ready()
+  // The app of `fleetsim serve` with its defaults (journal, metrics, faults, admin), except: the
+  // bench's credentials, the query limit matching the header limit (10,000 UUIDs take about
+  // 370 kB), and warn-level logs, as a load test would run it (at info every request is a line).
+  const config = parseServeConfig(
+    ['--user', BENCH_CREDENTIALS.user, '--password', BENCH_CREDENTIALS.password, '--max-query-length', String(MAX_HEADER_BYTES - 16 * 1024), '--log-level', BENCH_LOG_LEVEL],
+    {}
+  )
+  const manager = createManager(fleet, { ...CA, fingerprint: spec.caFingerprint })
+  const { app } = await buildServeApp(config, { fleet, manager, ca: { ...CA, fingerprint: spec.caFingerprint }, logger: createLogger(config.logLevel) })
   return { handler: app.routing.bind(app) as RequestListener, fleet, buildMs }
 }
 

@@ -111,6 +111,15 @@ export interface Fleet {
 
   /** a torn-free snapshot of one agent at the current virtual time */
   view(index: number, withModules: boolean): AgentView
+  /**
+   * Stamps of what view() shows, for keeping finished answers: while revision() and
+   * agentRevision(index) both stay the same, view(index) returns the same record (and names
+   * find the same agents). revision() moves on with every change made on the main thread and
+   * at the end of every step round, and is odd while a change is under way; agentRevision()
+   * moves on with every write a step worker makes to the agent, and is odd during one.
+   */
+  revision(): number
+  agentRevision(index: number): number
   config(index: number): AgentConfig
   name(index: number): string
   uuid(index: number): string

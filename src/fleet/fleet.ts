@@ -113,6 +113,8 @@ export class FleetEngine implements Fleet {
   /** a lockout with a duration ends at this second by itself */
   private lockoutEndsAt = NEVER
   private lock: Promise<unknown> = Promise.resolve()
+  /** see revision(): odd while an exclusive section runs */
+  private changes = 0
   private timer: NodeJS.Timeout | undefined
   /** wall time (performance.now) the last round of the clock driver ended */
   private lastRoundEnd = -Infinity
@@ -352,8 +354,19 @@ export class FleetEngine implements Fleet {
     this.stats.moduleRestarts += tally.moduleRestarts
   }
 
-  /** Runs fn alone: after the step round in flight, before the next. */
+  /**
+   * Runs fn alone: after the step round in flight, before the next. The revision is odd while
+   * fn runs (it may await between two writes) and moves on when it ends.
+   */
   private exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
+    return this.inTurn(() => {
+      this.changes++
+      return fn()
+    }).finally(() => this.changes++)
+  }
+
+  /** Runs fn after every section queued before it, and before any queued after it. */
+  private inTurn<T>(fn: () => T | Promise<T>): Promise<T> {
     const run = this.lock.then(fn)
     this.lock = run.catch(() => undefined)
     return run
@@ -395,8 +408,12 @@ export class FleetEngine implements Fleet {
     if (wait !== Infinity) this.timer = setTimeout(() => this.schedule(), Math.max(1, Math.ceil(wait)))
   }
 
+  /**
+   * Steps to the clock. Not `exclusive`: the revision stays even while workers step, as their
+   * writes move the agents' own revisions; it moves on after each round's main-thread part.
+   */
   private catchUp(): Promise<void> {
-    return this.exclusive(async () => {
+    return this.inTurn(async () => {
       // The clock as it is now: time passing during the rounds is the next catch-up's.
       const target = Math.floor(this.clock.elapsedMs() / 1000)
       for (;;) {
@@ -408,6 +425,7 @@ export class FleetEngine implements Fleet {
         await this.round(to)
         if (this.lockoutEndsAt <= to) this.applyLockout(false)
         this.fireTimeline(to)
+        this.changes += 2
       }
     }).catch((error: unknown) => {
       if (!this.closed) throw error
@@ -590,6 +608,14 @@ export class FleetEngine implements Fleet {
       mode,
       verbatim: ''
     }
+  }
+
+  revision(): number {
+    return this.changes
+  }
+
+  agentRevision(i: number): number {
+    return Atomics.load(this.v.seq, i)
   }
 
   view(i: number, withModules: boolean): AgentView {

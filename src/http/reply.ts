@@ -26,6 +26,21 @@ export function sendEnvelope(request: FastifyRequest, reply: FastifyReply, body:
   return reply.type(XML_TYPE).send(xmlDocument(body as Envelope & Record<string, unknown>))
 }
 
+/** The envelope as sendEnvelope would send it with status 200: JSON by the route's response schema, or XML. */
+export function renderEnvelope(request: FastifyRequest, reply: FastifyReply, body: Envelope): string {
+  // The response schema's serializer yields a string.
+  if (request.format === 'json') return reply.code(200).serialize(body) as string
+  return xmlDocument(body as Envelope & Record<string, unknown>)
+}
+
+/** Sends an answer renderEnvelope made, byte for byte. */
+export function sendRendered(request: FastifyRequest, reply: FastifyReply, answer: string): FastifyReply {
+  return reply
+    .code(200)
+    .type(request.format === 'json' ? JSON_TYPE : XML_TYPE)
+    .send(answer)
+}
+
 /** Items sent in one go before a list switches to streaming. */
 export const EAGER_ITEMS = 1000
 /**

@@ -6,7 +6,8 @@ import { resolveNames } from '../agents.js'
 import { apiError } from '../errors.js'
 import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
-import { sendEnvelope, sendList } from '../reply.js'
+import { AnswerCache } from '../answer-cache.js'
+import { renderEnvelope, sendList, sendRendered } from '../reply.js'
 import type { RouteKit } from '../route-kit.js'
 import { AgentinfoItem, AgentinfoQuery, ERROR_RESPONSES, Envelope } from '../schemas.js'
 import type { Fleet } from '../../fleet/fleet-api.js'
@@ -29,6 +30,7 @@ function* items(fleet: Fleet, base: LinkBase, indices: Iterable<number>, withMod
 export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>()
   const fleet = kit.manager.fleet
+  const answers = new AnswerCache(fleet)
   for (const { url, options } of kit.routes('agentinfo')) {
     typed.get(url, { ...options, schema }, async (request, reply) => {
       const { agentname, agentstate, agentwithmodules } = request.query
@@ -39,11 +41,22 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
         throw apiError('E_EXCLUSIVE_PARAMETERS', { first: 'agentname', second: 'agentstate' })
       }
       const withModules = agentwithmodules === true
+      let key: string | undefined
+      if (agentname !== undefined) {
+        // Everything the answer depends on besides the fleet: format, link base, path and query.
+        key = `${request.format} ${request.protocol}://${request.host}${request.url}`
+        const kept = answers.get(key)
+        if (kept !== undefined) return sendRendered(request, reply, kept)
+      }
       const base = kit.links.base(request)
       const links = [selfLink(base, request)]
-      if (agentname !== undefined) {
-        const values = resolveNames(fleet, agentname).map((index) => agentItem(fleet, base, index, withModules))
-        return sendEnvelope(request, reply, { servicename: 'agentinfo', values, links })
+      if (agentname !== undefined && key !== undefined) {
+        const indices = resolveNames(fleet, agentname)
+        const stamp = answers.stamp(indices)
+        const values = indices.map((index) => agentItem(fleet, base, index, withModules))
+        const answer = renderEnvelope(request, reply, { servicename: 'agentinfo', values, links })
+        if (stamp !== undefined) answers.keep(key, stamp, answer)
+        return sendRendered(request, reply, answer)
       }
       const states = agentstate === undefined ? undefined : new Set<AgentStateName>(agentstate)
       const indices = fleet.indices(states)

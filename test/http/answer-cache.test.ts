@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AnswerCache, MAX_KEPT_AGENTS } from '../../src/http/answer-cache.js'
+import { call, harness, type Harness } from './helpers.js'
+
+/** A fleet whose stamps the test moves by hand. */
+function stamps(agents = 4) {
+  const fleet = { rev: 0, agentRevs: new Array<number>(agents).fill(0), revision: () => fleet.rev, agentRevision: (i: number) => fleet.agentRevs[i] }
+  return fleet
+}
+
+describe('AnswerCache', () => {
+  it('gives a kept answer back while nothing it shows has changed', () => {
+    const fleet = stamps()
+    const cache = new AnswerCache(fleet)
+    const stamp = cache.stamp([1, 2])
+    expect(stamp).toBeDefined()
+    cache.keep('k', stamp!, 'answer')
+    expect(cache.get('k')).toBe('answer')
+    fleet.agentRevs[3] += 2
+    expect(cache.get('k')).toBe('answer')
+  })
+
+  it('drops an answer once the fleet or one of its agents has changed', () => {
+    const fleet = stamps()
+    const cache = new AnswerCache(fleet)
+    cache.keep('fleet', cache.stamp([0])!, 'a')
+    cache.keep('agent', cache.stamp([1, 2])!, 'b')
+    fleet.agentRevs[2] += 2
+    expect(cache.get('agent')).toBeUndefined()
+    expect(cache.get('fleet')).toBe('a')
+    fleet.rev += 2
+    expect(cache.get('fleet')).toBeUndefined()
+    expect(cache.size).toBe(0)
+  })
+
+  it('keeps nothing read while a change is under way, or changed while it was built', () => {
+    const fleet = stamps()
+    const cache = new AnswerCache(fleet)
+    fleet.rev = 1
+    expect(cache.stamp([0])).toBeUndefined()
+    fleet.rev = 2
+    fleet.agentRevs[0] = 3
+    expect(cache.stamp([0])).toBeUndefined()
+    fleet.agentRevs[0] = 4
+    const stamp = cache.stamp([0])!
+    fleet.agentRevs[0] = 6
+    cache.keep('k', stamp, 'built from a state that is gone')
+    expect(cache.get('k')).toBeUndefined()
+  })
+
+  it('does not keep answers about many agents, and drops the oldest when full', () => {
+    const fleet = stamps(MAX_KEPT_AGENTS + 1)
+    const cache = new AnswerCache(fleet, 2)
+    expect(cache.stamp([...Array(MAX_KEPT_AGENTS + 1).keys()])).toBeUndefined()
+    for (const key of ['a', 'b', 'c']) cache.keep(key, cache.stamp([0])!, key)
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([undefined, 'b', 'c'])
+  })
+})
+
+describe('agentinfo by name from kept answers', () => {
+  let h: Harness
+  beforeAll(async () => {
+    h = await harness(20)
+  })
+  afterAll(() => h.close())
+
+  it('answers the same bytes again, and what a change made once it is made', async () => {
+    const [index] = h.fleet.indices(new Set(['ONLINE']))
+    const name = h.fleet.name(index)
+    const first = await call(h.app, 'GET', `agentinfo?agentname=${name}`)
+    const again = await call(h.app, 'GET', `agentinfo?agentname=${name}`)
+    expect(again.body).toBe(first.body)
+    expect(first.json().values[0].content.status).toBe('ONLINE')
+    const stopped = await call(h.app, 'POST', `stopagent?agentUuids=${h.fleet.uuid(index)}`)
+    expect(stopped.statusCode).toBe(200)
+    const after = await call(h.app, 'GET', `agentinfo?agentname=${name}`)
+    expect(after.json().values[0].content.status).toBe('ERROR')
+  })
+
+  it('shows counters of the new second once the clock has moved', async () => {
+    const [index] = [...h.fleet.indices(new Set(['ONLINE']))].slice(-1)
+    const name = h.fleet.name(index)
+    const before = (await call(h.app, 'GET', `agentinfo?agentname=${name}`)).json().values[0].content
+    await h.fleet.advance(3600)
+    const after = (await call(h.app, 'GET', `agentinfo?agentname=${name}`)).json().values[0].content
+    expect(after.received).toBeGreaterThan(before.received)
+  })
+
+  it('keeps answers apart by format, host and query', async () => {
+    const name = h.fleet.name(6)
+    const json = await call(h.app, 'GET', `agentinfo?agentname=${name}`)
+    const xml = await call(h.app, 'GET', `agentinfo?agentname=${name}`, undefined, { accept: 'application/xml' })
+    const otherHost = await call(h.app, 'GET', `agentinfo?agentname=${name}`, undefined, { host: 'manager.example:9443' })
+    const modules = await call(h.app, 'GET', `agentinfo?agentname=${name}&agentwithmodules=true`)
+    expect(xml.body.startsWith('<?xml')).toBe(true)
+    expect(otherHost.json().links[0].href).toContain('://manager.example:9443/')
+    expect(json.json().values[0].content.modules).toBeUndefined()
+    expect(modules.json().values[0].content.modules.length).toBeGreaterThan(0)
+    expect((await call(h.app, 'GET', `agentinfo?agentname=${name}`)).body).toBe(json.body)
+  })
+
+  it('finds a renamed agent by its new name only', async () => {
+    const old = h.fleet.name(7)
+    expect((await call(h.app, 'GET', `agentinfo?agentname=${old}`)).statusCode).toBe(200)
+    await h.fleet.modifyAgent(7, 'renamed-7', h.fleet.config(7))
+    expect((await call(h.app, 'GET', `agentinfo?agentname=${old}`)).statusCode).toBe(404)
+    expect((await call(h.app, 'GET', 'agentinfo?agentname=renamed-7')).json().values[0].content.name).toBe('renamed-7')
+  })
+})
