@@ -13,6 +13,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import swagger from '@fastify/swagger'
 import type { Fleet } from './fleet/fleet-api.js'
 import type { CaInfo } from './tls/ca-info.js'
+import { AnswerCache } from './http/answer-cache.js'
 import { createAuthCheck } from './http/auth.js'
 import { registerContentParsers } from './http/content-parsers.js'
 import { createErrorHandler } from './http/error-handler.js'
@@ -58,6 +59,8 @@ export interface AppOptions {
   agentListener?: string
   /** request journal and strict mode (src/harness); default a lenient one with 10,000 entries */
   harness?: Harness
+  /** kept agentinfo-by-name answers, shared with a front door (src/http/front-door.ts); default one of its own */
+  answers?: AnswerCache
 }
 
 export const DEFAULT_APP_PATH = '/manager/mvc'
@@ -137,6 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     manager: options.manager ?? createManager(options.fleet, options.ca),
     links: new Links(appPath),
     agentListener: options.agentListener ?? '0.0.0.0:4041',
+    answers: options.answers ?? new AnswerCache(options.fleet),
     appVersion: PACKAGE_VERSION,
     authCheck: createAuthCheck(options.auth)
   })

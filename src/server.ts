@@ -7,7 +7,7 @@
  */
 import { once } from 'node:events'
 import { existsSync } from 'node:fs'
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http'
+import { createServer as createHttpServer, type RequestListener, type Server, type ServerOptions } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import { hostname } from 'node:os'
 import pino, { type DestinationStream, type Logger } from 'pino'
@@ -18,13 +18,16 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp, createAuthCheck, createManager } from './app.js'
 import { faultsPlugin } from './faults/plugin.js'
 import { FaultState } from './faults/state.js'
+import { AnswerCache } from './http/answer-cache.js'
 import { handleClientError } from './http/client-errors.js'
+import { frontDoor } from './http/front-door.js'
 import { markConnections } from './http/limits.js'
 import type { LogLevel, ServeConfig } from './config.js'
 import { createFleet, type FleetEngine } from './fleet/fleet.js'
 import { createHarness, type Harness } from './harness/plugin.js'
 import { startFleetLog } from './metrics/fleet-log.js'
 import { metricsPlugin } from './metrics/plugin.js'
+import { createRegistry } from './metrics/registry.js'
 import { loadScenarioFileOrThrow } from './scenario/load.js'
 import { resumeSimulation, saveSimulation } from './state/simulation-state.js'
 import type { Scenario } from './scenario/types.js'
@@ -89,19 +92,19 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
 
   const { fleet, manager } = await startSimulation(config, tls.ca, logger, scenario)
   const saveState = stateSaver(config, fleet, manager, tls.ca, logger)
-  const { app, harness } = await buildServeApp(config, { fleet, manager, ca: tls.ca, logger, saveState }).catch(async (error: unknown) => {
+  const { app, harness, handler } = await buildServeApp(config, { fleet, manager, ca: tls.ca, logger, saveState }).catch(async (error: unknown) => {
     await fleet.close()
     throw error
   })
   let server: Server | undefined
   try {
     // The server is ours rather than fastify's, so TLS options, listening and closing live in
-    // one place; fastify's documented `routing` entry is the same handler its own server uses.
-    const routing = app.routing.bind(app) as (req: IncomingMessage, res: ServerResponse) => void
+    // one place; the handler ends in fastify's documented `routing` entry, the same handler its
+    // own server uses.
     const limits = serverLimits(config)
     server = config.http
-      ? createHttpServer(limits, routing)
-      : createHttpsServer({ ...limits, key: tls.key, cert: tls.cert, minVersion: TLS_MIN_VERSION, handshakeTimeout: config.headersTimeout }, routing)
+      ? createHttpServer(limits, handler)
+      : createHttpsServer({ ...limits, key: tls.key, cert: tls.cert, minVersion: TLS_MIN_VERSION, handshakeTimeout: config.headersTimeout }, handler)
     server.keepAliveTimeout = config.keepAliveTimeout
     server.on('clientError', handleClientError)
     markConnections(server, config.http ? 'connection' : 'secureConnection', config.maxConnections)
@@ -150,6 +153,13 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
   }
 }
 
+export interface ServeApp {
+  app: FastifyInstance
+  harness: Harness
+  /** the request listener to serve with: the front door (src/http/front-door.ts), then the app */
+  handler: RequestListener
+}
+
 /** What buildServeApp assembles the app around. */
 export interface ServeAppParts {
   fleet: FleetEngine
@@ -165,8 +175,11 @@ export interface ServeAppParts {
  * journal and strict mode of the flags, the scenario's API faults, the admin API and metrics.
  * Ready, not listening. The benchmarks measure this very app.
  */
-export async function buildServeApp(config: ServeConfig, parts: ServeAppParts): Promise<{ app: FastifyInstance; harness: Harness }> {
+export async function buildServeApp(config: ServeConfig, parts: ServeAppParts): Promise<ServeApp> {
   const { fleet, manager, ca, logger, saveState } = parts
+  const authCheck = createAuthCheck({ user: config.user, password: config.password })
+  const answers = new AnswerCache(fleet)
+  const { registry, api } = createRegistry(fleet)
   const harness = createHarness({
     strict: config.strict,
     journalSize: config.journalSize,
@@ -184,7 +197,8 @@ export async function buildServeApp(config: ServeConfig, parts: ServeAppParts): 
     maxListItems: config.maxListItems,
     maxQueryLength: config.maxQueryLength,
     harness,
-    manager
+    manager,
+    answers
   })
   try {
     // The scenario's API faults (src/faults) and the admin API (src/admin, docs/admin.md).
@@ -192,17 +206,25 @@ export async function buildServeApp(config: ServeConfig, parts: ServeAppParts): 
     await app.register(adminPlugin, { engine: fleet, manager, auth: { user: config.adminUser, password: config.adminPassword }, faults, ...(saveState === undefined ? {} : { saveState }) })
     // Metrics (src/metrics, docs/metrics.md): /metrics and the API metric hooks for this fleet;
     // --metrics-auth makes /metrics take the REST credentials.
-    await app.register(metricsPlugin, {
-      engine: fleet,
-      requireAuth: config.metricsAuth,
-      authCheck: createAuthCheck({ user: config.user, password: config.password })
-    })
+    await app.register(metricsPlugin, { engine: fleet, registry, api, requireAuth: config.metricsAuth, authCheck })
     await app.ready()
   } catch (error) {
     await app.close()
     throw error
   }
-  return { app, harness }
+  const handler = frontDoor(
+    {
+      answers,
+      authCheck,
+      journal: harness.journal,
+      now: () => fleet.now(),
+      api,
+      // Strict rules, fault rules and request lines need fastify's hooks for every request.
+      open: () => !harness.strict && !faults.active() && !logger.isLevelEnabled('info')
+    },
+    app.routing.bind(app) as RequestListener
+  )
+  return { app, harness, handler }
 }
 
 /**

@@ -86,8 +86,8 @@ async function startFleetsim(spec: Extract<TargetSpec, { kind: 'fleetsim' }>): P
     {}
   )
   const manager = createManager(fleet, { ...CA, fingerprint: spec.caFingerprint })
-  const { app } = await buildServeApp(config, { fleet, manager, ca: { ...CA, fingerprint: spec.caFingerprint }, logger: createLogger(config.logLevel) })
-  return { handler: app.routing.bind(app) as RequestListener, fleet, buildMs }
+  const { handler } = await buildServeApp(config, { fleet, manager, ca: { ...CA, fingerprint: spec.caFingerprint }, logger: createLogger(config.logLevel) })
+  return { handler, fleet, buildMs }
 }
 
 async function startBare(kind: 'fastify' | 'node', routes: BareRoute[]): Promise<RequestListener> {

@@ -51,6 +51,11 @@ export class FaultState {
     return this.source.faultRules()
   }
 
+  /** Whether a rule may act on some call now: switched on, and the scenario has rules. */
+  active(): boolean {
+    return this.enabled && this.source.faultRules().length > 0
+  }
+
   /** The sequence number of the next call that meets at least one rule. */
   nextSequence(): number {
     this.sync()

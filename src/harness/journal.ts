@@ -80,10 +80,11 @@ export interface JournalFilter {
  * request's raw facts (a few strings and numbers) and formats dates, parses the query and
  * hashes the call key only for the entries someone reads, not for every request.
  */
-class LazyEntry {
+class LazyEntry<T = unknown> {
   constructor(
     readonly id: number,
-    readonly build: (id: number) => JournalEntry
+    readonly facts: T,
+    readonly build: (facts: T, id: number) => JournalEntry
   ) {}
 }
 
@@ -121,15 +122,15 @@ export class Journal {
   }
 
   /**
-   * Stores an entry built on first read: `build` gets the entry's id and must depend only on
-   * facts captured when the request was answered. Returns the id.
+   * Stores an entry built on first read by `build(facts, id)`, from facts captured when the
+   * request was answered (a function of its own, not a closure per request). Returns the id.
    */
-  addLazy(build: (id: number) => JournalEntry): number {
+  addLazy<T>(facts: T, build: (facts: T, id: number) => JournalEntry): number {
     const id = this.nextId++
     if (this.capacity === 0) return id
     if (this.stored === this.capacity) this.dropped++
     else this.stored++
-    this.ring[this.next] = new LazyEntry(id, build)
+    this.ring[this.next] = new LazyEntry<unknown>(id, facts, build as (facts: unknown, id: number) => JournalEntry)
     this.next = (this.next + 1) % this.capacity
     return id
   }
@@ -142,7 +143,7 @@ export class Journal {
       const at = (start + i) % this.capacity
       let entry = this.ring[at] as JournalEntry | LazyEntry
       if (entry instanceof LazyEntry) {
-        entry = entry.build(entry.id)
+        entry = entry.build(entry.facts, entry.id)
         // Built once: later reads see the very same object.
         this.ring[at] = entry
       }

@@ -16,7 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { apiError } from '../http/errors.js'
 import '../http/request-context.js'
 import { hasStates, readAnswer, type AnswerFacts } from './answer.js'
-import { shapeOf, type Journal, type JournalViolation } from './journal.js'
+import { shapeOf, type Journal, type JournalEntry, type JournalViolation, type PartialError } from './journal.js'
 import { CREDENTIAL_KEY, RULES_BY_ID, checkRequest, parseQuery, type RequestFacts, type SchemaProperties } from './rules.js'
 
 export interface RecorderOptions {
@@ -51,7 +51,7 @@ type FastifySchemaLike = { querystring?: unknown; body?: unknown }
 
 const NO_FAULTS: Readonly<Record<string, number>> = Object.freeze({})
 /** Larger answers are read at once rather than kept until the journal is read. */
-const LAZY_ANSWER_CHARS = 16 * 1024
+export const LAZY_ANSWER_CHARS = 16 * 1024
 
 const OPERATION_PREFIX = '/restservice/'
 
@@ -89,44 +89,45 @@ function hasKeys(record: Readonly<Record<string, number>>): boolean {
   return false
 }
 
+/** The query and body property types of a route schema, worked out once per schema. */
+const propertiesCache = new WeakMap<object, { query: SchemaProperties; body?: SchemaProperties }>()
+
+function propertiesOf(schema: FastifySchemaLike | undefined): { query: SchemaProperties; body?: SchemaProperties } {
+  let properties = schema === undefined ? undefined : propertiesCache.get(schema)
+  if (properties === undefined) {
+    properties = {
+      query: schemaProperties(schema?.querystring),
+      ...(schema?.body === undefined ? {} : { body: schemaProperties(schema.body) })
+    }
+    if (schema !== undefined) propertiesCache.set(schema, properties)
+  }
+  return properties
+}
+
+/** The request's facts from what was captured of it (`raw`), with `status` for post-hoc rules. */
+function factsFrom(raw: RawFacts, status?: number): RequestFacts {
+  const { rawQuery, pathName, suffix } = pathParts(raw.url)
+  const properties = propertiesOf(raw.schema)
+  return {
+    method: raw.method,
+    operation: raw.operation,
+    routed: raw.routed,
+    ...(status === undefined ? {} : { status }),
+    pathName,
+    ...(suffix === undefined ? {} : { suffix }),
+    rawQuery,
+    ...(raw.accept === undefined ? {} : { accept: raw.accept }),
+    ...(raw.contentType === undefined ? {} : { contentType: raw.contentType }),
+    hasBody: raw.hasBody,
+    body: raw.body,
+    queryProperties: properties.query,
+    ...(properties.body === undefined ? {} : { bodyProperties: properties.body })
+  }
+}
+
 export function registerRecorder(app: FastifyInstance, options: RecorderOptions): void {
   const { journal, strict } = options
   const pending = new WeakMap<FastifyRequest, Pending>()
-  const propertiesCache = new WeakMap<object, { query: SchemaProperties; body?: SchemaProperties }>()
-
-  const propertiesOf = (schema: FastifySchemaLike | undefined): { query: SchemaProperties; body?: SchemaProperties } => {
-    let properties = schema === undefined ? undefined : propertiesCache.get(schema)
-    if (properties === undefined) {
-      properties = {
-        query: schemaProperties(schema?.querystring),
-        ...(schema?.body === undefined ? {} : { body: schemaProperties(schema.body) })
-      }
-      if (schema !== undefined) propertiesCache.set(schema, properties)
-    }
-    return properties
-  }
-
-  /** The request's facts from what was captured of it (`raw`), with `status` for post-hoc rules. */
-  const factsFrom = (raw: RawFacts, status?: number): RequestFacts => {
-    const { rawQuery, pathName, suffix } = pathParts(raw.url)
-    const properties = propertiesOf(raw.schema)
-    return {
-      method: raw.method,
-      operation: raw.operation,
-      routed: raw.routed,
-      ...(status === undefined ? {} : { status }),
-      pathName,
-      ...(suffix === undefined ? {} : { suffix }),
-      rawQuery,
-      ...(raw.accept === undefined ? {} : { accept: raw.accept }),
-      ...(raw.contentType === undefined ? {} : { contentType: raw.contentType }),
-      hasBody: raw.hasBody,
-      body: raw.body,
-      queryProperties: properties.query,
-      ...(properties.body === undefined ? {} : { bodyProperties: properties.body })
-    }
-  }
-
   const rawOf = (request: FastifyRequest, state: Pending): RawFacts => ({
     method: request.method,
     url: request.url,
@@ -209,7 +210,7 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
     const durationMs = Math.round(reply.elapsedTime * 100) / 100
     const { wallMs, virtualMs, rejected } = state
     const body = state.body
-    let answer = state.answer
+    const answer = state.answer
     let violations = state.violations
     // Requests rejected before preValidation (401, 404, 405, 415) are checked with their status.
     if (violations === undefined && raw.hasBody) violations = checkRequest(factsFrom(raw, state.validated ? undefined : status))
@@ -225,40 +226,89 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
             const uuid = options.uuidOf(p.agent)
             return uuid === undefined ? p : { ...p, uuid }
           })
-    journal.addLazy((id) => {
-      if (answer === undefined) answer = body === undefined ? EMPTY_ANSWER : readAnswer(raw.operation, status, format, body)
-      const facts = factsFrom(raw, status)
-      const { path } = pathParts(raw.url)
-      return {
-        id,
-        time: new Date(wallMs).toISOString(),
-        wallMs,
-        virtualTime: new Date(virtualMs).toISOString(),
-        operation: raw.operation,
-        method: raw.method,
-        path,
-        query: recordedQuery(facts.rawQuery),
-        ...(bodyFacts === undefined ? {} : { body: bodyFacts }),
-        ...(facts.suffix === undefined ? {} : { suffix: facts.suffix }),
-        ...(facts.accept === undefined ? {} : { accept: facts.accept }),
-        ...(facts.contentType === undefined ? {} : { contentType: facts.contentType }),
-        format,
-        status,
-        durationMs,
-        errorCodes: answer.errorCodes,
-        partialErrors,
-        agentStates: answer.states,
-        violations: violations ?? checkRequest(state.validated ? factsFrom(raw) : facts),
-        rejected,
-        ...(fault === undefined ? {} : { fault }),
-        callKey: key ?? callKey(raw.method, raw.operation, facts.rawQuery, raw.body)
-      }
+    journalAnswer(journal, {
+      raw,
+      status,
+      format,
+      durationMs,
+      wallMs,
+      virtualMs,
+      rejected,
+      validated: state.validated,
+      ...(body === undefined ? {} : { body }),
+      ...(answer === undefined ? {} : { answer }),
+      ...(violations === undefined ? {} : { violations }),
+      ...(bodyFacts === undefined ? {} : { bodyFacts }),
+      ...(key === undefined ? {} : { key }),
+      ...(fault === undefined ? {} : { fault }),
+      partialErrors
     })
   }
 }
 
+/**
+ * What the journal keeps of an answered request until its entry is read: the raw facts, and
+ * what had to be read at once (see record). Dates, query, rules and call key come later.
+ */
+export interface AnsweredRequest {
+  raw: RawFacts
+  status: number
+  format: 'json' | 'xml'
+  /** wall ms from arrival to the answer sent */
+  durationMs: number
+  wallMs: number
+  virtualMs: number
+  rejected: boolean
+  /** the request reached preValidation: the rules judge it as it was then (no status) */
+  validated: boolean
+  /** a small agentinfo / viewagentortemplate answer, read for its states when the entry is */
+  body?: string
+  answer?: AnswerFacts
+  violations?: JournalViolation[]
+  bodyFacts?: JournalEntry['body']
+  key?: string
+  fault?: string
+  partialErrors: PartialError[]
+}
+
+/** Adds the request's entry to the journal, to be built when it is first read. */
+export function journalAnswer(journal: Journal, answered: AnsweredRequest): void {
+  journal.addLazy(answered, entryOf)
+}
+
+function entryOf(answered: AnsweredRequest, id: number): JournalEntry {
+  const { raw, status, format, body, bodyFacts, violations, fault, key } = answered
+  const answer = answered.answer ?? (body === undefined ? EMPTY_ANSWER : readAnswer(raw.operation, status, format, body))
+  const facts = factsFrom(raw, status)
+  const { path } = pathParts(raw.url)
+  return {
+    id,
+    time: new Date(answered.wallMs).toISOString(),
+    wallMs: answered.wallMs,
+    virtualTime: new Date(answered.virtualMs).toISOString(),
+    operation: raw.operation,
+    method: raw.method,
+    path,
+    query: recordedQuery(facts.rawQuery),
+    ...(bodyFacts === undefined ? {} : { body: bodyFacts }),
+    ...(facts.suffix === undefined ? {} : { suffix: facts.suffix }),
+    ...(facts.accept === undefined ? {} : { accept: facts.accept }),
+    ...(facts.contentType === undefined ? {} : { contentType: facts.contentType }),
+    format,
+    status,
+    durationMs: answered.durationMs,
+    errorCodes: answer.errorCodes,
+    partialErrors: answered.partialErrors,
+    agentStates: answer.states,
+    violations: violations ?? checkRequest(answered.validated ? factsFrom(raw) : facts),
+    rejected: answered.rejected,
+    ...(fault === undefined ? {} : { fault }),
+    callKey: key ?? callKey(raw.method, raw.operation, facts.rawQuery, raw.body)
+  }
+}
+
 /** What the recorder keeps of a request to build its entry later. */
-interface RawFacts {
+export interface RawFacts {
   method: string
   url: string
   operation: string

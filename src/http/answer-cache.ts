@@ -10,6 +10,13 @@
  * consistent state of the fleet. At speed 1 a kept answer lives at most a virtual second.
  */
 import type { Fleet } from '../fleet/fleet-api.js'
+import type { Format } from './negotiation.js'
+
+/** A kept answer: its text and its length in bytes (the content-length). */
+export interface KeptAnswer {
+  text: string
+  bytes: number
+}
 
 /** What the stamps were before the answer was built. */
 export interface AnswerStamp {
@@ -19,7 +26,7 @@ export interface AnswerStamp {
 }
 
 interface Entry {
-  answer: string
+  answer: KeptAnswer
   stamp: AnswerStamp
 }
 
@@ -27,6 +34,14 @@ interface Entry {
 export const MAX_KEPT_AGENTS = 16
 /** Distinct requests kept; past it the oldest is dropped. */
 export const DEFAULT_KEPT_ANSWERS = 1024
+
+/**
+ * Everything an answer depends on besides the fleet: the format, the link base (protocol and
+ * Host header) and the path with its query.
+ */
+export function answerKey(format: Format, encrypted: boolean, host: string | undefined, url: string): string {
+  return `${format} ${encrypted ? 'https' : 'http'}://${host}${url}`
+}
 
 export class AnswerCache {
   private readonly entries = new Map<string, Entry>()
@@ -37,7 +52,7 @@ export class AnswerCache {
   ) {}
 
   /** The kept answer for this key, if nothing it shows has changed since. */
-  get(key: string): string | undefined {
+  get(key: string): KeptAnswer | undefined {
     const entry = this.entries.get(key)
     if (entry === undefined) return undefined
     if (this.unchanged(entry.stamp)) return entry.answer
@@ -63,13 +78,13 @@ export class AnswerCache {
   }
 
   /** Keeps the answer if the stamps are still what they were before it was built. */
-  keep(key: string, stamp: AnswerStamp, answer: string): void {
+  keep(key: string, stamp: AnswerStamp, text: string): void {
     if (!this.unchanged(stamp)) return
     if (this.entries.size >= this.capacity && !this.entries.has(key)) {
       // Maps iterate in insertion order: the first key is the oldest.
       this.entries.delete(this.entries.keys().next().value as string)
     }
-    this.entries.set(key, { answer, stamp })
+    this.entries.set(key, { answer: { text, bytes: Buffer.byteLength(text) }, stamp })
   }
 
   get size(): number {

@@ -20,6 +20,11 @@ export const OVER_LIMIT: unique symbol = Symbol('fleetsim.overConnectionLimit')
 
 type MarkedSocket = Socket & { [OVER_LIMIT]?: number }
 
+/** The --max-connections limit a connection is over (see markConnections), or undefined. */
+export function connectionOverLimit(socket: Socket | null): number | undefined {
+  return (socket as MarkedSocket | null)?.[OVER_LIMIT]
+}
+
 export interface LimitOptions {
   maxQueryLength: number
 }
@@ -30,7 +35,7 @@ export function registerLimits(app: FastifyInstance, options: LimitOptions): voi
     const url = request.url
     const question = url.indexOf('?')
     const queryLength = question === -1 ? 0 : url.length - question - 1
-    const connectionLimit = (request.raw.socket as MarkedSocket | null)?.[OVER_LIMIT]
+    const connectionLimit = connectionOverLimit(request.raw.socket)
     // Node's own check of this answers a bare 400, so the servers leave it to the app (requireHostHeader: false).
     const hostMissing = request.headers.host === undefined && request.raw.httpVersion === '1.1'
     if (queryLength <= maxQueryLength && connectionLimit === undefined && !hostMissing) {

@@ -9,6 +9,7 @@
  */
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
 import type { Manager } from '../manager/manager.js'
+import type { AnswerCache } from './answer-cache.js'
 import type { AuthCheck } from './auth.js'
 import { apiError } from './errors.js'
 import type { Links } from './links.js'
@@ -22,6 +23,8 @@ export interface RouteKit {
   /** `host:port` of the agent listener, for agentmanager's message */
   agentListener: string
   appVersion: string
+  /** finished agentinfo-by-name answers, kept while still true (answer-cache.ts) */
+  answers: AnswerCache
   /**
    * Runs a route's check-then-change section alone: no other such section of this app starts
    * until it settles. Every route that looks agents, templates or labels up and then changes

@@ -56,3 +56,9 @@ export function registerApiMetrics(registry: Registry): ApiMetrics {
     })
   }
 }
+
+/** One answered request: its duration (seconds) and body size (bytes). */
+export function observeAnswer(api: ApiMetrics, operation: string, method: string, status: number, seconds: number, bytes: number): void {
+  api.duration.observe({ operation, method, status: String(status) }, seconds)
+  api.responseSize.observe({ operation }, bytes)
+}

@@ -11,7 +11,7 @@ import { PassThrough, pipeline, type Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Registry } from 'prom-client'
 import type { AuthCheck } from '../http/auth.js'
-import type { ApiMetrics } from './api-metrics.js'
+import { observeAnswer, type ApiMetrics } from './api-metrics.js'
 import { operationOf } from './operation.js'
 import { registerMetrics } from './registry.js'
 import type { MetricsSource } from './source.js'
@@ -23,6 +23,8 @@ export interface MetricsPluginOptions {
   engine: MetricsSource
   /** default: a new registry of its own */
   registry?: Registry
+  /** the API metrics, made with `createRegistry` by a caller that also observes answers itself; default: registered here */
+  api?: ApiMetrics
   /** prom-client's process and Node.js metrics on the registry (default true) */
   processMetrics?: boolean
   /** require credentials on /metrics (default false) */
@@ -75,9 +77,7 @@ function requestHooks(app: FastifyInstance, api: ApiMetrics): void {
   })
 
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    const operation = operationOf(request, METRICS_PATH)
-    api.duration.observe({ operation, method: request.method, status: String(reply.statusCode) }, reply.elapsedTime / 1000)
-    api.responseSize.observe({ operation }, sizes.get(request) ?? 0)
+    observeAnswer(api, operationOf(request, METRICS_PATH), request.method, reply.statusCode, reply.elapsedTime / 1000, sizes.get(request) ?? 0)
     done()
   })
 }
@@ -86,7 +86,7 @@ async function metricsPluginImpl(app: FastifyInstance, options: MetricsPluginOpt
   const { requireAuth = false, authCheck } = options
   if (requireAuth && authCheck === undefined) throw new TypeError('metricsPlugin: requireAuth needs an authCheck')
   const registry = options.registry ?? new Registry()
-  const api = registerMetrics(registry, options.engine, { process: options.processMetrics ?? true })
+  const api = options.api ?? registerMetrics(registry, options.engine, { process: options.processMetrics ?? true })
   requestHooks(app, api)
 
   app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {

@@ -15,9 +15,10 @@ describe('AnswerCache', () => {
     const stamp = cache.stamp([1, 2])
     expect(stamp).toBeDefined()
     cache.keep('k', stamp!, 'answer')
-    expect(cache.get('k')).toBe('answer')
+    expect(cache.get('k')?.bytes).toBe(6)
+    expect(cache.get('k')?.text).toBe('answer')
     fleet.agentRevs[3] += 2
-    expect(cache.get('k')).toBe('answer')
+    expect(cache.get('k')?.text).toBe('answer')
   })
 
   it('drops an answer once the fleet or one of its agents has changed', () => {
@@ -27,7 +28,7 @@ describe('AnswerCache', () => {
     cache.keep('agent', cache.stamp([1, 2])!, 'b')
     fleet.agentRevs[2] += 2
     expect(cache.get('agent')).toBeUndefined()
-    expect(cache.get('fleet')).toBe('a')
+    expect(cache.get('fleet')?.text).toBe('a')
     fleet.rev += 2
     expect(cache.get('fleet')).toBeUndefined()
     expect(cache.size).toBe(0)
@@ -53,7 +54,7 @@ describe('AnswerCache', () => {
     const cache = new AnswerCache(fleet, 2)
     expect(cache.stamp([...Array(MAX_KEPT_AGENTS + 1).keys()])).toBeUndefined()
     for (const key of ['a', 'b', 'c']) cache.keep(key, cache.stamp([0])!, key)
-    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([undefined, 'b', 'c'])
+    expect([cache.get('a'), cache.get('b'), cache.get('c')].map((kept) => kept?.text)).toEqual([undefined, 'b', 'c'])
   })
 })
 

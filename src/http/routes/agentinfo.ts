@@ -6,13 +6,14 @@ import { resolveNames } from '../agents.js'
 import { apiError } from '../errors.js'
 import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
-import { AnswerCache } from '../answer-cache.js'
+import { answerKey } from '../answer-cache.js'
 import { renderEnvelope, sendList, sendRendered } from '../reply.js'
 import type { RouteKit } from '../route-kit.js'
 import { AgentinfoItem, AgentinfoQuery, ERROR_RESPONSES, Envelope } from '../schemas.js'
 import type { Fleet } from '../../fleet/fleet-api.js'
 
-const schema = {
+/** The route schema; the front door (src/http/front-door.ts) journals its answers under it. */
+export const AGENTINFO_SCHEMA = {
   summary: 'Agent records by name, by state, or all agents',
   querystring: AgentinfoQuery,
   response: { 200: Envelope(AgentinfoItem), ...ERROR_RESPONSES }
@@ -29,10 +30,10 @@ function* items(fleet: Fleet, base: LinkBase, indices: Iterable<number>, withMod
 
 export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>()
+  const { answers } = kit
   const fleet = kit.manager.fleet
-  const answers = new AnswerCache(fleet)
   for (const { url, options } of kit.routes('agentinfo')) {
-    typed.get(url, { ...options, schema }, async (request, reply) => {
+    typed.get(url, { ...options, schema: AGENTINFO_SCHEMA }, async (request, reply) => {
       const { agentname, agentstate, agentwithmodules } = request.query
       if (agentname === undefined && agentstate === undefined && agentwithmodules === undefined) {
         throw apiError('E_AGENTINFO_NO_PARAMETER')
@@ -43,10 +44,9 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const withModules = agentwithmodules === true
       let key: string | undefined
       if (agentname !== undefined) {
-        // Everything the answer depends on besides the fleet: format, link base, path and query.
-        key = `${request.format} ${request.protocol}://${request.host}${request.url}`
+        key = answerKey(request.format, request.protocol === 'https', request.host, request.url)
         const kept = answers.get(key)
-        if (kept !== undefined) return sendRendered(request, reply, kept)
+        if (kept !== undefined) return sendRendered(request, reply, kept.text)
       }
       const base = kit.links.base(request)
       const links = [selfLink(base, request)]

@@ -1,0 +1,112 @@
+/**
+ * The front door: sends a repeated agentinfo-by-name request its kept answer (answer-cache.ts)
+ * before fastify routes it, and hands every other request to fastify.
+ *
+ * Why: a client polling agents asks for the same few answers again and again, and even a
+ * kept answer cost about twice a bare fastify route once it went through fastify's chain of
+ * hooks (limits, journal, faults, metrics, validation; bench/README.md). Here it costs a
+ * lookup, the journal entry and the metrics.
+ *
+ * A request is answered here only where fastify would send exactly these bytes and do nothing
+ * more, so everything else goes to fastify:
+ * - GET without a body, with a Host header, on a connection within --max-connections;
+ * - credentials that pass, and a format that negotiates as fastify's route would;
+ * - the door is open (`open`): not in strict mode (its rules run in preValidation), no fault
+ *   rule (faults act in preHandler), and no request lines in the log (level above info);
+ * - a kept answer for this format, host, path and query that is still true.
+ * What fastify's hooks would record is recorded: a journal entry and the API metrics (the
+ * in-flight gauge is not touched: the request is answered before anything else runs).
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import { readAnswer } from '../harness/answer.js'
+import { LAZY_ANSWER_CHARS, journalAnswer } from '../harness/recorder.js'
+import type { Journal } from '../harness/journal.js'
+import { observeAnswer, type ApiMetrics } from '../metrics/api-metrics.js'
+import { answerKey, type AnswerCache } from './answer-cache.js'
+import type { AuthCheck } from './auth.js'
+import { connectionOverLimit } from './limits.js'
+import { JSON_TYPE, XML_TYPE, negotiate, type Format } from './negotiation.js'
+import { AGENTINFO_SCHEMA } from './routes/agentinfo.js'
+
+export interface FrontDoorOptions {
+  answers: AnswerCache
+  /** the facade's credential check */
+  authCheck: AuthCheck
+  journal: Journal
+  /** virtual time (epoch ms), for the journal */
+  now: () => number
+  api: ApiMetrics
+  /** whether a request may skip fastify's hooks now (see above) */
+  open: () => boolean
+}
+
+const OPERATION = 'agentinfo'
+
+export function frontDoor(options: FrontDoorOptions, routing: RequestListener): RequestListener {
+  const { answers, authCheck, journal, now, api, open } = options
+  return (request: IncomingMessage, response: ServerResponse) => {
+    const started = performance.now()
+    const headers = request.headers
+    const url = request.url ?? ''
+    const host = headers.host
+    if (
+      request.method !== 'GET' ||
+      host === undefined ||
+      host === '' ||
+      headers['transfer-encoding'] !== undefined ||
+      (headers['content-length'] !== undefined && headers['content-length'] !== '0') ||
+      !open()
+    ) {
+      return routing(request, response)
+    }
+    const format = negotiate(suffixOf(url), headers.accept, headers['content-type'])
+    if (format === null) return routing(request, response)
+    const socket = request.socket as Socket & { encrypted?: boolean }
+    const kept = answers.get(answerKey(format, socket.encrypted === true, host, url))
+    if (kept === undefined || connectionOverLimit(socket) !== undefined || !authCheck(headers)) return routing(request, response)
+
+    const wallMs = Date.now()
+    response.writeHead(200, { 'content-type': format === 'json' ? JSON_TYPE : XML_TYPE, 'content-length': kept.bytes })
+    response.end(kept.text)
+    const seconds = (performance.now() - started) / 1000
+    observeAnswer(api, OPERATION, 'GET', 200, seconds, kept.bytes)
+    if (journal.enabled) record(journal, request, format, kept.text, seconds, wallMs, now())
+  }
+}
+
+/** The `.json` / `.xml` suffix of the operation in the path, as the suffix routes have it. */
+function suffixOf(url: string): Format | undefined {
+  const query = url.indexOf('?')
+  const path = query === -1 ? url : url.slice(0, query)
+  if (path.endsWith('.json')) return 'json'
+  if (path.endsWith('.xml')) return 'xml'
+  return undefined
+}
+
+/** The journal entry fastify's hooks would have made (src/harness/recorder.ts). */
+function record(journal: Journal, request: IncomingMessage, format: Format, text: string, seconds: number, wallMs: number, virtualMs: number): void {
+  journalAnswer(journal, {
+    raw: {
+      method: 'GET',
+      url: request.url ?? '',
+      operation: OPERATION,
+      routed: true,
+      schema: AGENTINFO_SCHEMA,
+      accept: request.headers.accept,
+      contentType: request.headers['content-type'],
+      hasBody: false,
+      body: undefined
+    },
+    status: 200,
+    format,
+    durationMs: Math.round(seconds * 1000 * 100) / 100,
+    wallMs,
+    virtualMs,
+    rejected: false,
+    validated: true,
+    // As the recorder does: a small answer is read for its states when the entry is, a large one now.
+    ...(text.length <= LAZY_ANSWER_CHARS ? { body: text } : { answer: readAnswer(OPERATION, 200, format, text) }),
+    partialErrors: []
+  })
+}

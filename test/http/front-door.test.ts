@@ -1,0 +1,238 @@
+/**
+ * The front door must answer exactly as fastify would: same status, headers and bytes, the
+ * same journal entry and the same metrics; and hand everything else to fastify.
+ */
+import { createServer, request as httpRequest, type RequestListener, type Server } from 'node:http'
+import { once } from 'node:events'
+import { Writable } from 'node:stream'
+import fc from 'fast-check'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { buildApp } from '../../src/app.js'
+import { parseServeConfig } from '../../src/config.js'
+import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
+import { createHarness, type Harness } from '../../src/harness/plugin.js'
+import type { JournalEntry } from '../../src/harness/journal.js'
+import { AnswerCache } from '../../src/http/answer-cache.js'
+import { createAuthCheck } from '../../src/http/auth.js'
+import { frontDoor } from '../../src/http/front-door.js'
+import { createManager } from '../../src/manager/manager.js'
+import { metricsPlugin } from '../../src/metrics/plugin.js'
+import { createRegistry } from '../../src/metrics/registry.js'
+import { buildServeApp, createLogger } from '../../src/server.js'
+import { AUTH, CA, REST, START } from './helpers.js'
+
+interface Answer {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
+
+function get(port: number, path: string, headers: Record<string, string> = {}, method = 'GET', body?: string, options = { credentials: true }): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    // Node frames a GET body only with an explicit content-length.
+    const length = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }
+    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers: { ...(options.credentials ? { ...AUTH, accept: 'application/json' } : {}), ...length, ...headers } }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (text += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+async function listen(handler: RequestListener): Promise<{ server: Server; port: number }> {
+  const server = createServer(handler)
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  return { server, port: (server.address() as { port: number }).port }
+}
+
+/** Everything an entry says about the call, apart from when it came and how long it took. */
+function callFacts(entry: JournalEntry): Partial<JournalEntry> {
+  const { id: _id, time: _time, wallMs: _wallMs, durationMs: _durationMs, ...facts } = entry
+  return facts
+}
+
+describe('the front door', () => {
+  let fleet: FleetEngine
+  let harness: Harness
+  let server: Server
+  let port: number
+  let metrics: () => Promise<string>
+  let close: () => Promise<void>
+  let doorOpen = true
+  /** requests fastify routed */
+  let routed = 0
+
+  beforeAll(async () => {
+    fleet = await createFleet({ agents: 30, seed: 7, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
+    harness = createHarness()
+    const answers = new AnswerCache(fleet)
+    const { registry, api } = createRegistry(fleet, { process: false })
+    const app = await buildApp({ fleet, ca: CA, auth: { user: 'admin', password: 'secret' }, harness, answers })
+    await app.register(metricsPlugin, { engine: fleet, registry, api })
+    await app.ready()
+    const routing = app.routing.bind(app) as RequestListener
+    const handler = frontDoor(
+      { answers, authCheck: createAuthCheck({ user: 'admin', password: 'secret' }), journal: harness.journal, now: () => fleet.now(), api, open: () => doorOpen },
+      (req, res) => {
+        routed++
+        routing(req, res)
+      }
+    )
+    ;({ server, port } = await listen(handler))
+    metrics = () => registry.metrics()
+    close = async () => {
+      server.close()
+      await app.close()
+      await fleet.close()
+    }
+  })
+  afterAll(() => close())
+  beforeEach(() => {
+    doorOpen = true
+    harness.journal.clear()
+  })
+
+  const agent = (k: number) => fleet.name(k)
+
+  it.each([
+    ['JSON by accept', `agentinfo?agentname=AGENT`, {}],
+    ['XML by accept', `agentinfo?agentname=AGENT`, { accept: 'application/xml' }],
+    ['the .json suffix', `agentinfo.json?agentname=AGENT`, {}],
+    ['the .xml suffix', `agentinfo.xml?agentname=AGENT`, {}],
+    ['modules', `agentinfo?agentname=AGENT&agentwithmodules=true`, {}],
+    ['another Host', `agentinfo?agentname=AGENT`, { host: 'manager.example:9443' }]
+  ])('sends a repeated request (%s) what fastify sent, without fastify', async (_label, query, headers) => {
+    const path = `${REST}/${query.replace('AGENT', agent(2))}`
+    const before = routed
+    const first = await get(port, path, headers)
+    const second = await get(port, path, headers)
+    expect(first.status).toBe(200)
+    expect(routed).toBe(before + 1)
+    expect(second.body).toBe(first.body)
+    for (const name of ['content-type', 'content-length']) expect(second.headers[name]).toBe(first.headers[name])
+    const [fromFastify, fromDoor] = harness.journal.entries()
+    expect(callFacts(fromDoor)).toEqual(callFacts(fromFastify))
+  })
+
+  it('counts its answers in the API metrics as fastify does', async () => {
+    const path = `${REST}/agentinfo?agentname=${agent(3)}`
+    const count = async () => {
+      const line = (await metrics()).split('\n').find((l) => l.startsWith('fleetsim_http_request_duration_seconds_count{operation="agentinfo",method="GET",status="200"}'))
+      return Number(line?.split(' ')[1] ?? 0)
+    }
+    const sizeSum = async () => Number((await metrics()).split('\n').find((l) => l.startsWith('fleetsim_http_response_size_bytes_sum{operation="agentinfo"}'))?.split(' ')[1] ?? 0)
+    const [countBefore, sizeBefore, routedBefore] = [await count(), await sizeSum(), routed]
+    const first = await get(port, path)
+    await get(port, path)
+    expect(routed).toBe(routedBefore + 1)
+    expect(await count()).toBe(countBefore + 2)
+    expect(await sizeSum()).toBe(sizeBefore + 2 * Number(first.headers['content-length']))
+  })
+
+  it('hands over what it must not answer: bad credentials, other methods, bodies, other formats, a closed door', async () => {
+    const path = `${REST}/agentinfo?agentname=${agent(4)}`
+    await get(port, path)
+    const before = routed
+    expect((await get(port, path, { REST_PASSWORD: 'wrong' })).status).toBe(401)
+    expect((await get(port, path, {}, 'POST')).status).toBe(405)
+    expect((await get(port, path, { 'content-type': 'application/json' }, 'GET', '{}')).status).toBe(200)
+    expect((await get(port, path, { accept: 'text/html' })).status).toBe(406)
+    doorOpen = false
+    expect((await get(port, path)).status).toBe(200)
+    expect(routed).toBe(before + 5)
+  })
+
+  it('answers whatever it is sent as fastify does (200 random requests, door shut then open)', async () => {
+    const names = [agent(10), `${agent(10)},${agent(11)}`, 'no-such-agent', '']
+    const request = fc.record({
+      method: fc.constantFrom('GET', 'GET', 'GET', 'GET', 'GET', 'HEAD', 'POST'),
+      operation: fc.constantFrom('agentinfo', 'agentinfo.json', 'agentinfo.xml', 'agentinfo.txt'),
+      name: fc.constantFrom(names[0], ...names),
+      modules: fc.constantFrom('', '&agentwithmodules=true', '&agentwithmodules=yes'),
+      accept: fc.constantFrom(undefined, 'application/json', 'application/json', 'application/xml', 'application/xml', 'text/html', '*/*', 'application/json;q=0.5, application/xml'),
+      contentType: fc.constantFrom(undefined, 'application/json', 'application/xml'),
+      password: fc.constantFrom('secret', 'secret', 'secret', 'secret', 'wrong', undefined),
+      host: fc.constantFrom(undefined, 'manager.example:9443'),
+      body: fc.constantFrom(undefined, undefined, undefined, undefined, '', '{}')
+    })
+    const routedBefore = routed
+    let sent = 0
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const headers: Record<string, string> = { REST_USER: 'admin' }
+        if (r.password !== undefined) headers.REST_PASSWORD = r.password
+        if (r.accept !== undefined) headers.accept = r.accept
+        if (r.contentType !== undefined) headers['content-type'] = r.contentType
+        if (r.host !== undefined) headers.host = r.host
+        const path = `${REST}/${r.operation}?agentname=${r.name}${r.modules}`
+        const send = () => get(port, path, headers, r.method, r.body, { credentials: false })
+        doorOpen = false
+        const shut = await send()
+        doorOpen = true
+        const open = await send()
+        sent += 2
+        expect(open.status).toBe(shut.status)
+        expect(open.body).toBe(shut.body)
+        for (const name of ['content-type', 'content-length']) expect(open.headers[name]).toBe(shut.headers[name])
+      }),
+      { seed: 20261122, numRuns: 200 }
+    )
+    // The door did answer some of them itself.
+    expect(sent - (routed - routedBefore)).toBeGreaterThan(20)
+  })
+
+  it('answers anew once the agent has changed', async () => {
+    const [index] = fleet.indices(new Set(['ONLINE']))
+    const path = `${REST}/agentinfo?agentname=${fleet.name(index)}`
+    expect(JSON.parse((await get(port, path)).body).values[0].content.status).toBe('ONLINE')
+    await fleet.stopAgents([index])
+    const before = routed
+    expect(JSON.parse((await get(port, path)).body).values[0].content.status).toBe('ERROR')
+    expect(routed).toBe(before + 1)
+  })
+})
+
+describe('the front door of fleetsim serve', () => {
+  async function serve(flags: string[]) {
+    const lines: string[] = []
+    const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(...chunk.toString().trim().split('\n')), done()) })
+    const config = parseServeConfig(['--user', 'admin', '--password', 'secret', ...flags], {})
+    const fleet = await createFleet({ agents: 10, seed: 7, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
+    const { app, handler } = await buildServeApp(config, { fleet, manager: createManager(fleet, CA), ca: CA, logger: createLogger(config.logLevel, { destination: sink }) })
+    const { server, port } = await listen(handler)
+    const requestLines = () => lines.filter((line) => line.includes('request completed')).length
+    return {
+      fleet,
+      port,
+      requestLines,
+      async close() {
+        server.close()
+        await app.close()
+        await fleet.close()
+      }
+    }
+  }
+
+  it('is shut while every request is a log line (info), so each one gets its line', async () => {
+    const s = await serve(['--log-level', 'info'])
+    const path = `${REST}/agentinfo?agentname=${s.fleet.name(1)}`
+    await get(s.port, path)
+    await get(s.port, path)
+    expect(s.requestLines()).toBe(2)
+    await s.close()
+  })
+
+  it('is shut in strict mode, so a repeated call that breaks a rule is refused', async () => {
+    const s = await serve(['--log-level', 'warn', '--strict'])
+    const path = `${REST}/agentinfo.json?agentname=${s.fleet.name(1)}`
+    expect((await get(s.port, path)).status).toBe(200)
+    const conflicting = await get(s.port, path, { accept: 'application/xml' })
+    expect(conflicting.status).toBe(400)
+    expect(conflicting.body).toContain('E_STRICT_SUFFIX_ACCEPT_CONFLICT')
+    await s.close()
+  })
+})
