@@ -11,6 +11,8 @@ export type ProfileName = 'full' | 'quick' | 'smoke'
 export interface Profile {
   /** seconds per autocannon run on small answers */
   duration: number
+  /** seconds of unmeasured load before each run on small answers */
+  warmup: number
   connections: number
   /** alternating rounds of bare fastify and fleetsim for the JSON-over-HTTP target */
   jsonRounds: number
@@ -42,6 +44,7 @@ export interface Profile {
 export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object.freeze({
   full: Object.freeze({
     duration: 10,
+    warmup: 2,
     connections: 10,
     jsonRounds: 3,
     agentinfoFleet: 10_000,
@@ -62,6 +65,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
   }),
   quick: Object.freeze({
     duration: 2,
+    warmup: 1,
     connections: 10,
     jsonRounds: 2,
     agentinfoFleet: 10_000,
@@ -82,6 +86,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
   }),
   smoke: Object.freeze({
     duration: 0.5,
+    warmup: 0,
     connections: 2,
     jsonRounds: 1,
     agentinfoFleet: 300,

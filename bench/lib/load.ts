@@ -32,6 +32,8 @@ export interface LoadSpec {
   params?: Record<string, string | number | boolean>
   /** the server's process: its CPU time over the run is reported per request */
   server?: Pick<Target, 'command'>
+  /** seconds of the same load first, not measured (JIT compilation, caches, pools) */
+  warmupSeconds?: number
 }
 
 const round = (value: number, digits = 2) => Number(value.toFixed(digits))
@@ -47,6 +49,9 @@ export async function runLoad(spec: LoadSpec, progress: (line: string) => void):
     timeout: spec.timeoutSeconds ?? 10,
     ...(spec.maxRequests !== undefined ? { amount: spec.maxRequests } : { duration: spec.durationSeconds }),
     ...(spec.nextPath !== undefined ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: spec.nextPath?.() ?? spec.path }) }] } : {})
+  }
+  if (spec.warmupSeconds !== undefined && spec.warmupSeconds > 0 && spec.maxRequests === undefined) {
+    await autocannon({ ...options, duration: spec.warmupSeconds })
   }
   await spec.server?.command({ op: 'cpu-start' })
   let instance!: autocannon.Instance

@@ -62,7 +62,7 @@ export async function agentinfoSuite(ctx: SuiteContext): Promise<void> {
 
     const rows: LoadRow[] = []
     const load = (spec: Omit<LoadSpec, 'group' | 'connections' | 'durationSeconds'>) =>
-      runLoad({ ...spec, group: GROUP, connections: profile.connections, durationSeconds: profile.duration }, ctx.progress)
+      runLoad({ ...spec, group: GROUP, connections: profile.connections, durationSeconds: profile.duration, warmupSeconds: profile.warmup }, ctx.progress)
     const run = async (spec: Omit<LoadSpec, 'group' | 'connections' | 'durationSeconds'>) => rows.push(await load(spec))
     const originOf = (target: Target, v: Variant) => (v.https ? (target.tlsOrigin as string) : target.origin)
     const headersOf = (v: Variant) => ({ ...AUTH_HEADERS, accept: v.accept })

@@ -71,6 +71,14 @@ const MAX_CHUNK_SECONDS = 3600
  * length, so only how fresh reads are between rounds changes. `advance` is not throttled.
  */
 const MIN_ROUND_INTERVAL_MS = 10
+/**
+ * Agents in a shard at least: every shard is a pool task per round, and handing a task over
+ * and collecting its tally costs about as much as stepping thousands of agents. With a
+ * minimum of 1024, a fleet of 10k agents was 11 tasks a round, and stepping it at speed 600
+ * under flapping-network (the bench's lively fleet) took about twice the CPU it takes as one
+ * task. Larger fleets still get workers × 8 shards.
+ */
+const MIN_SHARD_AGENTS = 16_384
 
 function workerFile(): { filename: string; execArgv: string[] } {
   const here = fileURLToPath(import.meta.url)
@@ -176,7 +184,7 @@ export class FleetEngine implements Fleet {
       this.capacity = capacity
       this.buffers = allocateBuffers(capacity)
       this.v = viewsOf(this.buffers)
-      const shardSize = Math.max(1024, Math.ceil(capacity / (this.options.workers * 8)))
+      const shardSize = Math.max(MIN_SHARD_AGENTS, Math.ceil(capacity / (this.options.workers * 8)))
       this.shards = []
       for (let start = 0, shard = 0; start < capacity; start += shardSize, shard++) {
         this.shards.push({ shard, start, end: Math.min(capacity, start + shardSize) })

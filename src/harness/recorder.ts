@@ -272,11 +272,12 @@ export interface AnsweredRequest {
 }
 
 /** Adds the request's entry to the journal, to be built when it is first read. */
-export function journalAnswer(journal: Journal, answered: AnsweredRequest): void {
+function journalAnswer(journal: Journal, answered: AnsweredRequest): void {
   journal.addLazy(answered, entryOf)
 }
 
-function entryOf(answered: AnsweredRequest, id: number): JournalEntry {
+/** The journal entry of an answered request (built when the journal is read). */
+export function entryOf(answered: AnsweredRequest, id: number): JournalEntry {
   const { raw, status, format, body, bodyFacts, violations, fault, key } = answered
   const answer = answered.answer ?? (body === undefined ? EMPTY_ANSWER : readAnswer(raw.operation, status, format, body))
   const facts = factsFrom(raw, status)

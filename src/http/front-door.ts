@@ -19,10 +19,10 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { readAnswer } from '../harness/answer.js'
-import { LAZY_ANSWER_CHARS, journalAnswer } from '../harness/recorder.js'
-import type { Journal } from '../harness/journal.js'
-import { observeAnswer, type ApiMetrics } from '../metrics/api-metrics.js'
+import { readAnswer, type AnswerFacts } from '../harness/answer.js'
+import { LAZY_ANSWER_CHARS, entryOf } from '../harness/recorder.js'
+import type { Journal, JournalEntry } from '../harness/journal.js'
+import { answerLabels, observeAnswer, type ApiMetrics } from '../metrics/api-metrics.js'
 import { answerKey, type AnswerCache } from './answer-cache.js'
 import type { AuthCheck } from './auth.js'
 import { connectionOverLimit } from './limits.js'
@@ -42,6 +42,7 @@ export interface FrontDoorOptions {
 }
 
 const OPERATION = 'agentinfo'
+const DOOR_LABELS = answerLabels(OPERATION, 'GET', 200)
 
 export function frontDoor(options: FrontDoorOptions, routing: RequestListener): RequestListener {
   const { answers, authCheck, journal, now, api, open } = options
@@ -70,8 +71,23 @@ export function frontDoor(options: FrontDoorOptions, routing: RequestListener): 
     response.writeHead(200, { 'content-type': format === 'json' ? JSON_TYPE : XML_TYPE, 'content-length': kept.bytes })
     response.end(kept.text)
     const seconds = (performance.now() - started) / 1000
-    observeAnswer(api, OPERATION, 'GET', 200, seconds, kept.bytes)
-    if (journal.enabled) record(journal, request, format, kept.text, seconds, wallMs, now())
+    observeAnswer(api, DOOR_LABELS, seconds, kept.bytes)
+    if (journal.enabled) {
+      // As the recorder does: a large answer is read now rather than kept until the entry is.
+      const small = kept.text.length <= LAZY_ANSWER_CHARS
+      const entry: DoorAnswer = {
+        url,
+        accept: headers.accept,
+        contentType: headers['content-type'],
+        format,
+        text: small ? kept.text : undefined,
+        answer: small ? undefined : readAnswer(OPERATION, 200, format, kept.text),
+        durationMs: Math.round(seconds * 1000 * 100) / 100,
+        wallMs,
+        virtualMs: now()
+      }
+      journal.addLazy(entry, entryOfDoorAnswer)
+    }
   }
 }
 
@@ -84,29 +100,40 @@ function suffixOf(url: string): Format | undefined {
   return undefined
 }
 
-/** The journal entry fastify's hooks would have made (src/harness/recorder.ts). */
-function record(journal: Journal, request: IncomingMessage, format: Format, text: string, seconds: number, wallMs: number, virtualMs: number): void {
-  journalAnswer(journal, {
-    raw: {
-      method: 'GET',
-      url: request.url ?? '',
-      operation: OPERATION,
-      routed: true,
-      schema: AGENTINFO_SCHEMA,
-      accept: request.headers.accept,
-      contentType: request.headers['content-type'],
-      hasBody: false,
-      body: undefined
+/**
+ * What the journal keeps of a request the door answered: one small object per request (the
+ * journal holds thousands), turned into the entry fastify's hooks would have made
+ * (src/harness/recorder.ts) when the journal is read.
+ */
+interface DoorAnswer {
+  url: string
+  accept: string | undefined
+  contentType: string | undefined
+  format: Format
+  /** the answer, read for its states when the entry is built; or, for a large one, its facts read now */
+  text: string | undefined
+  answer: AnswerFacts | undefined
+  durationMs: number
+  wallMs: number
+  virtualMs: number
+}
+
+function entryOfDoorAnswer(answer: DoorAnswer, id: number): JournalEntry {
+  const { url, accept, contentType, format, text } = answer
+  return entryOf(
+    {
+      raw: { method: 'GET', url, operation: OPERATION, routed: true, schema: AGENTINFO_SCHEMA, accept, contentType, hasBody: false, body: undefined },
+      status: 200,
+      format,
+      durationMs: answer.durationMs,
+      wallMs: answer.wallMs,
+      virtualMs: answer.virtualMs,
+      rejected: false,
+      validated: true,
+      ...(text === undefined ? {} : { body: text }),
+      ...(answer.answer === undefined ? {} : { answer: answer.answer }),
+      partialErrors: []
     },
-    status: 200,
-    format,
-    durationMs: Math.round(seconds * 1000 * 100) / 100,
-    wallMs,
-    virtualMs,
-    rejected: false,
-    validated: true,
-    // As the recorder does: a small answer is read for its states when the entry is, a large one now.
-    ...(text.length <= LAZY_ANSWER_CHARS ? { body: text } : { answer: readAnswer(OPERATION, 200, format, text) }),
-    partialErrors: []
-  })
+    id
+  )
 }

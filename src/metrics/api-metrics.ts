@@ -57,8 +57,18 @@ export function registerApiMetrics(registry: Registry): ApiMetrics {
   }
 }
 
+/** The label sets of one kind of answer, for observeAnswer. */
+export interface AnswerLabels {
+  duration: { operation: string; method: string; status: string }
+  size: { operation: string }
+}
+
+export function answerLabels(operation: string, method: string, status: number): AnswerLabels {
+  return { duration: { operation, method, status: String(status) }, size: { operation } }
+}
+
 /** One answered request: its duration (seconds) and body size (bytes). */
-export function observeAnswer(api: ApiMetrics, operation: string, method: string, status: number, seconds: number, bytes: number): void {
-  api.duration.observe({ operation, method, status: String(status) }, seconds)
-  api.responseSize.observe({ operation }, bytes)
+export function observeAnswer(api: ApiMetrics, labels: AnswerLabels, seconds: number, bytes: number): void {
+  api.duration.observe(labels.duration, seconds)
+  api.responseSize.observe(labels.size, bytes)
 }

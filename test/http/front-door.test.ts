@@ -12,6 +12,7 @@ import { parseServeConfig } from '../../src/config.js'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
 import { createHarness, type Harness } from '../../src/harness/plugin.js'
 import type { JournalEntry } from '../../src/harness/journal.js'
+import { LAZY_ANSWER_CHARS } from '../../src/harness/recorder.js'
 import { AnswerCache } from '../../src/http/answer-cache.js'
 import { createAuthCheck } from '../../src/http/auth.js'
 import { frontDoor } from '../../src/http/front-door.js'
@@ -104,18 +105,22 @@ describe('the front door', () => {
     ['the .json suffix', `agentinfo.json?agentname=AGENT`, {}],
     ['the .xml suffix', `agentinfo.xml?agentname=AGENT`, {}],
     ['modules', `agentinfo?agentname=AGENT&agentwithmodules=true`, {}],
-    ['another Host', `agentinfo?agentname=AGENT`, { host: 'manager.example:9443' }]
-  ])('sends a repeated request (%s) what fastify sent, without fastify', async (_label, query, headers) => {
-    const path = `${REST}/${query.replace('AGENT', agent(2))}`
+    ['another Host', `agentinfo?agentname=AGENT`, { host: 'manager.example:9443' }],
+    ['a large answer, journalled by its facts', `agentinfo?agentname=MANY&agentwithmodules=true`, {}]
+  ])('sends a repeated request (%s) what fastify sent, without fastify', async (label, query, headers) => {
+    const many = Array.from({ length: 16 }, (_, k) => agent(12 + k)).join(',')
+    const path = `${REST}/${query.replace('AGENT', agent(2)).replace('MANY', many)}`
     const before = routed
     const first = await get(port, path, headers)
     const second = await get(port, path, headers)
     expect(first.status).toBe(200)
+    if (label.startsWith('a large answer')) expect(first.body.length).toBeGreaterThan(LAZY_ANSWER_CHARS)
     expect(routed).toBe(before + 1)
     expect(second.body).toBe(first.body)
     for (const name of ['content-type', 'content-length']) expect(second.headers[name]).toBe(first.headers[name])
     const [fromFastify, fromDoor] = harness.journal.entries()
     expect(callFacts(fromDoor)).toEqual(callFacts(fromFastify))
+    expect(fromDoor.agentStates.length).toBeGreaterThan(0)
   })
 
   it('counts its answers in the API metrics as fastify does', async () => {
