@@ -37,6 +37,10 @@ export type TargetSpec =
       caFingerprint: string
       /** also listen with HTTPS on a second port */
       tls?: TlsFiles
+      /** `fleetsim serve` flags after the bench's own (e.g. `--journal-size 0`) */
+      serveFlags?: string[]
+      /** write the log to /dev/null, not stdout (runs that log every request at info) */
+      discardLogs?: boolean
     }
   | { kind: 'fastify' | 'node'; routes: BareRoute[]; tls?: TlsFiles }
 

@@ -9,6 +9,7 @@ import { createServer as createHttpServer, type IncomingMessage, type RequestLis
 import { createServer as createHttpsServer } from 'node:https'
 import { once } from 'node:events'
 import Fastify from 'fastify'
+import pino from 'pino'
 import { createManager } from '../../src/app.js'
 import { parseServeConfig } from '../../src/config.js'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
@@ -82,11 +83,17 @@ async function startFleetsim(spec: Extract<TargetSpec, { kind: 'fleetsim' }>): P
   // bench's credentials, the query limit matching the header limit (10,000 UUIDs take about
   // 370 kB), and warn-level logs, as a load test would run it (at info every request is a line).
   const config = parseServeConfig(
-    ['--user', BENCH_CREDENTIALS.user, '--password', BENCH_CREDENTIALS.password, '--max-query-length', String(MAX_HEADER_BYTES - 16 * 1024), '--log-level', BENCH_LOG_LEVEL],
+    [
+      ...['--user', BENCH_CREDENTIALS.user, '--password', BENCH_CREDENTIALS.password],
+      ...['--max-query-length', String(MAX_HEADER_BYTES - 16 * 1024), '--log-level', BENCH_LOG_LEVEL],
+      ...(spec.serveFlags ?? [])
+    ],
     {}
   )
   const manager = createManager(fleet, { ...CA, fingerprint: spec.caFingerprint })
-  const { handler } = await buildServeApp(config, { fleet, manager, ca: { ...CA, fingerprint: spec.caFingerprint }, logger: createLogger(config.logLevel) })
+  // Discarded lines are still formatted and written (synchronously, as to stdout), to /dev/null.
+  const logger = createLogger(config.logLevel, spec.discardLogs === true ? { destination: pino.destination('/dev/null') } : {})
+  const { handler } = await buildServeApp(config, { fleet, manager, ca: { ...CA, fingerprint: spec.caFingerprint }, logger })
   return { handler, fleet, buildMs }
 }
 

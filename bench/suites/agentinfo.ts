@@ -23,16 +23,16 @@ export const GROUP = 'agentinfo one agent'
 
 export async function agentinfoSuite(ctx: SuiteContext): Promise<void> {
   const { profile } = ctx
-  const fleet = await startTarget({
+  const fleetSpec = {
     kind: 'fleetsim',
     agents: profile.agentinfoFleet,
     seed: 7,
     scenario: LIVELY_SCENARIO,
     speed: LIVELY_SPEED,
     paused: false,
-    caFingerprint: ctx.caFingerprint,
-    tls: ctx.tls
-  })
+    caFingerprint: ctx.caFingerprint
+  } as const
+  const fleet = await startTarget({ ...fleetSpec, tls: ctx.tls })
   const targets: Target[] = [fleet]
   try {
     const [name] = await fleet.command({ op: 'names', state: 'ONLINE', count: 1 })
@@ -96,6 +96,26 @@ export async function agentinfoSuite(ctx: SuiteContext): Promise<void> {
       headers: headersOf(json),
       params: { variant: 'json', agents: profile.agentinfoFleet, scenario: 'flapping-network', paused: true }
     })
+    // What two defaults of `fleetsim serve` cost: the request journal, and request lines at info.
+    if (profile.allVariants) {
+      const configurations = [
+        { label: '--journal-size 0', serveFlags: ['--journal-size', '0'] },
+        { label: '--log-level info', serveFlags: ['--log-level', 'info'], discardLogs: true }
+      ]
+      for (const { label, ...flags } of configurations) {
+        const configured = await startTarget({ ...fleetSpec, ...flags })
+        targets.push(configured)
+        await run({
+          name: `fleetsim, JSON, ${label}`,
+          target: 'fleetsim',
+          server: configured,
+          origin: configured.origin,
+          path: pathOf(json),
+          headers: headersOf(json),
+          params: { variant: 'json', ...fleetParams, flags: label }
+        })
+      }
+    }
     applyRatios(rows, (row) => rows.find((r) => r.target === 'fastify' && r.params.variant === row.params.variant))
     ctx.rows.push(...rows)
   } finally {

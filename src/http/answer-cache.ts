@@ -12,10 +12,11 @@
 import type { Fleet } from '../fleet/fleet-api.js'
 import type { Format } from './negotiation.js'
 
-/** A kept answer: its text and its length in bytes (the content-length). */
+/** A kept answer: its text, its length in bytes (the content-length), and the request path and query it answers. */
 export interface KeptAnswer {
   text: string
   bytes: number
+  url: string
 }
 
 /** What the stamps were before the answer was built. */
@@ -78,13 +79,13 @@ export class AnswerCache {
   }
 
   /** Keeps the answer if the stamps are still what they were before it was built. */
-  keep(key: string, stamp: AnswerStamp, text: string): void {
+  keep(key: string, stamp: AnswerStamp, text: string, url: string): void {
     if (!this.unchanged(stamp)) return
     if (this.entries.size >= this.capacity && !this.entries.has(key)) {
       // Maps iterate in insertion order: the first key is the oldest.
       this.entries.delete(this.entries.keys().next().value as string)
     }
-    this.entries.set(key, { answer: { text, bytes: Buffer.byteLength(text) }, stamp })
+    this.entries.set(key, { answer: { text, bytes: Buffer.byteLength(text), url }, stamp })
   }
 
   get size(): number {

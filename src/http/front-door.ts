@@ -23,7 +23,7 @@ import { readAnswer, type AnswerFacts } from '../harness/answer.js'
 import { LAZY_ANSWER_CHARS, entryOf } from '../harness/recorder.js'
 import type { Journal, JournalEntry } from '../harness/journal.js'
 import { answerLabels, observeAnswer, type ApiMetrics } from '../metrics/api-metrics.js'
-import { answerKey, type AnswerCache } from './answer-cache.js'
+import { answerKey, type AnswerCache, type KeptAnswer } from './answer-cache.js'
 import type { AuthCheck } from './auth.js'
 import { connectionOverLimit } from './limits.js'
 import { JSON_TYPE, XML_TYPE, negotiate, type Format } from './negotiation.js'
@@ -76,12 +76,11 @@ export function frontDoor(options: FrontDoorOptions, routing: RequestListener): 
       // As the recorder does: a large answer is read now rather than kept until the entry is.
       const small = kept.text.length <= LAZY_ANSWER_CHARS
       const entry: DoorAnswer = {
-        url,
-        accept: headers.accept,
-        contentType: headers['content-type'],
+        kept,
+        accept: interned(headers.accept),
+        contentType: interned(headers['content-type']),
         format,
-        text: small ? kept.text : undefined,
-        answer: small ? undefined : readAnswer(OPERATION, 200, format, kept.text),
+        facts: small ? undefined : readAnswer(OPERATION, 200, format, kept.text),
         durationMs: Math.round(seconds * 1000 * 100) / 100,
         wallMs,
         virtualMs: now()
@@ -89,6 +88,21 @@ export function frontDoor(options: FrontDoorOptions, routing: RequestListener): 
       journal.addLazy(entry, entryOfDoorAnswer)
     }
   }
+}
+
+/**
+ * Header values as one shared string each: the journal holds thousands of entries, and a
+ * value the parser made for one request would live as long as its entry.
+ */
+const internedValues = new Map<string, string>()
+
+function interned(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  const known = internedValues.get(value)
+  if (known !== undefined) return known
+  // Header values come from clients; the bound keeps a hostile client from growing the map.
+  if (internedValues.size < 256) internedValues.set(value, value)
+  return value
 }
 
 /** The `.json` / `.xml` suffix of the operation in the path, as the suffix routes have it. */
@@ -101,28 +115,28 @@ function suffixOf(url: string): Format | undefined {
 }
 
 /**
- * What the journal keeps of a request the door answered: one small object per request (the
- * journal holds thousands), turned into the entry fastify's hooks would have made
- * (src/harness/recorder.ts) when the journal is read.
+ * What the journal keeps of a request the door answered: one small object per request that
+ * shares the kept answer (its text and path) and the header values with every other entry.
+ * It becomes the entry fastify's hooks would have made (src/harness/recorder.ts) when the
+ * journal is read.
  */
 interface DoorAnswer {
-  url: string
+  kept: KeptAnswer
   accept: string | undefined
   contentType: string | undefined
   format: Format
-  /** the answer, read for its states when the entry is built; or, for a large one, its facts read now */
-  text: string | undefined
-  answer: AnswerFacts | undefined
+  /** a large answer's facts, read at once; a small one is read from `kept` when the entry is built */
+  facts: AnswerFacts | undefined
   durationMs: number
   wallMs: number
   virtualMs: number
 }
 
 function entryOfDoorAnswer(answer: DoorAnswer, id: number): JournalEntry {
-  const { url, accept, contentType, format, text } = answer
+  const { kept, accept, contentType, format, facts } = answer
   return entryOf(
     {
-      raw: { method: 'GET', url, operation: OPERATION, routed: true, schema: AGENTINFO_SCHEMA, accept, contentType, hasBody: false, body: undefined },
+      raw: { method: 'GET', url: kept.url, operation: OPERATION, routed: true, schema: AGENTINFO_SCHEMA, accept, contentType, hasBody: false, body: undefined },
       status: 200,
       format,
       durationMs: answer.durationMs,
@@ -130,8 +144,7 @@ function entryOfDoorAnswer(answer: DoorAnswer, id: number): JournalEntry {
       virtualMs: answer.virtualMs,
       rejected: false,
       validated: true,
-      ...(text === undefined ? {} : { body: text }),
-      ...(answer.answer === undefined ? {} : { answer: answer.answer }),
+      ...(facts === undefined ? { body: kept.text } : { answer: facts }),
       partialErrors: []
     },
     id

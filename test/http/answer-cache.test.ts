@@ -14,7 +14,7 @@ describe('AnswerCache', () => {
     const cache = new AnswerCache(fleet)
     const stamp = cache.stamp([1, 2])
     expect(stamp).toBeDefined()
-    cache.keep('k', stamp!, 'answer')
+    cache.keep('k', stamp!, 'answer', '/url')
     expect(cache.get('k')?.bytes).toBe(6)
     expect(cache.get('k')?.text).toBe('answer')
     fleet.agentRevs[3] += 2
@@ -24,8 +24,8 @@ describe('AnswerCache', () => {
   it('drops an answer once the fleet or one of its agents has changed', () => {
     const fleet = stamps()
     const cache = new AnswerCache(fleet)
-    cache.keep('fleet', cache.stamp([0])!, 'a')
-    cache.keep('agent', cache.stamp([1, 2])!, 'b')
+    cache.keep('fleet', cache.stamp([0])!, 'a', '/url')
+    cache.keep('agent', cache.stamp([1, 2])!, 'b', '/url')
     fleet.agentRevs[2] += 2
     expect(cache.get('agent')).toBeUndefined()
     expect(cache.get('fleet')?.text).toBe('a')
@@ -45,7 +45,7 @@ describe('AnswerCache', () => {
     fleet.agentRevs[0] = 4
     const stamp = cache.stamp([0])!
     fleet.agentRevs[0] = 6
-    cache.keep('k', stamp, 'built from a state that is gone')
+    cache.keep('k', stamp, 'built from a state that is gone', '/url')
     expect(cache.get('k')).toBeUndefined()
   })
 
@@ -53,7 +53,7 @@ describe('AnswerCache', () => {
     const fleet = stamps(MAX_KEPT_AGENTS + 1)
     const cache = new AnswerCache(fleet, 2)
     expect(cache.stamp([...Array(MAX_KEPT_AGENTS + 1).keys()])).toBeUndefined()
-    for (const key of ['a', 'b', 'c']) cache.keep(key, cache.stamp([0])!, key)
+    for (const key of ['a', 'b', 'c']) cache.keep(key, cache.stamp([0])!, key, '/url')
     expect([cache.get('a'), cache.get('b'), cache.get('c')].map((kept) => kept?.text)).toEqual([undefined, 'b', 'c'])
   })
 })

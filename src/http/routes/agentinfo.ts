@@ -55,7 +55,7 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
         const stamp = answers.stamp(indices)
         const values = indices.map((index) => agentItem(fleet, base, index, withModules))
         const answer = renderEnvelope(request, reply, { servicename: 'agentinfo', values, links })
-        if (stamp !== undefined) answers.keep(key, stamp, answer)
+        if (stamp !== undefined) answers.keep(key, stamp, answer, request.url)
         return sendRendered(request, reply, answer)
       }
       const states = agentstate === undefined ? undefined : new Set<AgentStateName>(agentstate)
