@@ -45,15 +45,17 @@ async function faultsPluginImpl(app: FastifyInstance, options: FaultsPluginOptio
   // Plans of calls still being answered; a WeakMap so nothing is added to every request.
   const plans = new WeakMap<FastifyRequest, FaultPlan>()
 
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+  // Callback hooks: a call no rule touches (nearly all of them) costs a few comparisons, not a
+  // promise; only planned faults go through async code.
+  app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+    if (!state.active()) return done()
     const operation = request.routeOptions.config?.operation
-    if (operation === undefined || operation === '' || !state.enabled) return
+    if (operation === undefined || operation === '') return done()
     const rules = state.rules()
-    if (rules.length === 0) return
     const second = state.source.second()
     // Calls that meet no rule do not move the sequence, so adding traffic to an unaffected
     // operation does not change which calls of the affected ones meet a fault.
-    if (!rules.some((rule) => ruleApplies(rule, operation, second))) return
+    if (!rules.some((rule) => ruleApplies(rule, operation, second))) return done()
     const plan = planCall(rules, operation, second, { seed: state.source.identity.seed, sequence: state.nextSequence() }, {
       left: (k) => state.failFirstLeft(k),
       take: (k) => state.takeFailFirst(k)
@@ -62,25 +64,38 @@ async function faultsPluginImpl(app: FastifyInstance, options: FaultsPluginOptio
     // The journal's `fault` of this call (src/harness/recorder.ts): exact even when calls of one
     // operation overlap, which the recorder's fallback (counts before and after) is not.
     if (plan.kinds.length > 0) (request as FastifyRequest & { faultInjected?: string[] }).faultInjected = [...new Set(plan.kinds)].sort()
+    beforeHandler(request, reply, operation, plan).then((answered) => {
+      if (!answered) done()
+    }, done)
+  })
+
+  /** Applies the plan's latency and answer-replacing faults; true when the call was answered (or dropped). */
+  const beforeHandler = async (request: FastifyRequest, reply: FastifyReply, operation: string, plan: FaultPlan): Promise<boolean> => {
     if (plan.latencyMs > 0) await wait(plan.latencyMs)
     if (plan.reset) {
       // No answer at all: the client sees the connection drop.
       reply.hijack()
       request.raw.socket?.destroy()
-      return reply
+      return true
     }
     if (plan.error !== null) {
       const { status, message } = plan.error
-      return sendEnvelope(request, reply, { servicename: operation, errors: [{ status, message, code: 'E_FAULT_INJECTED' }] }, status)
+      sendEnvelope(request, reply, { servicename: operation, errors: [{ status, message, code: 'E_FAULT_INJECTED' }] }, status)
+      return true
     }
     if (plan.stallMs > 0 || plan.slowBytesPerSecond !== null || plan.truncate) plans.set(request, plan)
-    return undefined
+    return false
+  }
+
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
+    const plan = plans.get(request)
+    if (plan === undefined) return done(null, payload)
+    plans.delete(request)
+    shapeAnswer(request, reply, payload, plan).then((shaped) => done(null, shaped), done)
   })
 
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    const plan = plans.get(request)
-    if (plan === undefined) return payload
-    plans.delete(request)
+  /** Applies the plan's stall, slow and truncated body to the finished answer. */
+  const shapeAnswer = async (request: FastifyRequest, reply: FastifyReply, payload: unknown, plan: FaultPlan): Promise<unknown> => {
     if (plan.stallMs > 0) await wait(plan.stallMs)
     if (!plan.truncate && plan.slowBytesPerSecond === null) return payload
     const bytes = payloadBytes(payload)
@@ -92,7 +107,7 @@ async function faultsPluginImpl(app: FastifyInstance, options: FaultsPluginOptio
     if (!plan.truncate) return shaped
     const keep = bytes === undefined ? TRUNCATED_STREAM_BYTES : Math.floor(bytes.length / 2)
     return truncatedBody(shaped, keep, request.raw.socket)
-  })
+  }
 }
 
 export const faultsPlugin = Object.assign(faultsPluginImpl, { [Symbol.for('skip-override')]: true })
