@@ -1,5 +1,5 @@
 /** agentinfo: agent records by name, by state, or all of them, with or without modules. */
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AgentStateName } from '../../fleet/states.js'
 import { resolveNames } from '../agents.js'
@@ -32,6 +32,22 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>()
   const { answers } = kit
   const fleet = kit.manager.fleet
+
+  /** Agents by name: the kept answer while it is still true, else one built, sent and kept. */
+  const answerByName = (request: FastifyRequest, reply: FastifyReply, names: string[], withModules: boolean) => {
+    const key = answerKey(request.format, request.protocol === 'https', request.host, request.url)
+    const kept = answers.get(key)
+    if (kept !== undefined) return sendRendered(request, reply, kept.text)
+    const indices = resolveNames(fleet, names)
+    // Read before the agents are: the answer is kept only if nothing moved while it was built.
+    const stamp = answers.stamp(indices)
+    const base = kit.links.base(request)
+    const values = indices.map((index) => agentItem(fleet, base, index, withModules))
+    const answer = renderEnvelope(request, reply, { servicename: 'agentinfo', values, links: [selfLink(base, request)] })
+    if (stamp !== undefined) answers.keep(key, stamp, answer, request.url)
+    return sendRendered(request, reply, answer)
+  }
+
   for (const { url, options } of kit.routes('agentinfo')) {
     typed.get(url, { ...options, schema: AGENTINFO_SCHEMA }, async (request, reply) => {
       const { agentname, agentstate, agentwithmodules } = request.query
@@ -42,22 +58,9 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
         throw apiError('E_EXCLUSIVE_PARAMETERS', { first: 'agentname', second: 'agentstate' })
       }
       const withModules = agentwithmodules === true
-      let key: string | undefined
-      if (agentname !== undefined) {
-        key = answerKey(request.format, request.protocol === 'https', request.host, request.url)
-        const kept = answers.get(key)
-        if (kept !== undefined) return sendRendered(request, reply, kept.text)
-      }
+      if (agentname !== undefined) return answerByName(request, reply, agentname, withModules)
       const base = kit.links.base(request)
       const links = [selfLink(base, request)]
-      if (agentname !== undefined && key !== undefined) {
-        const indices = resolveNames(fleet, agentname)
-        const stamp = answers.stamp(indices)
-        const values = indices.map((index) => agentItem(fleet, base, index, withModules))
-        const answer = renderEnvelope(request, reply, { servicename: 'agentinfo', values, links })
-        if (stamp !== undefined) answers.keep(key, stamp, answer, request.url)
-        return sendRendered(request, reply, answer)
-      }
       const states = agentstate === undefined ? undefined : new Set<AgentStateName>(agentstate)
       const indices = fleet.indices(states)
       const { agents, byState } = fleet.counts()
