@@ -12,10 +12,11 @@
 import type { Fleet } from '../fleet/fleet-api.js'
 import type { Format } from './negotiation.js'
 
-/** A kept answer: its text, its length in bytes (the content-length), and the request path and query it answers. */
+/** A kept answer: its text, the same as UTF-8 bytes, and the request path and query it answers. */
 export interface KeptAnswer {
   text: string
-  bytes: number
+  /** what the front door writes, so no answer is encoded again per request */
+  body: Buffer
   url: string
 }
 
@@ -85,7 +86,7 @@ export class AnswerCache {
       // Maps iterate in insertion order: the first key is the oldest.
       this.entries.delete(this.entries.keys().next().value as string)
     }
-    this.entries.set(key, { answer: { text, bytes: Buffer.byteLength(text), url }, stamp })
+    this.entries.set(key, { answer: { text, body: Buffer.from(text), url }, stamp })
   }
 
   get size(): number {

@@ -68,10 +68,10 @@ export function frontDoor(options: FrontDoorOptions, routing: RequestListener): 
     if (kept === undefined || connectionOverLimit(socket) !== undefined || !authCheck(headers)) return routing(request, response)
 
     const wallMs = Date.now()
-    response.writeHead(200, { 'content-type': format === 'json' ? JSON_TYPE : XML_TYPE, 'content-length': kept.bytes })
-    response.end(kept.text)
+    response.writeHead(200, { 'content-type': format === 'json' ? JSON_TYPE : XML_TYPE, 'content-length': kept.body.length })
+    response.end(kept.body)
     const seconds = (performance.now() - started) / 1000
-    observeAnswer(api, DOOR_LABELS, seconds, kept.bytes)
+    observeAnswer(api, DOOR_LABELS, seconds, kept.body.length)
     if (journal.enabled) {
       // As the recorder does: a large answer is read now rather than kept until the entry is.
       const small = kept.text.length <= LAZY_ANSWER_CHARS

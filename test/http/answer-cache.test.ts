@@ -15,7 +15,7 @@ describe('AnswerCache', () => {
     const stamp = cache.stamp([1, 2])
     expect(stamp).toBeDefined()
     cache.keep('k', stamp!, 'answer', '/url')
-    expect(cache.get('k')?.bytes).toBe(6)
+    expect(cache.get('k')?.body.toString()).toBe('answer')
     expect(cache.get('k')?.text).toBe('answer')
     fleet.agentRevs[3] += 2
     expect(cache.get('k')?.text).toBe('answer')

@@ -123,6 +123,18 @@ describe('the front door', () => {
     expect(fromDoor.agentStates.length).toBeGreaterThan(0)
   })
 
+  it('sends text beyond ASCII with the length in bytes fastify sent', async () => {
+    await fleet.modifyAgent(29, 'agent-ünïcödé-29', fleet.config(29))
+    const path = `${REST}/agentinfo?agentname=${encodeURIComponent('agent-ünïcödé-29')}`
+    const before = routed
+    const first = await get(port, path)
+    const second = await get(port, path)
+    expect(routed).toBe(before + 1)
+    expect(second.body).toBe(first.body)
+    expect(second.headers['content-length']).toBe(String(Buffer.byteLength(first.body)))
+    expect(first.body).toContain('ünïcödé')
+  })
+
   it('counts its answers in the API metrics as fastify does', async () => {
     const path = `${REST}/agentinfo?agentname=${agent(3)}`
     const count = async () => {
