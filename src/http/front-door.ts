@@ -2,10 +2,10 @@
  * The front door: sends a repeated agentinfo-by-name request its kept answer (answer-cache.ts)
  * before fastify routes it, and hands every other request to fastify.
  *
- * Why: a client polling agents asks for the same few answers again and again, and even a
- * kept answer cost about twice a bare fastify route once it went through fastify's chain of
- * hooks (limits, journal, faults, metrics, validation; bench/README.md). Here it costs a
- * lookup, the journal entry and the metrics.
+ * Why: a client polling agents asks for the same few answers again and again, and once the
+ * answer was kept, most of what a request still cost was fastify's chain of hooks (limits,
+ * journal, faults, metrics, validation) in the bench's profile (bench/README.md). Here it
+ * costs a lookup, the journal entry and the metrics.
  *
  * A request is answered here only where fastify would send exactly these bytes and do nothing
  * more, so everything else goes to fastify:
