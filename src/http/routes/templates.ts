@@ -32,28 +32,29 @@ function masterConfig(config: MasterGlobalConfig, caFingerprint: string): Master
 
 /** A template as viewagentortemplate shows it: the body form plus id and kind. */
 export function templateRecord(template: Template): TemplateRecord {
-  const c = template.config
-  const globalConfig: TemplateRecord['global-config'] =
-    template.kind === 'master'
-      ? {
-          address: (c as MasterConfig).address,
-          port: (c as MasterConfig).port,
-          'ca-fingerprint': (c as MasterConfig).caFingerprint,
-          'is-log-to-file': (c as MasterConfig).isLogToFile,
-          'log-level': (c as MasterConfig).logLevel,
-          mode: (c as MasterConfig).mode,
-          verbatim: (c as MasterConfig).verbatim
-        }
-      : (c as SubConfig).verbatim === undefined
-        ? {}
-        : { verbatim: (c as SubConfig).verbatim }
   return {
     name: template.name,
     id: template.id,
     templateType: template.kind === 'master' ? 'MASTER' : 'SUB',
     description: template.description,
-    'global-config': globalConfig
+    'global-config': template.kind === 'master' ? masterGlobalConfig(template.config as MasterConfig) : subGlobalConfig(template.config as SubConfig)
   }
+}
+
+function masterGlobalConfig(c: MasterConfig): TemplateRecord['global-config'] {
+  return {
+    address: c.address,
+    port: c.port,
+    'ca-fingerprint': c.caFingerprint,
+    'is-log-to-file': c.isLogToFile,
+    'log-level': c.logLevel,
+    mode: c.mode,
+    verbatim: c.verbatim
+  }
+}
+
+function subGlobalConfig(c: SubConfig): TemplateRecord['global-config'] {
+  return c.verbatim === undefined ? {} : { verbatim: c.verbatim }
 }
 
 export function templateRoutes(app: FastifyInstance, kit: RouteKit): void {

@@ -24,14 +24,14 @@ export function viewRoutes(app: FastifyInstance, kit: RouteKit): void {
 
   const answer = (request: FastifyRequest, reply: FastifyReply, name: string, withModules: boolean): FastifyReply => {
     const base = kit.links.base(request)
-    const index = fleet.findByName(name) ?? (templates.get(name) === undefined ? fleet.findByUuid(name) : undefined)
+    // An agent name, then a template name, then an agent UUID.
+    const byName = fleet.findByName(name)
+    const template = byName === undefined ? templates.get(name) : undefined
+    const index = byName ?? (template === undefined ? fleet.findByUuid(name) : undefined)
     let item: unknown
     if (index !== undefined) item = agentItem(fleet, base, index, withModules)
-    else {
-      const template = templates.get(name)
-      if (template === undefined) throw apiError('E_UNKNOWN_NAME', { name })
-      item = { content: templateRecord(template), links: [viewByQuery(base, template.name)] }
-    }
+    else if (template !== undefined) item = { content: templateRecord(template), links: [viewByQuery(base, template.name)] }
+    else throw apiError('E_UNKNOWN_NAME', { name })
     return sendEnvelope(request, reply, { servicename: 'viewagentortemplate', values: [item] })
   }
 
