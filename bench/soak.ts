@@ -12,6 +12,7 @@
  * percentiles) to bench/results/.
  */
 import { fork, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:http'
 import { once } from 'node:events'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus, totalmem } from 'node:os'
@@ -51,7 +52,9 @@ type ServerMessage =
 // ---- server side ---------------------------------------------------------------------------------
 
 async function serve(speed: number): Promise<void> {
-  const { buildApp } = await import('../src/app.js')
+  const { parseServeConfig } = await import('../src/config.js')
+  const { buildServeApp, createLogger } = await import('../src/server.js')
+  const { createManager } = await import('../src/manager/manager.js')
   const { createFleet } = await import('../src/fleet/fleet.js')
   const { compileScenario } = await import('../src/fleet/scenario-program.js')
   const { loadScenarioFileOrThrow } = await import('../src/scenario/index.js')
@@ -72,15 +75,21 @@ async function serve(speed: number): Promise<void> {
     sigAlgName: 'SHA256withRSA',
     pem: ''
   }
-  const app = await buildApp({ fleet, ca, auth: { user: USER, password: PASSWORD } })
+  // The app `fleetsim serve` answers with (front door included), at the level a load test uses.
+  const config = parseServeConfig(['--user', USER, '--password', PASSWORD, '--log-level', 'warn'], {})
+  const { app, handler } = await buildServeApp(config, { fleet, manager: createManager(fleet, ca), ca, logger: createLogger(config.logLevel) })
   let serverErrors = 0
   let responses = 0
-  app.addHook('onResponse', async (_request, reply) => {
-    responses++
-    if (reply.statusCode >= 500) serverErrors++
+  const server = createServer((request, response) => {
+    response.once('finish', () => {
+      responses++
+      if (response.statusCode >= 500) serverErrors++
+    })
+    handler(request, response)
   })
-  await app.listen({ host: '127.0.0.1', port: 0 })
-  const port = (app.server.address() as { port: number }).port
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const port = (server.address() as { port: number }).port
 
   const everyone = [...fleet.indices()]
   const picked = everyone.filter((_, k) => k % Math.max(1, Math.floor(everyone.length / 200)) === 0)
@@ -115,6 +124,8 @@ async function serve(speed: number): Promise<void> {
   const counts = Object.values(fleet.counts().byState)
   const countsConsistent = JSON.stringify(counts) === JSON.stringify(fleet.scanCounts())
   const result: ServerMessage = { kind: 'done', serverErrors, responses, countsConsistent, agents: fleet.size(), virtualSeconds: fleet.second() }
+  server.closeAllConnections()
+  server.close()
   await app.close()
   await fleet.close()
   send(result)
