@@ -226,7 +226,7 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
             const uuid = options.uuidOf(p.agent)
             return uuid === undefined ? p : { ...p, uuid }
           })
-    journalAnswer(journal, {
+    const answered: AnsweredRequest = {
       raw,
       status,
       format,
@@ -242,7 +242,9 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
       ...(key === undefined ? {} : { key }),
       ...(fault === undefined ? {} : { fault }),
       partialErrors
-    })
+    }
+    // The entry is built from these facts when the journal is first read.
+    journal.addLazy(answered, entryOf)
   }
 }
 
@@ -269,11 +271,6 @@ export interface AnsweredRequest {
   key?: string
   fault?: string
   partialErrors: PartialError[]
-}
-
-/** Adds the request's entry to the journal, to be built when it is first read. */
-function journalAnswer(journal: Journal, answered: AnsweredRequest): void {
-  journal.addLazy(answered, entryOf)
 }
 
 /** The journal entry of an answered request (built when the journal is read). */

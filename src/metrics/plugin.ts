@@ -23,7 +23,10 @@ export interface MetricsPluginOptions {
   engine: MetricsSource
   /** default: a new registry of its own */
   registry?: Registry
-  /** the API metrics, made with `createRegistry` by a caller that also observes answers itself; default: registered here */
+  /**
+   * the API metrics already on `registry` (both from `createRegistry`), for a caller that also
+   * observes answers itself (the front door); default: registered here
+   */
   api?: ApiMetrics
   /** prom-client's process and Node.js metrics on the registry (default true) */
   processMetrics?: boolean
@@ -85,6 +88,8 @@ function requestHooks(app: FastifyInstance, api: ApiMetrics): void {
 async function metricsPluginImpl(app: FastifyInstance, options: MetricsPluginOptions): Promise<void> {
   const { requireAuth = false, authCheck } = options
   if (requireAuth && authCheck === undefined) throw new TypeError('metricsPlugin: requireAuth needs an authCheck')
+  // Metrics on another registry than the one /metrics serves would never be seen.
+  if (options.api !== undefined && options.registry === undefined) throw new TypeError('metricsPlugin: api needs the registry it is on')
   const registry = options.registry ?? new Registry()
   const api = options.api ?? registerMetrics(registry, options.engine, { process: options.processMetrics ?? true })
   requestHooks(app, api)

@@ -5,6 +5,7 @@ import { createAuthCheck } from '../../src/http/auth.js'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
 import { AGENT_STATES } from '../../src/fleet/states.js'
 import { metricsPlugin } from '../../src/metrics/plugin.js'
+import { createRegistry } from '../../src/metrics/registry.js'
 import { CA, REST } from '../http/helpers.js'
 import { fakeSource, parseExposition, valueOf } from './helpers.js'
 
@@ -67,6 +68,13 @@ describe('GET /metrics', () => {
     const app = Fastify()
     closers.push(() => app.close())
     await expect(app.register(metricsPlugin, { engine: fakeSource(), processMetrics: false, requireAuth: true })).rejects.toThrow('requireAuth needs an authCheck')
+  })
+
+  it('will not take API metrics without the registry they are on', async () => {
+    const app = Fastify()
+    closers.push(() => app.close())
+    const { api } = createRegistry(fakeSource(), { process: false })
+    await expect(app.register(metricsPlugin, { engine: fakeSource(), processMetrics: false, api })).rejects.toThrow('api needs the registry it is on')
   })
 
   it('reports the same counts by state as agentinfo', async () => {
