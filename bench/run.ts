@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--scope agentinfo|lists|multi|scale|all] [--quick] [--out dir] [--no-table]`
+ * `npm run bench -- [--scope agentinfo|lists|multi|scale|all] [--quick] [--parallel-gc] [--out dir] [--no-table]`
  *
  * Loads fleetsim on 127.0.0.1 with autocannon next to bare fastify and node:http baselines
  * answering the same bytes, measures the fleet at scale, writes every figure to
@@ -13,7 +13,9 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { loadOrCreateTls, TLS_DIR, TLS_FILES } from '../src/tls/tls-store.js'
 import { PROFILES, type ProfileName, type SuiteContext } from './lib/context.js'
+import type { GcMode } from './lib/protocol.js'
 import { gitState, machine, versions, writeResults, type BenchResults } from './lib/results.js'
+import { startTarget } from './lib/target.js'
 import { checkTargets } from './lib/targets.js'
 import { agentinfoSuite } from './suites/agentinfo.js'
 import { listSuite } from './suites/lists.js'
@@ -36,6 +38,8 @@ export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url))
 export interface BenchOptions {
   scope: Scope
   profile: ProfileName
+  /** how the servers under load collect garbage (default single: see startTarget) */
+  gc?: GcMode
   /** where the JSON goes; default bench/results */
   outDir?: string
   /** regenerate bench/README.md's table from the newest results (default: when writing to bench/results) */
@@ -58,12 +62,15 @@ export async function runBench(options: BenchOptions): Promise<BenchRun> {
   try {
     // One CA and server certificate for every HTTPS listener of the run, made by fleetsim's own TLS store.
     const tls = await loadOrCreateTls({ dataDir: scratch, hosts: ['127.0.0.1'] })
+    const gc = options.gc ?? 'single'
     const ctx: SuiteContext = {
       profileName: options.profile,
       profile: PROFILES[options.profile],
       tls: { keyFile: join(scratch, TLS_DIR, TLS_FILES.serverKey), certFile: join(scratch, TLS_DIR, TLS_FILES.server) },
       caFingerprint: tls.ca.fingerprint,
       scratch,
+      gc,
+      start: (spec) => startTarget({ ...spec, gc }),
       progress,
       rows: [],
       lists: [],
@@ -78,7 +85,8 @@ export async function runBench(options: BenchOptions): Promise<BenchRun> {
     const results: BenchResults = {
       scope: options.scope,
       profile: options.profile,
-      command: options.command ?? `npm run bench -- --scope ${options.scope}${options.profile === 'quick' ? ' --quick' : ''}`,
+      command: options.command ?? `npm run bench -- --scope ${options.scope}${options.profile === 'quick' ? ' --quick' : ''}${gc === 'parallel' ? ' --parallel-gc' : ''}`,
+      gc,
       startedAt: startedAt.toISOString(),
       wallSeconds: Number(((performance.now() - began) / 1000).toFixed(1)),
       machine: machine(),
@@ -110,6 +118,7 @@ function parseOptions(argv: string[]): BenchOptions {
       quick: { type: 'boolean', default: false },
       smoke: { type: 'boolean', default: false },
       out: { type: 'string' },
+      'parallel-gc': { type: 'boolean', default: false },
       'no-table': { type: 'boolean', default: false }
     },
     strict: true
@@ -122,6 +131,7 @@ function parseOptions(argv: string[]): BenchOptions {
     scope,
     profile,
     ...(values.out !== undefined ? { outDir: values.out } : {}),
+    ...(values['parallel-gc'] ? { gc: 'parallel' as const } : {}),
     ...(values['no-table'] ? { table: false } : {}),
     command: ['npm run bench --', ...argv].join(' ').replace(/ --$/, '')
   }

@@ -34,7 +34,7 @@ const num = (value: number | null | undefined, digits = 0) => (value === null ||
 function provenance(r: BenchResults): string {
   const m = r.machine
   return (
-    `From \`${r.command}\` (profile ${r.profile}) on ${r.startedAt.slice(0, 16).replace('T', ' ')} UTC, ` +
+    `From \`${r.command}\` (profile ${r.profile}${r.gc === 'single' ? ', servers with --single-threaded-gc' : ''}) on ${r.startedAt.slice(0, 16).replace('T', ' ')} UTC, ` +
     `${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, fastify ${r.versions.fastify}, autocannon ${r.versions.autocannon}, ` +
     `commit ${r.git.commit.slice(0, 10)}${r.git.dirty ? ' (with uncommitted changes)' : ''}.`
   )

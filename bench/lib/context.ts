@@ -3,7 +3,8 @@
  * progress printer and a scratch directory. Profiles are one frozen table, so `--quick` and
  * the CI smoke run differ from a full run only in numbers.
  */
-import { BENCH_CREDENTIALS, type TlsFiles } from './protocol.js'
+import { BENCH_CREDENTIALS, type GcMode, type TargetSpec, type TlsFiles } from './protocol.js'
+import type { Target } from './target.js'
 import type { ListRow, LoadRow, ScaleRow } from './results.js'
 
 export type ProfileName = 'full' | 'quick' | 'smoke'
@@ -120,6 +121,10 @@ export interface SuiteContext {
   caFingerprint: string
   /** a directory for captured answers; removed after the run */
   scratch: string
+  /** the GC mode of every target (--parallel-gc: parallel) */
+  gc: GcMode
+  /** starts a target with the run's settings */
+  start(spec: TargetSpec): Promise<Target>
   progress(line: string): void
   rows: LoadRow[]
   lists: ListRow[]

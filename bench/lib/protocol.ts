@@ -24,7 +24,13 @@ export interface TlsFiles {
   certFile: string
 }
 
-export type TargetSpec =
+/**
+ * How the target's V8 collects garbage: `single` (--single-threaded-gc, the bench's default)
+ * or `parallel` (node's default). See startTarget (target.ts) for why.
+ */
+export type GcMode = 'single' | 'parallel'
+
+export type TargetSpec = (
   | {
       kind: 'fleetsim'
       agents: number
@@ -43,6 +49,7 @@ export type TargetSpec =
       discardLogs?: boolean
     }
   | { kind: 'fastify' | 'node'; routes: BareRoute[]; tls?: TlsFiles }
+) & { gc?: GcMode }
 
 /** Sent once the server listens. RSS figures are bytes; times are wall milliseconds. */
 export interface Ready {

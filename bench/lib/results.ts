@@ -9,6 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, totalmem, platform, release, arch } from 'node:os'
 import { join } from 'node:path'
 import { createRequire } from 'node:module'
+import type { GcMode } from './protocol.js'
 
 /** One autocannon run. Latency in ms; ratio = requests/s over the baseline row's requests/s. */
 export interface LoadRow {
@@ -81,6 +82,8 @@ export interface BenchResults {
   command: string
   startedAt: string
   wallSeconds: number
+  /** how the servers collected garbage; absent in runs before the choice existed (parallel) */
+  gc?: GcMode
   machine: Machine
   versions: Record<string, string>
   git: { commit: string; dirty: boolean }

@@ -26,8 +26,14 @@ export interface Target {
 export async function startTarget(spec: TargetSpec): Promise<Target> {
   // FLEETSIM_BENCH_CPU_PROF=<dir> profiles fleetsim targets (node --cpu-prof) to find hot paths.
   const profileDir = spec.kind === 'fleetsim' || process.env.FLEETSIM_BENCH_CPU_PROF_ALL ? process.env.FLEETSIM_BENCH_CPU_PROF : undefined
+  // One GC thread unless asked otherwise. With V8's parallel GC, each server process on this
+  // 2-core machine settled for its lifetime at either its normal cost per answer or about twice
+  // it, as its GC helpers fought the load generator and the server's own thread: bare fastify
+  // took 13 or 25 µs per answer from one process to the next. With a single GC thread it took
+  // 13 µs in every process (bench/README.md, "How it measures"). The same for every target.
+  const gcFlags = spec.gc === 'parallel' ? [] : ['--single-threaded-gc']
   const child: ChildProcess = fork(CHILD, [JSON.stringify(spec)], {
-    execArgv: ['--import', 'tsx', ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])],
+    execArgv: ['--import', 'tsx', ...gcFlags, ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc']
   })
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>()

@@ -9,7 +9,7 @@ import { AUTH_HEADERS, LIVELY_SCENARIO, LIVELY_SPEED, REST, type SuiteContext } 
 import { fetchAnswer, runLoad, type LoadSpec } from '../lib/load.js'
 import type { BareRoute } from '../lib/protocol.js'
 import { applyRatios, mergeRounds, type LoadRow } from '../lib/results.js'
-import { startTarget, type Target } from '../lib/target.js'
+import type { Target } from '../lib/target.js'
 
 interface Variant {
   key: string
@@ -32,7 +32,7 @@ export async function agentinfoSuite(ctx: SuiteContext): Promise<void> {
     paused: false,
     caFingerprint: ctx.caFingerprint
   } as const
-  const fleet = await startTarget({ ...fleetSpec, tls: ctx.tls })
+  const fleet = await ctx.start({ ...fleetSpec, tls: ctx.tls })
   const targets: Target[] = [fleet]
   try {
     const [name] = await fleet.command({ op: 'names', state: 'ONLINE', count: 1 })
@@ -55,9 +55,9 @@ export async function agentinfoSuite(ctx: SuiteContext): Promise<void> {
       routes.push({ method: 'GET', path: `/baseline/${v.key}`, status: 200, contentType: answer.contentType, bodyFile })
       ctx.notes.push(`agentinfo ${v.label}: ${answer.body.length} bytes per answer`)
     }
-    const fastify = await startTarget({ kind: 'fastify', routes, tls: ctx.tls })
+    const fastify = await ctx.start({ kind: 'fastify', routes, tls: ctx.tls })
     targets.push(fastify)
-    const node = await startTarget({ kind: 'node', routes, tls: ctx.tls })
+    const node = await ctx.start({ kind: 'node', routes, tls: ctx.tls })
     targets.push(node)
 
     const rows: LoadRow[] = []
@@ -103,7 +103,7 @@ export async function agentinfoSuite(ctx: SuiteContext): Promise<void> {
         { label: '--log-level info', serveFlags: ['--log-level', 'info'], discardLogs: true }
       ]
       for (const { label, ...flags } of configurations) {
-        const configured = await startTarget({ ...fleetSpec, ...flags })
+        const configured = await ctx.start({ ...fleetSpec, ...flags })
         targets.push(configured)
         await run({
           name: `fleetsim, JSON, ${label}`,

@@ -8,7 +8,6 @@ import { join } from 'node:path'
 import { AUTH_HEADERS, LIVELY_SCENARIO, LIVELY_SPEED, REST, type SuiteContext } from '../lib/context.js'
 import { fetchAnswer, runLoad } from '../lib/load.js'
 import { applyRatios, type LoadRow } from '../lib/results.js'
-import { startTarget } from '../lib/target.js'
 
 export const GROUP = 'agentinfo by state'
 const MB = 1024 * 1024
@@ -20,7 +19,7 @@ const short = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ?
 export async function listSuite(ctx: SuiteContext): Promise<void> {
   const { profile } = ctx
   for (const agents of profile.listFleets) {
-    const fleet = await startTarget({
+    const fleet = await ctx.start({
       kind: 'fleetsim',
       agents,
       seed: 7,
@@ -65,7 +64,7 @@ export async function listSuite(ctx: SuiteContext): Promise<void> {
 
       const bodyFile = join(ctx.scratch, `list-${agents}.body`)
       await writeFile(bodyFile, body)
-      const bare = await startTarget({ kind: 'fastify', routes: [{ method: 'GET', path: '/baseline/list', status: 200, contentType: answer?.contentType ?? 'application/json', bodyFile }] })
+      const bare = await ctx.start({ kind: 'fastify', routes: [{ method: 'GET', path: '/baseline/list', status: 200, contentType: answer?.contentType ?? 'application/json', bodyFile }] })
       let baseRow: LoadRow
       try {
         baseRow = await runLoad({ ...spec, name: `bare fastify, same bytes as ${name}`, target: 'fastify', server: bare, origin: bare.origin, path: '/baseline/list' }, ctx.progress)

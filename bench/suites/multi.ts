@@ -11,7 +11,6 @@ import { join } from 'node:path'
 import { AUTH_HEADERS, LIVELY_SCENARIO, REST, RUNNING_SPEED, type SuiteContext } from '../lib/context.js'
 import { fetchAnswer, runLoad, type LoadSpec } from '../lib/load.js'
 import { applyRatios, type LoadRow } from '../lib/results.js'
-import { startTarget } from '../lib/target.js'
 
 export const GROUP = 'multi-agent operations'
 const TEMPLATE = 'bench-master'
@@ -19,7 +18,7 @@ const TEMPLATE = 'bench-master'
 export async function multiSuite(ctx: SuiteContext): Promise<void> {
   const { profile } = ctx
   const largest = Math.max(...profile.multiBatches)
-  const fleet = await startTarget({
+  const fleet = await ctx.start({
     kind: 'fleetsim',
     agents: profile.multiFleet,
     seed: 7,
@@ -56,7 +55,7 @@ export async function multiSuite(ctx: SuiteContext): Promise<void> {
       if (stopAnswer.status !== 200) throw new Error(`stopagent with ${batch} UUIDs answered ${stopAnswer.status}: ${stopAnswer.body.toString().slice(0, 300)}`)
       const bodyFile = join(ctx.scratch, `stopagent-${batch}.body`)
       await writeFile(bodyFile, stopAnswer.body)
-      const bare = await startTarget({ kind: 'fastify', routes: [{ method: 'POST', path: '/baseline/stopagent', status: 200, contentType: stopAnswer.contentType, bodyFile }] })
+      const bare = await ctx.start({ kind: 'fastify', routes: [{ method: 'POST', path: '/baseline/stopagent', status: 200, contentType: stopAnswer.contentType, bodyFile }] })
       try {
         rows.push(
           await runLoad(

@@ -6,7 +6,6 @@
  */
 import { AUTH_HEADERS, REST, type SuiteContext } from '../lib/context.js'
 import { runLoad } from '../lib/load.js'
-import { startTarget } from '../lib/target.js'
 
 export const GROUP = 'scale'
 const MB = 1024 * 1024
@@ -28,7 +27,7 @@ export async function scaleSuite(ctx: SuiteContext): Promise<void> {
   const largest = Math.max(...profile.scaleFleets)
   for (const agents of profile.scaleFleets) {
     ctx.progress(`${GROUP} | ${agents} agents: building`)
-    const fleet = await startTarget({ kind: 'fleetsim', agents, seed: 1, speed: 1, paused: true, caFingerprint: ctx.caFingerprint })
+    const fleet = await ctx.start({ kind: 'fleetsim', agents, seed: 1, speed: 1, paused: true, caFingerprint: ctx.caFingerprint })
     try {
       const { ready } = fleet
       const seconds = fullSpeedSeconds(agents, agents === smallest, ctx.profileName === 'smoke')

@@ -186,12 +186,19 @@ export function readConsistent<T>(v: FleetViews, i: number, read: () => T): T {
   }
 }
 
+/**
+ * The fields copyAgent copies, listed once: it runs for every agent a step writes (the undo
+ * copy), and walking FIELDS with Object.entries on each call was a fifth of a worker's time
+ * stepping a lively 10k fleet (worker CPU profile).
+ */
+const COPIED_FIELDS = (Object.entries(FIELDS) as Array<[FieldName, FieldSpec]>).filter(([name]) => name !== 'seq').map(([name, spec]) => ({ name, width: spec.width }))
+
 /** Copies every field of agent `from` in `src` to agent `to` in `dst` (seq excepted). */
 export function copyAgent(src: FleetViews, from: number, dst: FleetViews, to: number): void {
-  for (const [name, spec] of Object.entries(FIELDS) as Array<[FieldName, FieldSpec]>) {
-    if (name === 'seq') continue
+  for (const { name, width } of COPIED_FIELDS) {
     const a = src[name]
     const b = dst[name]
-    for (let k = 0; k < spec.width; k++) b[to * spec.width + k] = a[from * spec.width + k]
+    if (width === 1) b[to] = a[from]
+    else for (let k = 0; k < width; k++) b[to * width + k] = a[from * width + k]
   }
 }

@@ -10,6 +10,7 @@
  * consistent state of the fleet. At speed 1 a kept answer lives at most a virtual second.
  */
 import type { Fleet } from '../fleet/fleet-api.js'
+import type { SharedFacts } from '../harness/journal.js'
 import type { Format } from './negotiation.js'
 
 /** A kept answer: its text, the same as UTF-8 bytes, and the request path and query it answers. */
@@ -18,6 +19,8 @@ export interface KeptAnswer {
   /** what the front door writes, so no answer is encoded again per request */
   body: Buffer
   url: string
+  /** the front door's journal facts for the requests it sent this to (see front-door.ts) */
+  journalFacts?: SharedFacts
 }
 
 /** What the stamps were before the answer was built. */

@@ -21,8 +21,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Socket } from 'node:net'
 import { readAnswer, type AnswerFacts } from '../harness/answer.js'
 import { LAZY_ANSWER_CHARS, entryOf } from '../harness/recorder.js'
-import type { Journal, JournalEntry } from '../harness/journal.js'
-import { answerLabels, observeAnswer, type ApiMetrics } from '../metrics/api-metrics.js'
+import { SharedFacts, type Journal, type JournalEntry, type OwnNumbers } from '../harness/journal.js'
+import { answerSeries, observeAnswer, type ApiMetrics } from '../metrics/api-metrics.js'
 import { answerKey, type AnswerCache, type KeptAnswer } from './answer-cache.js'
 import type { AuthCheck } from './auth.js'
 import { connectionOverLimit } from './limits.js'
@@ -42,10 +42,10 @@ export interface FrontDoorOptions {
 }
 
 const OPERATION = 'agentinfo'
-const DOOR_LABELS = answerLabels(OPERATION, 'GET', 200)
 
 export function frontDoor(options: FrontDoorOptions, routing: RequestListener): RequestListener {
-  const { answers, authCheck, journal, now, api, open } = options
+  const { answers, authCheck, journal, now, open } = options
+  const series = answerSeries(options.api, OPERATION, 'GET', 200)
   return (request: IncomingMessage, response: ServerResponse) => {
     const started = performance.now()
     const headers = request.headers
@@ -71,38 +71,9 @@ export function frontDoor(options: FrontDoorOptions, routing: RequestListener): 
     response.writeHead(200, { 'content-type': format === 'json' ? JSON_TYPE : XML_TYPE, 'content-length': kept.body.length })
     response.end(kept.body)
     const seconds = (performance.now() - started) / 1000
-    observeAnswer(api, DOOR_LABELS, seconds, kept.body.length)
-    if (journal.enabled) {
-      // As the recorder does: a large answer is read now rather than kept until the entry is.
-      const small = kept.text.length <= LAZY_ANSWER_CHARS
-      const entry: DoorAnswer = {
-        kept,
-        accept: interned(headers.accept),
-        contentType: interned(headers['content-type']),
-        format,
-        facts: small ? undefined : readAnswer(OPERATION, 200, format, kept.text),
-        durationMs: Math.round(seconds * 1000 * 100) / 100,
-        wallMs,
-        virtualMs: now()
-      }
-      journal.addLazy(entry, entryOfDoorAnswer)
-    }
+    observeAnswer(series, seconds, kept.body.length)
+    if (journal.enabled) journal.addShared(journalFacts(kept, format, headers.accept, headers['content-type']), Math.round(seconds * 1000 * 100) / 100, wallMs, now())
   }
-}
-
-/**
- * Header values as one shared string each: the journal holds thousands of entries, and a
- * value the parser made for one request would live as long as its entry.
- */
-const internedValues = new Map<string, string>()
-
-function interned(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined
-  const known = internedValues.get(value)
-  if (known !== undefined) return known
-  // Header values come from clients; the bound keeps a hostile client from growing the map.
-  if (internedValues.size < 256) internedValues.set(value, value)
-  return value
 }
 
 /** The `.json` / `.xml` suffix of the operation in the path, as the suffix routes have it. */
@@ -115,38 +86,49 @@ function suffixOf(url: string): Format | undefined {
 }
 
 /**
- * What the journal keeps of a request the door answered: one small object per request that
- * shares the kept answer (its text and path) and the header values with every other entry.
- * It becomes the entry fastify's hooks would have made (src/harness/recorder.ts) when the
- * journal is read.
+ * What the journal keeps of the requests the door answered with one kept answer and the same
+ * headers: shared by all of them (their timings are the journal's columns), and kept on the
+ * answer for the next request. It becomes the entry fastify's hooks would have made
+ * (src/harness/recorder.ts) when the journal is read.
  */
-interface DoorAnswer {
-  kept: KeptAnswer
-  accept: string | undefined
-  contentType: string | undefined
-  format: Format
-  /** a large answer's facts, read at once; a small one is read from `kept` when the entry is built */
-  facts: AnswerFacts | undefined
-  durationMs: number
-  wallMs: number
-  virtualMs: number
+class DoorAnswer extends SharedFacts {
+  constructor(
+    readonly kept: KeptAnswer,
+    readonly format: Format,
+    readonly accept: string | undefined,
+    readonly contentType: string | undefined,
+    /** a large answer's facts, read at once; a small one is read from `kept` when an entry is built */
+    readonly facts: AnswerFacts | undefined
+  ) {
+    super()
+  }
+
+  entry(own: OwnNumbers): JournalEntry {
+    const { kept, accept, contentType, format, facts } = this
+    return entryOf(
+      {
+        raw: { method: 'GET', url: kept.url, operation: OPERATION, routed: true, schema: AGENTINFO_SCHEMA, accept, contentType, hasBody: false, body: undefined },
+        status: 200,
+        format,
+        durationMs: own.durationMs,
+        wallMs: own.wallMs,
+        virtualMs: own.virtualMs,
+        rejected: false,
+        validated: true,
+        ...(facts === undefined ? { body: kept.text } : { answer: facts }),
+        partialErrors: []
+      },
+      own.id
+    )
+  }
 }
 
-function entryOfDoorAnswer(answer: DoorAnswer, id: number): JournalEntry {
-  const { kept, accept, contentType, format, facts } = answer
-  return entryOf(
-    {
-      raw: { method: 'GET', url: kept.url, operation: OPERATION, routed: true, schema: AGENTINFO_SCHEMA, accept, contentType, hasBody: false, body: undefined },
-      status: 200,
-      format,
-      durationMs: answer.durationMs,
-      wallMs: answer.wallMs,
-      virtualMs: answer.virtualMs,
-      rejected: false,
-      validated: true,
-      ...(facts === undefined ? { body: kept.text } : { answer: facts }),
-      partialErrors: []
-    },
-    id
-  )
+function journalFacts(kept: KeptAnswer, format: Format, accept: string | undefined, contentType: string | undefined): DoorAnswer {
+  const known = kept.journalFacts
+  if (known instanceof DoorAnswer && known.accept === accept && known.contentType === contentType && known.format === format) return known
+  // As the recorder does: a large answer is read now rather than kept until the entry is.
+  const small = kept.text.length <= LAZY_ANSWER_CHARS
+  const shared = new DoorAnswer(kept, format, accept, contentType, small ? undefined : readAnswer(OPERATION, 200, format, kept.text))
+  kept.journalFacts = shared
+  return shared
 }

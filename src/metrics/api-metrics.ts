@@ -1,9 +1,11 @@
 /**
  * API metrics: a request duration histogram by operation, method and status; requests in
  * flight; and response sizes by operation. Labels are bounded: `operation` is one of the spec's
- * operation names or one of OTHER_OPERATIONS, never a URL.
+ * operation names or one of OTHER_OPERATIONS, never a URL. The histograms are SeriesHistograms:
+ * every request observes both, and the label sets are looked up once (series-histogram.ts).
  */
-import { Gauge, Histogram, type Registry } from 'prom-client'
+import { Gauge, type Registry } from 'prom-client'
+import { SeriesHistogram, type HistogramSeries } from './series-histogram.js'
 
 export const API_METRICS = {
   duration: 'fleetsim_http_request_duration_seconds',
@@ -27,15 +29,15 @@ export const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 export const SIZE_BUCKETS = [256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864]
 
 export interface ApiMetrics {
-  duration: Histogram<'operation' | 'method' | 'status'>
+  duration: SeriesHistogram<'operation' | 'method' | 'status'>
   inFlight: Gauge
-  responseSize: Histogram<'operation'>
+  responseSize: SeriesHistogram<'operation'>
 }
 
 export function registerApiMetrics(registry: Registry): ApiMetrics {
   const registers = [registry]
   return {
-    duration: new Histogram({
+    duration: new SeriesHistogram({
       name: API_METRICS.duration,
       help: 'Time from receiving a request to sending the last byte of its answer, by operation, method and status code.',
       labelNames: ['operation', 'method', 'status'],
@@ -47,7 +49,7 @@ export function registerApiMetrics(registry: Registry): ApiMetrics {
       help: 'Requests received and not yet answered.',
       registers
     }),
-    responseSize: new Histogram({
+    responseSize: new SeriesHistogram({
       name: API_METRICS.responseSize,
       help: 'Bytes of response bodies (streamed lists counted as they are sent), by operation.',
       labelNames: ['operation'],
@@ -57,18 +59,18 @@ export function registerApiMetrics(registry: Registry): ApiMetrics {
   }
 }
 
-/** The label sets of one kind of answer, for observeAnswer. */
-export interface AnswerLabels {
-  duration: { operation: string; method: string; status: string }
-  size: { operation: string }
+/** The series one kind of answer is counted in, for observeAnswer. */
+export interface AnswerSeries {
+  duration: HistogramSeries
+  size: HistogramSeries
 }
 
-export function answerLabels(operation: string, method: string, status: number): AnswerLabels {
-  return { duration: { operation, method, status: String(status) }, size: { operation } }
+export function answerSeries(api: ApiMetrics, operation: string, method: string, status: number): AnswerSeries {
+  return { duration: api.duration.series({ operation, method, status: String(status) }), size: api.responseSize.series({ operation }) }
 }
 
 /** One answered request: its duration (seconds) and body size (bytes). */
-export function observeAnswer(api: ApiMetrics, labels: AnswerLabels, seconds: number, bytes: number): void {
-  api.duration.observe(labels.duration, seconds)
-  api.responseSize.observe(labels.size, bytes)
+export function observeAnswer(series: AnswerSeries, seconds: number, bytes: number): void {
+  series.duration.observe(seconds)
+  series.size.observe(bytes)
 }

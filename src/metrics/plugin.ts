@@ -11,7 +11,7 @@ import { PassThrough, pipeline, type Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Registry } from 'prom-client'
 import type { AuthCheck } from '../http/auth.js'
-import { answerLabels, observeAnswer, type ApiMetrics } from './api-metrics.js'
+import { answerSeries, observeAnswer, type ApiMetrics } from './api-metrics.js'
 import { operationOf } from './operation.js'
 import { registerMetrics } from './registry.js'
 import type { MetricsSource } from './source.js'
@@ -80,7 +80,7 @@ function requestHooks(app: FastifyInstance, api: ApiMetrics): void {
   })
 
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    observeAnswer(api, answerLabels(operationOf(request, METRICS_PATH), request.method, reply.statusCode), reply.elapsedTime / 1000, sizes.get(request) ?? 0)
+    observeAnswer(answerSeries(api, operationOf(request, METRICS_PATH), request.method, reply.statusCode), reply.elapsedTime / 1000, sizes.get(request) ?? 0)
     done()
   })
 }

@@ -22,7 +22,7 @@ describe('the benchmark smoke run', () => {
 
     expect(await readdir(out)).toEqual([file.split('/').pop()])
     const results = JSON.parse(await readFile(file, 'utf8')) as BenchResults
-    expect(results).toMatchObject({ scope: 'all', profile: 'smoke' })
+    expect(results).toMatchObject({ scope: 'all', profile: 'smoke', gc: 'single' })
     expect(results.machine.cpus).toBeGreaterThan(0)
     expect(results.git.commit).toMatch(/^[0-9a-f]{40}$|^unknown$/)
     expect(new Set(results.rows.map((row) => row.group))).toEqual(new Set(['agentinfo one agent', 'agentinfo by state', 'multi-agent operations', 'scale']))

@@ -195,6 +195,11 @@ describe('the front door', () => {
         expect(open.status).toBe(shut.status)
         expect(open.body).toBe(shut.body)
         for (const name of ['content-type', 'content-length']) expect(open.headers[name]).toBe(shut.headers[name])
+        // The door journals each request as fastify did, also when the same answer was last
+        // sent for other headers (its journal facts are shared between such requests).
+        const [shutEntry, openEntry] = harness.journal.entries().slice(-2)
+        expect(callFacts(openEntry)).toEqual(callFacts(shutEntry))
+        expect(openEntry.id).toBe(shutEntry.id + 1)
       }),
       { seed: 20261122, numRuns: 200 }
     )
