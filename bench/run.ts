@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--scope agentinfo|lists|multi|scale|all] [--quick] [--parallel-gc] [--out dir] [--no-table]`
+ * `npm run bench -- [--scope agentinfo|lists|multi|scale|gc|all] [--quick] [--parallel-gc] [--out dir] [--no-table]`
  *
  * Loads fleetsim on 127.0.0.1 with autocannon next to bare fastify and node:http baselines
  * answering the same bytes, measures the fleet at scale, writes every figure to
@@ -18,19 +18,21 @@ import { gitState, machine, versions, writeResults, type BenchResults } from './
 import { startTarget } from './lib/target.js'
 import { checkTargets } from './lib/targets.js'
 import { agentinfoSuite } from './suites/agentinfo.js'
+import { gcSuite } from './suites/gc.js'
 import { listSuite } from './suites/lists.js'
 import { multiSuite } from './suites/multi.js'
 import { scaleSuite } from './suites/scale.js'
 import { regenerateTable } from './table.js'
 
-export const SCOPES = ['agentinfo', 'lists', 'multi', 'scale'] as const
+export const SCOPES = ['agentinfo', 'lists', 'multi', 'scale', 'gc'] as const
 export type Scope = (typeof SCOPES)[number] | 'all'
 
 const SUITES: Record<(typeof SCOPES)[number], (ctx: SuiteContext) => Promise<void>> = {
   agentinfo: agentinfoSuite,
   lists: listSuite,
   multi: multiSuite,
-  scale: scaleSuite
+  scale: scaleSuite,
+  gc: gcSuite
 }
 
 export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url))

@@ -16,7 +16,8 @@ const END = '<!-- bench:results:end -->'
 const SECTIONS = [
   { title: 'agentinfo for one agent', group: 'agentinfo one agent' },
   { title: 'agentinfo by state (large answers)', group: 'agentinfo by state' },
-  { title: 'Multi-agent operations', group: 'multi-agent operations' }
+  { title: 'Multi-agent operations', group: 'multi-agent operations' },
+  { title: 'Bare fastify by GC mode (why the servers run with --single-threaded-gc)', group: 'GC modes' }
 ] as const
 
 async function loadResults(dir: string): Promise<BenchResults[]> {
@@ -31,10 +32,10 @@ async function loadResults(dir: string): Promise<BenchResults[]> {
 
 const num = (value: number | null | undefined, digits = 0) => (value === null || value === undefined ? '–' : value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }))
 
-function provenance(r: BenchResults): string {
+function provenance(r: BenchResults, gcNote = true): string {
   const m = r.machine
   return (
-    `From \`${r.command}\` (profile ${r.profile}${r.gc === 'single' ? ', servers with --single-threaded-gc' : ''}) on ${r.startedAt.slice(0, 16).replace('T', ' ')} UTC, ` +
+    `From \`${r.command}\` (profile ${r.profile}${gcNote && r.gc === 'single' ? ', servers with --single-threaded-gc' : ''}) on ${r.startedAt.slice(0, 16).replace('T', ' ')} UTC, ` +
     `${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, fastify ${r.versions.fastify}, autocannon ${r.versions.autocannon}, ` +
     `commit ${r.git.commit.slice(0, 10)}${r.git.dirty ? ' (with uncommitted changes)' : ''}.`
   )
@@ -44,6 +45,7 @@ function paramsText(row: LoadRow): string {
   const p = row.params
   const parts: string[] = []
   if (p.agents !== undefined) parts.push(`${num(Number(p.agents))} agents`)
+  if (p.process !== undefined) parts.push(`process ${p.process}`)
   if (p.paused === true || p.clock === 'paused') parts.push('clock paused')
   else if (p.speed !== undefined) parts.push(`speed ${p.speed}`)
   else if (typeof p.clock === 'string') parts.push(p.clock)
@@ -71,7 +73,7 @@ export function renderTables(results: BenchResults[]): string {
   for (const section of SECTIONS) {
     const source = results.find((r) => r.rows.some((row) => row.group === section.group))
     if (source === undefined) continue
-    out.push(`### ${section.title}`, '', provenance(source), '', ...rowsTable(source.rows.filter((row) => row.group === section.group)), '')
+    out.push(`### ${section.title}`, '', provenance(source, section.group !== 'GC modes'), '', ...rowsTable(source.rows.filter((row) => row.group === section.group)), '')
     if (section.group === 'agentinfo by state' && source.lists.length > 0) {
       out.push('| Answer | Items | Size MB | First byte ms (median / max) | Whole answer ms (median) | Server RSS MB before → max (growth) |', '|---|--:|--:|--:|--:|--:|')
       for (const l of source.lists) {

@@ -40,6 +40,9 @@ export interface Profile {
   steppingDuration: number
   /** include the slower variants (XML with modules, plain node over HTTPS) */
   allVariants: boolean
+  /** fresh bare fastify processes per GC mode, and seconds of load on each */
+  gcProcesses: number
+  gcDuration: number
 }
 
 export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object.freeze({
@@ -62,7 +65,9 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     cpuWindowLargest: 10,
     cpuWindow: 5,
     steppingDuration: 5,
-    allVariants: true
+    allVariants: true,
+    gcProcesses: 5,
+    gcDuration: 3
   }),
   quick: Object.freeze({
     duration: 2,
@@ -83,7 +88,9 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     cpuWindowLargest: 3,
     cpuWindow: 2,
     steppingDuration: 2,
-    allVariants: false
+    allVariants: false,
+    gcProcesses: 2,
+    gcDuration: 1
   }),
   smoke: Object.freeze({
     duration: 0.5,
@@ -104,7 +111,9 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     cpuWindowLargest: 0.5,
     cpuWindow: 0.5,
     steppingDuration: 0.5,
-    allVariants: false
+    allVariants: false,
+    gcProcesses: 1,
+    gcDuration: 0.5
   })
 })
 

@@ -25,7 +25,7 @@ describe('the benchmark smoke run', () => {
     expect(results).toMatchObject({ scope: 'all', profile: 'smoke', gc: 'single' })
     expect(results.machine.cpus).toBeGreaterThan(0)
     expect(results.git.commit).toMatch(/^[0-9a-f]{40}$|^unknown$/)
-    expect(new Set(results.rows.map((row) => row.group))).toEqual(new Set(['agentinfo one agent', 'agentinfo by state', 'multi-agent operations', 'scale']))
+    expect(new Set(results.rows.map((row) => row.group))).toEqual(new Set(['agentinfo one agent', 'agentinfo by state', 'multi-agent operations', 'scale', 'GC modes']))
     for (const row of results.rows) {
       expect({ name: row.name, errors: row.errors, timeouts: row.timeouts, non2xx: row.non2xx }).toEqual({ name: row.name, errors: 0, timeouts: 0, non2xx: 0 })
       expect(row.requests, row.name).toBeGreaterThan(0)
