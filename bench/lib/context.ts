@@ -50,7 +50,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     duration: 10,
     warmup: 2,
     connections: 10,
-    jsonRounds: 3,
+    jsonRounds: 5,
     agentinfoFleet: 10_000,
     listFleets: [10_000, 100_000],
     listRequests: 12,
@@ -89,7 +89,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     cpuWindow: 2,
     steppingDuration: 2,
     allVariants: false,
-    gcProcesses: 2,
+    gcProcesses: 1,
     gcDuration: 1
   }),
   smoke: Object.freeze({
