@@ -23,7 +23,7 @@ import { readAnswer, type AnswerFacts } from '../harness/answer.js'
 import { LAZY_ANSWER_CHARS, entryOf } from '../harness/recorder.js'
 import { SharedFacts, type Journal, type JournalEntry, type OwnNumbers } from '../harness/journal.js'
 import { answerSeries, observeAnswer, type ApiMetrics } from '../metrics/api-metrics.js'
-import { answerKey, type AnswerCache, type KeptAnswer } from './answer-cache.js'
+import type { AnswerCache, KeptAnswer } from './answer-cache.js'
 import type { AuthCheck } from './auth.js'
 import { connectionOverLimit } from './limits.js'
 import { JSON_TYPE, XML_TYPE, negotiate, type Format } from './negotiation.js'
@@ -64,7 +64,7 @@ export function frontDoor(options: FrontDoorOptions, routing: RequestListener): 
     const format = negotiate(suffixOf(url), headers.accept, headers['content-type'])
     if (format === null) return routing(request, response)
     const socket = request.socket as Socket & { encrypted?: boolean }
-    const kept = answers.get(answerKey(format, socket.encrypted === true, host, url))
+    const kept = answers.get(url, format, socket.encrypted === true, host)
     if (kept === undefined || connectionOverLimit(socket) !== undefined || !authCheck(headers)) return routing(request, response)
 
     const wallMs = Date.now()

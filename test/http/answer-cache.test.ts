@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AnswerCache, MAX_KEPT_AGENTS } from '../../src/http/answer-cache.js'
+import { AnswerCache, MAX_KEPT_AGENTS, MAX_VARIANTS } from '../../src/http/answer-cache.js'
 import { call, harness, type Harness } from './helpers.js'
 
 /** A fleet whose stamps the test moves by hand. */
@@ -8,29 +8,32 @@ function stamps(agents = 4) {
   return fleet
 }
 
+/** A request for path `/name`: everything the cache keys an answer by. */
+const at = (name: string, format: 'json' | 'xml' = 'json', encrypted = false, host = 'manager:9443') => [`/${name}`, format, encrypted, host] as const
+
 describe('AnswerCache', () => {
   it('gives a kept answer back while nothing it shows has changed', () => {
     const fleet = stamps()
     const cache = new AnswerCache(fleet)
     const stamp = cache.stamp([1, 2])
     expect(stamp).toBeDefined()
-    cache.keep('k', stamp!, 'answer', '/url')
-    expect(cache.get('k')?.body.toString()).toBe('answer')
-    expect(cache.get('k')?.text).toBe('answer')
+    cache.keep(...at('k'), stamp!, 'answer')
+    expect(cache.get(...at('k'))?.body.toString()).toBe('answer')
+    expect(cache.get(...at('k'))?.text).toBe('answer')
     fleet.agentRevs[3] += 2
-    expect(cache.get('k')?.text).toBe('answer')
+    expect(cache.get(...at('k'))?.text).toBe('answer')
   })
 
   it('drops an answer once the fleet or one of its agents has changed', () => {
     const fleet = stamps()
     const cache = new AnswerCache(fleet)
-    cache.keep('fleet', cache.stamp([0])!, 'a', '/url')
-    cache.keep('agent', cache.stamp([1, 2])!, 'b', '/url')
+    cache.keep(...at('fleet'), cache.stamp([0])!, 'a')
+    cache.keep(...at('agent'), cache.stamp([1, 2])!, 'b')
     fleet.agentRevs[2] += 2
-    expect(cache.get('agent')).toBeUndefined()
-    expect(cache.get('fleet')?.text).toBe('a')
+    expect(cache.get(...at('agent'))).toBeUndefined()
+    expect(cache.get(...at('fleet'))?.text).toBe('a')
     fleet.rev += 2
-    expect(cache.get('fleet')).toBeUndefined()
+    expect(cache.get(...at('fleet'))).toBeUndefined()
     expect(cache.size).toBe(0)
   })
 
@@ -45,16 +48,16 @@ describe('AnswerCache', () => {
     fleet.agentRevs[0] = 4
     const stamp = cache.stamp([0])!
     fleet.agentRevs[0] = 6
-    cache.keep('k', stamp, 'built from a state that is gone', '/url')
-    expect(cache.get('k')).toBeUndefined()
+    cache.keep(...at('k'), stamp, 'built from a state that is gone')
+    expect(cache.get(...at('k'))).toBeUndefined()
   })
 
   it('does not keep answers about many agents, and drops the oldest when full', () => {
     const fleet = stamps(MAX_KEPT_AGENTS + 1)
     const cache = new AnswerCache(fleet, 2)
     expect(cache.stamp([...Array(MAX_KEPT_AGENTS + 1).keys()])).toBeUndefined()
-    for (const key of ['a', 'b', 'c']) cache.keep(key, cache.stamp([0])!, key, '/url')
-    expect([cache.get('a'), cache.get('b'), cache.get('c')].map((kept) => kept?.text)).toEqual([undefined, 'b', 'c'])
+    for (const key of ['a', 'b', 'c']) cache.keep(...at(key), cache.stamp([0])!, key)
+    expect([cache.get(...at('a')), cache.get(...at('b')), cache.get(...at('c'))].map((kept) => kept?.text)).toEqual([undefined, 'b', 'c'])
   })
 })
 

@@ -6,7 +6,6 @@ import { resolveNames } from '../agents.js'
 import { apiError } from '../errors.js'
 import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
-import { answerKey } from '../answer-cache.js'
 import { renderEnvelope, sendList, sendRendered } from '../reply.js'
 import type { RouteKit } from '../route-kit.js'
 import { AgentinfoItem, AgentinfoQuery, ERROR_RESPONSES, Envelope } from '../schemas.js'
@@ -35,8 +34,8 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
 
   /** Agents by name: the kept answer while it is still true, else one built, sent and kept. */
   const answerByName = (request: FastifyRequest, reply: FastifyReply, names: string[], withModules: boolean) => {
-    const key = answerKey(request.format, request.protocol === 'https', request.host, request.url)
-    const kept = answers.get(key)
+    const encrypted = request.protocol === 'https'
+    const kept = answers.get(request.url, request.format, encrypted, request.host)
     if (kept !== undefined) return sendRendered(request, reply, kept.text)
     const indices = resolveNames(fleet, names)
     // Read before the agents are: the answer is kept only if nothing moved while it was built.
@@ -44,7 +43,7 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
     const base = kit.links.base(request)
     const values = indices.map((index) => agentItem(fleet, base, index, withModules))
     const answer = renderEnvelope(request, reply, { servicename: 'agentinfo', values, links: [selfLink(base, request)] })
-    if (stamp !== undefined) answers.keep(key, stamp, answer, request.url)
+    if (stamp !== undefined) answers.keep(request.url, request.format, encrypted, request.host, stamp, answer)
     return sendRendered(request, reply, answer)
   }
 
