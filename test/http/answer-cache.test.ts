@@ -59,6 +59,34 @@ describe('AnswerCache', () => {
     for (const key of ['a', 'b', 'c']) cache.keep(...at(key), cache.stamp([0])!, key)
     expect([cache.get(...at('a')), cache.get(...at('b')), cache.get(...at('c'))].map((kept) => kept?.text)).toEqual([undefined, 'b', 'c'])
   })
+
+  it('keeps the answers of one path apart by format, protocol and Host', () => {
+    const cache = new AnswerCache(stamps())
+    const variants = [at('p'), at('p', 'xml'), at('p', 'json', true), at('p', 'json', false, 'other:9443')]
+    variants.forEach((variant, k) => cache.keep(...variant, cache.stamp([0])!, `answer ${k}`))
+    expect(variants.map((variant) => cache.get(...variant)?.text)).toEqual(['answer 0', 'answer 1', 'answer 2', 'answer 3'])
+    expect(cache.get(...at('p', 'xml', true))).toBeUndefined()
+    expect(cache.get(...at('q'))).toBeUndefined()
+    // Kept again: replaced, not added.
+    cache.keep(...at('p', 'xml'), cache.stamp([0])!, 'newer')
+    expect(cache.get(...at('p', 'xml'))?.text).toBe('newer')
+    expect(cache.size).toBe(4)
+  })
+
+  it('drops the oldest variant of a path past MAX_VARIANTS, and a whole path when full', () => {
+    const cache = new AnswerCache(stamps(), MAX_VARIANTS + 1)
+    for (let k = 0; k <= MAX_VARIANTS; k++) cache.keep(...at('p', 'json', false, `host-${k}`), cache.stamp([0])!, `answer ${k}`)
+    expect(cache.get(...at('p', 'json', false, 'host-0'))).toBeUndefined()
+    expect(cache.get(...at('p', 'json', false, `host-${MAX_VARIANTS}`))?.text).toBe(`answer ${MAX_VARIANTS}`)
+    expect(cache.size).toBe(MAX_VARIANTS)
+    cache.keep(...at('q'), cache.stamp([0])!, 'q')
+    expect(cache.size).toBe(MAX_VARIANTS + 1)
+    // Full: the next new path pushes out every answer of the oldest one.
+    cache.keep(...at('r'), cache.stamp([0])!, 'r')
+    expect(cache.get(...at('p', 'json', false, `host-${MAX_VARIANTS}`))).toBeUndefined()
+    expect([cache.get(...at('q'))?.text, cache.get(...at('r'))?.text]).toEqual(['q', 'r'])
+    expect(cache.size).toBe(2)
+  })
 })
 
 describe('agentinfo by name from kept answers', () => {
