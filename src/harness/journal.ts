@@ -100,8 +100,8 @@ export interface OwnNumbers {
  * Facts many requests share, all but their timings: the front door's answers to a client
  * asking for the same agent again and again. The journal keeps a reference to the shared
  * object and each request's own numbers in columns, so such a request allocates nothing here
- * (bench: an object per request kept for 10,000 requests was copied by every young-generation
- * GC until it was dropped).
+ * (an object per request lives as long as the journal keeps it, so young-generation GCs copy
+ * it until it is dropped).
  */
 export abstract class SharedFacts {
   /** The entry of one of the requests, given its own numbers. */

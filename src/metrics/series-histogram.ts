@@ -3,9 +3,9 @@
  * handle, and observing through it is a bucket search and three additions.
  *
  * Why not prom-client's Histogram: it validates and hashes the labels on every observe, also
- * through a `labels()` child, and the API metrics observe two histograms per request. On the
- * front door's agentinfo answers that was about 1.5 µs of 18 µs of server CPU per request
- * (bench/README.md, "How it measures"). Everything else stays prom-client's: this registers
+ * through a `labels()` child, and the API metrics observe two histograms per request: on the
+ * front door's agentinfo answers, one of the larger items of a request's CPU profile
+ * (bench/README.md, "Reading the numbers"). Everything else stays prom-client's: this registers
  * on a prom-client Registry, which exposes and resets it like its own metrics. The registry
  * uses only `name`, `type`, `get()`, `getForPromString()` and `reset()` of a metric
  * (prom-client lib/registry.js), and the values are in the shape its Histogram produces, so
