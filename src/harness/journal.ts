@@ -113,8 +113,7 @@ const OWN_NUMBERS = 3
 
 export class Journal {
   private readonly ring: Array<JournalEntry | LazyEntry | SharedFacts | undefined>
-  /** id per slot of SharedFacts entries, and their own numbers (allocated on first use) */
-  private ids: Float64Array | undefined
+  /** the own numbers of SharedFacts entries, OWN_NUMBERS per slot (allocated on first use) */
   private own: Float64Array | undefined
   /** where the next entry goes */
   private next = 0
@@ -168,10 +167,8 @@ export class Journal {
     if (this.stored === this.capacity) this.dropped++
     else this.stored++
     const at = this.next
-    this.ids ??= new Float64Array(this.capacity)
     this.own ??= new Float64Array(this.capacity * OWN_NUMBERS)
     this.ring[at] = shared
-    this.ids[at] = id
     this.own[at * OWN_NUMBERS] = durationMs
     this.own[at * OWN_NUMBERS + 1] = wallMs
     this.own[at * OWN_NUMBERS + 2] = virtualMs
@@ -187,7 +184,9 @@ export class Journal {
       const at = (start + i) % this.capacity
       const slot = this.ring[at] as JournalEntry | LazyEntry | SharedFacts
       // Built once: later reads see the very same object.
-      const entry = slot instanceof LazyEntry ? slot.build(slot.facts, slot.id) : slot instanceof SharedFacts ? this.buildShared(slot, at) : slot
+      // Every add takes the next id and the next slot, so ids run on from the oldest entry's.
+      const id = this.nextId - this.stored + i
+      const entry = slot instanceof LazyEntry ? slot.build(slot.facts, slot.id) : slot instanceof SharedFacts ? this.buildShared(slot, at, id) : slot
       this.ring[at] = entry
       out.push(entry)
     }
@@ -206,9 +205,9 @@ export class Journal {
     return filter.limit === undefined ? matching : matching.slice(Math.max(0, matching.length - filter.limit))
   }
 
-  private buildShared(shared: SharedFacts, at: number): JournalEntry {
+  private buildShared(shared: SharedFacts, at: number, id: number): JournalEntry {
     const own = this.own as Float64Array
-    const numbers = { id: (this.ids as Float64Array)[at], durationMs: own[at * OWN_NUMBERS], wallMs: own[at * OWN_NUMBERS + 1], virtualMs: own[at * OWN_NUMBERS + 2] }
+    const numbers = { id, durationMs: own[at * OWN_NUMBERS], wallMs: own[at * OWN_NUMBERS + 1], virtualMs: own[at * OWN_NUMBERS + 2] }
     return shared.entry(numbers)
   }
 
