@@ -96,7 +96,8 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     duration: 0.5,
     warmup: 0,
     connections: 2,
-    jsonRounds: 1,
+    // Two, so the smoke run also starts a fresh pair of processes for the second round.
+    jsonRounds: 2,
     agentinfoFleet: 300,
     listFleets: [1500],
     listRequests: 2,

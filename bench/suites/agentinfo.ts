@@ -45,15 +45,22 @@ export async function agentinfoSuite(ctx: SuiteContext): Promise<void> {
       { key: 'json-https', label: 'JSON over HTTPS', accept: 'application/json', modules: false, https: true }
     ]
     const pathOf = (v: Variant, agent = name) => `${REST}/agentinfo?agentname=${encodeURIComponent(agent)}${v.modules ? '&agentwithmodules=true' : ''}`
+    const headersOf = (v: Variant) => ({ ...AUTH_HEADERS, accept: v.accept })
+    const originOf = (target: Target, v: Variant) => (v.https ? (target.tlsOrigin as string) : target.origin)
+    /** A bare route answering what `target` answers for variant v of agent `agent`, its body saved as `file`. */
+    const capture = async (target: Target, v: Variant, agent: string, file: string): Promise<{ route: BareRoute; bytes: number }> => {
+      const answer = await fetchAnswer(target.origin, pathOf(v, agent), { headers: headersOf(v) })
+      if (answer.status !== 200) throw new Error(`agentinfo ${v.key} answered ${answer.status}: ${answer.body.toString().slice(0, 200)}`)
+      const bodyFile = join(ctx.scratch, file)
+      await writeFile(bodyFile, answer.body)
+      return { route: { method: 'GET', path: `/baseline/${v.key}`, status: 200, contentType: answer.contentType, bodyFile }, bytes: answer.body.length }
+    }
     // The baselines answer what fleetsim answered: one capture per variant.
     const routes: BareRoute[] = []
     for (const v of variants) {
-      const answer = await fetchAnswer(fleet.origin, pathOf(v), { headers: { ...AUTH_HEADERS, accept: v.accept } })
-      if (answer.status !== 200) throw new Error(`agentinfo ${v.key} answered ${answer.status}: ${answer.body.toString().slice(0, 200)}`)
-      const bodyFile = join(ctx.scratch, `agentinfo-${v.key}.body`)
-      await writeFile(bodyFile, answer.body)
-      routes.push({ method: 'GET', path: `/baseline/${v.key}`, status: 200, contentType: answer.contentType, bodyFile })
-      ctx.notes.push(`agentinfo ${v.label}: ${answer.body.length} bytes per answer`)
+      const { route, bytes } = await capture(fleet, v, name, `agentinfo-${v.key}.body`)
+      routes.push(route)
+      ctx.notes.push(`agentinfo ${v.label}: ${bytes} bytes per answer`)
     }
     const fastify = await ctx.start({ kind: 'fastify', routes, tls: ctx.tls })
     targets.push(fastify)
@@ -64,8 +71,14 @@ export async function agentinfoSuite(ctx: SuiteContext): Promise<void> {
     const load = (spec: Omit<LoadSpec, 'group' | 'connections' | 'durationSeconds'>) =>
       runLoad({ ...spec, group: GROUP, connections: profile.connections, durationSeconds: profile.duration, warmupSeconds: profile.warmup }, ctx.progress)
     const run = async (spec: Omit<LoadSpec, 'group' | 'connections' | 'durationSeconds'>) => rows.push(await load(spec))
-    const originOf = (target: Target, v: Variant) => (v.https ? (target.tlsOrigin as string) : target.origin)
-    const headersOf = (v: Variant) => ({ ...AUTH_HEADERS, accept: v.accept })
+    /** The load of variant v on a bare fastify route and on fleetsim, asking about `agent`. */
+    const loadsOf = (v: Variant, bareServer: Target, ourServer: Target, agent = name) => {
+      const base = { headers: headersOf(v), params: { variant: v.key } }
+      return {
+        bare: { ...base, name: `bare fastify, ${v.label}`, target: 'fastify', server: bareServer, origin: originOf(bareServer, v), path: `/baseline/${v.key}` },
+        ours: { ...base, name: `fleetsim, ${v.label}`, target: 'fleetsim', server: ourServer, origin: originOf(ourServer, v), path: pathOf(v, agent), params: { ...base.params, ...fleetParams } }
+      } as const
+    }
     /** Another fleetsim like the first (plain HTTP) and a bare fastify route answering what it answers. */
     const freshPair = async (v: Variant, k: number) => {
       const ownFleet = await ctx.start(fleetSpec)
@@ -73,18 +86,10 @@ export async function agentinfoSuite(ctx: SuiteContext): Promise<void> {
       const close = () => Promise.all(started.map((t) => t.close())).then(() => undefined)
       try {
         const [agent] = await ownFleet.command({ op: 'names', state: 'ONLINE', count: 1 })
-        const answer = await fetchAnswer(ownFleet.origin, pathOf(v, agent), { headers: headersOf(v) })
-        if (answer.status !== 200) throw new Error(`agentinfo ${v.key} answered ${answer.status}: ${answer.body.toString().slice(0, 200)}`)
-        const bodyFile = join(ctx.scratch, `agentinfo-${v.key}-round-${k}.body`)
-        await writeFile(bodyFile, answer.body)
-        const ownFastify = await ctx.start({ kind: 'fastify', routes: [{ method: 'GET', path: `/baseline/${v.key}`, status: 200, contentType: answer.contentType, bodyFile }] })
+        const { route } = await capture(ownFleet, v, agent, `agentinfo-${v.key}-round-${k}.body`)
+        const ownFastify = await ctx.start({ kind: 'fastify', routes: [route] })
         started.push(ownFastify)
-        const params = { variant: v.key, ...fleetParams }
-        return {
-          bare: { headers: headersOf(v), params: { variant: v.key }, name: `bare fastify, ${v.label}`, target: 'fastify', server: ownFastify, origin: ownFastify.origin, path: `/baseline/${v.key}` },
-          ours: { headers: headersOf(v), params, name: `fleetsim, ${v.label}`, target: 'fleetsim', server: ownFleet, origin: ownFleet.origin, path: pathOf(v, agent) },
-          close
-        } as const
+        return { ...loadsOf(v, ownFastify, ownFleet, agent), close }
       } catch (error) {
         await close()
         throw error
@@ -95,8 +100,7 @@ export async function agentinfoSuite(ctx: SuiteContext): Promise<void> {
       if (v.key === 'json' || (v.key === 'json-https' && profile.allVariants)) {
         await run({ ...base, name: `bare node:http, ${v.label}`, target: 'node', server: node, origin: originOf(node, v), path: `/baseline/${v.key}` })
       }
-      const bare = { ...base, name: `bare fastify, ${v.label}`, target: 'fastify', server: fastify, origin: originOf(fastify, v), path: `/baseline/${v.key}` } as const
-      const ours = { ...base, name: `fleetsim, ${v.label}`, target: 'fleetsim', server: fleet, origin: originOf(fleet, v), path: pathOf(v), params: { ...base.params, ...fleetParams } } as const
+      const { bare, ours } = loadsOf(v, fastify, fleet)
       // The headline ratio alternates the two servers over several rounds, so a burst of
       // other load on the machine hits both alike, and each round after the first runs on a
       // fresh pair of processes: a process's cost per answer is set for its lifetime, and now

@@ -32,6 +32,8 @@ describe('the benchmark smoke run', () => {
     }
     const compared = results.rows.filter((row) => row.target === 'fleetsim' && row.group !== 'scale')
     expect(compared.filter((row) => row.ratio === null).map((row) => row.name)).toEqual([])
+    // The JSON headline alternates rounds, the second on a fresh pair of processes.
+    expect(results.rows.find((row) => row.name === 'fleetsim, JSON')?.params.rounds).toBe(2)
     expect(results.lists[0].items).toBeGreaterThan(1000)
     expect(results.scale[0].agentinfoWhileStepping.errors).toBe(0)
     expect(renderTables([results])).toContain('| Agents |')
