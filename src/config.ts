@@ -8,6 +8,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
+import { ConfigError } from './flags/config-error.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -132,23 +133,7 @@ export const nodeConfigContext: ConfigContext = {
   }
 }
 
-/** Stable codes of configuration errors; match on `code`, not on the message. */
-export type ConfigErrorCode =
-  | 'FLEETSIM_UNKNOWN_FLAG'
-  | 'FLEETSIM_UNEXPECTED_ARGUMENT'
-  | 'FLEETSIM_MISSING_VALUE'
-  | 'FLEETSIM_UNEXPECTED_VALUE'
-  | 'FLEETSIM_INVALID_VALUE'
-  | 'FLEETSIM_CONFLICTING_FLAGS'
-
-export class ConfigError extends Error {
-  readonly code: ConfigErrorCode
-  constructor(code: ConfigErrorCode, message: string) {
-    super(message)
-    this.name = 'ConfigError'
-    this.code = code
-  }
-}
+export { ConfigError, type ConfigErrorCode } from './flags/config-error.js'
 
 type ValueKey = keyof ServeConfig | 'passwordFile' | 'adminPasswordFile'
 

@@ -3,6 +3,7 @@
  * fetches the client report of a running simulator (`GET /__admin/report`) and prints it for
  * a terminal (or as JSON / HTML).
  */
+import { switchFlag } from '../flags/flag.js'
 import { renderText } from '../harness/report-render.js'
 import type { ClientReport } from '../harness/report.js'
 import { parseTargetArgs } from '../harness/target-options.js'
@@ -15,14 +16,17 @@ export const USAGE = `Usage: fleetsim report [--target URL] [--user U] [--passwo
   --json, --html       print the report as JSON or HTML instead of text
 `
 
+const JSON_OUTPUT = switchFlag({ name: 'json', help: 'print the report as JSON' })
+const HTML_OUTPUT = switchFlag({ name: 'html', help: 'print the report as HTML' })
+
 export async function run(argv: string[], io: Output = stdio): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
+  const { options, flags } = parseTargetArgs(argv, 'fleetsim report', [JSON_OUTPUT, HTML_OUTPUT], { target: 'https://127.0.0.1:9443' })
+  if (flags.help) {
     io.out(USAGE)
     return 0
   }
-  const { options, values } = parseTargetArgs(argv, { json: { type: 'boolean' }, html: { type: 'boolean' } }, { target: 'https://127.0.0.1:9443' })
   const origin = new URL(options.target).origin
-  const html = values.html === true
+  const html = flags.get(HTML_OUTPUT, false)
   const answer = await options.transport({
     method: 'GET',
     url: `${origin}/__admin/report${html ? '?format=html' : ''}`,
@@ -32,7 +36,7 @@ export async function run(argv: string[], io: Output = stdio): Promise<number> {
     io.err(`fleetsim report: ${origin}/__admin/report answered ${answer.status}: ${answer.body.slice(0, 300)}\n`)
     return 1
   }
-  if (html || values.json === true) io.out(answer.body.endsWith('\n') ? answer.body : `${answer.body}\n`)
+  if (html || flags.get(JSON_OUTPUT, false)) io.out(answer.body.endsWith('\n') ? answer.body : `${answer.body}\n`)
   else io.out(renderText(JSON.parse(answer.body) as ClientReport))
   return 0
 }

@@ -4,14 +4,31 @@
  * throw ConfigError (exit 2); a scenario that does not validate prints every problem (exit 1).
  */
 import { availableParallelism } from 'node:os'
-import { parseArgs } from 'node:util'
-import { ConfigError } from '../config.js'
+import { ConfigError } from '../flags/config-error.js'
+import { valueFlag, type Flag } from '../flags/flag.js'
+import { formatFlags } from '../flags/help.js'
+import { prepareOutputDir } from '../flags/output-dir.js'
+import { parseFlags } from '../flags/parse.js'
+import { isoTime, nonEmpty, wholeSeconds, workerCount } from '../flags/rules.js'
 import { Progress, type ProgressStream } from '../run/progress.js'
 import { writeReport } from '../run/report.js'
 import { DEFAULT_RUN_START, runScenario } from '../run/runner.js'
 import { formatIssue } from '../scenario/errors.js'
 import { loadScenarioFile } from '../scenario/load.js'
-import { formatSeconds, parseDuration } from '../scenario/units.js'
+import { formatSeconds } from '../scenario/units.js'
+
+const OUT = valueFlag({ name: 'out', valueName: '<dir>', defaultText: 'none', help: 'where the report goes (created if missing; required)', rule: nonEmpty })
+const DURATION = valueFlag({ name: 'duration', valueName: '<time>', defaultText: '24h', help: 'virtual time to run, e.g. 2h, 24h, 7d', rule: wholeSeconds(1) })
+const SAMPLE = valueFlag({ name: 'sample', valueName: '<time>', defaultText: '60s', help: 'interval of the state counts, e.g. 30s, 5m', rule: wholeSeconds(1) })
+const WORKERS = valueFlag({ name: 'workers', valueName: '<n>', defaultText: 'the number of CPUs', help: 'worker threads stepping the fleet', rule: workerCount })
+const START_TIME = valueFlag({
+  name: 'start-time',
+  valueName: '<iso>',
+  defaultText: new Date(DEFAULT_RUN_START).toISOString(),
+  help: 'virtual epoch, with a time zone; fixed by default so runs compare',
+  rule: isoTime
+})
+export const RUN_FLAGS: readonly Flag[] = [OUT, DURATION, SAMPLE, WORKERS, START_TIME]
 
 export const USAGE = `Usage: fleetsim run SCENARIO --out DIR [flags]
 
@@ -19,11 +36,7 @@ Runs SCENARIO (a YAML file) at full speed without a server and writes into DIR:
 states.csv, states.json, chart.svg, events.json, summary.json.
 
 Flags:
-  --out <dir>          where the report goes (created if missing; required)
-  --duration <time>    virtual time to run, e.g. 2h, 24h, 7d (default 24h)
-  --sample <time>      interval of the state counts, e.g. 30s, 5m (default 60s)
-  --workers <n>        worker threads stepping the fleet (default: the number of CPUs)
-  --start-time <iso>   virtual epoch (default ${new Date(DEFAULT_RUN_START).toISOString()}, fixed so runs compare)
+${formatFlags(RUN_FLAGS)}
 `
 
 export interface RunIo {
@@ -33,58 +46,35 @@ export interface RunIo {
 
 const stdio: RunIo = { out: (text) => void process.stdout.write(text), err: process.stderr }
 
-function wholeSeconds(flag: string, value: string): number {
-  const seconds = parseDuration(value)
-  if (seconds === undefined || !Number.isInteger(seconds) || seconds < 1) {
-    throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must be a duration of whole seconds, at least 1s (like 90s, 5m, 24h), got "${value}"`)
-  }
-  return seconds
-}
-
 export async function run(argv: string[], io: RunIo = stdio): Promise<number> {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        out: { type: 'string' },
-        duration: { type: 'string', default: '24h' },
-        sample: { type: 'string', default: '60s' },
-        workers: { type: 'string' },
-        'start-time': { type: 'string' },
-        help: { type: 'boolean', short: 'h' }
-      }
-    })
-  } catch (error) {
-    throw new ConfigError('FLEETSIM_UNKNOWN_FLAG', `${(error as Error).message}\n${USAGE}`)
-  }
-  const { values, positionals } = parsed
-  if (values.help === true) {
+  const flags = parseFlags(argv, RUN_FLAGS, { command: 'fleetsim run', positionals: { min: 1, max: 1, name: 'SCENARIO file' } })
+  if (flags.help) {
     io.out(USAGE)
     return 0
   }
-  if (positionals.length !== 1) throw new ConfigError('FLEETSIM_UNEXPECTED_ARGUMENT', `run needs exactly one SCENARIO file, got ${positionals.length}\n${USAGE}`)
-  if (values.out === undefined || values.out === '') throw new ConfigError('FLEETSIM_MISSING_VALUE', `--out <dir> is required: where the report goes\n${USAGE}`)
-  const durationSeconds = wholeSeconds('duration', values.duration)
-  const sampleSeconds = wholeSeconds('sample', values.sample)
-  if (sampleSeconds > durationSeconds) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--sample (${values.sample}) must not be longer than --duration (${values.duration})`)
-  const workers = values.workers === undefined ? availableParallelism() : Number(values.workers)
-  if (!Number.isInteger(workers) || workers < 1 || workers > 256) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--workers must be an integer from 1 to 256, got "${values.workers}"`)
-  const startTime = values['start-time'] === undefined ? DEFAULT_RUN_START : Date.parse(values['start-time'])
-  if (Number.isNaN(startTime)) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--start-time must be an ISO 8601 time like 2026-01-01T00:00:00Z, got "${values['start-time']}"`)
+  const out = flags.maybe(OUT)
+  if (out === undefined) throw new ConfigError('FLEETSIM_MISSING_VALUE', '--out <dir> is required: where the report goes (see fleetsim run --help)')
+  const durationSeconds = flags.get(DURATION, 86_400)
+  const sampleSeconds = flags.get(SAMPLE, 60)
+  if (sampleSeconds > durationSeconds) {
+    throw new ConfigError('FLEETSIM_INVALID_VALUE', `--sample (${formatSeconds(sampleSeconds)}) must not be longer than --duration (${formatSeconds(durationSeconds)})`)
+  }
+  const workers = flags.get(WORKERS, availableParallelism())
+  const startTime = flags.get(START_TIME, DEFAULT_RUN_START)
 
-  const file = positionals[0]
+  const file = flags.positionals[0]
   const loaded = await loadScenarioFile(file)
   if (!loaded.ok) {
     for (const issue of loaded.issues) io.err.write(`${formatIssue(issue)}\n`)
     io.err.write(`fleetsim run: ${file} is not a valid scenario (${loaded.issues.length} problem${loaded.issues.length === 1 ? '' : 's'}); nothing was run\n`)
     return 1
   }
+  // Before the run, which may take minutes: a bad --out is reported now, not at the end.
+  await prepareOutputDir(OUT.name, out)
   const progress = new Progress(io.err, durationSeconds, loaded.scenario.name)
   const result = await runScenario({ scenario: loaded.scenario, durationSeconds, sampleSeconds, workers, startTime, onProgress: (second) => progress.update(second) })
   progress.done()
-  const paths = await writeReport(values.out, result)
+  const paths = await writeReport(out, result)
   const { byState, agents } = result.final
   const counts = Object.entries(byState).filter(([, n]) => n > 0).map(([state, n]) => `${state} ${n}`).join(', ')
   io.out(`${result.scenario.name}: ${formatSeconds(durationSeconds)} virtual in ${(result.wallMs / 1000).toFixed(1)} s; ${agents} agents (${counts}); ${result.events.length} timeline events; digest ${result.digest}\n`)

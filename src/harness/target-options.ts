@@ -3,8 +3,10 @@
  * reach it. Bad flags throw ConfigError (exit code 2), naming the flag.
  */
 import { readFileSync } from 'node:fs'
-import { parseArgs } from 'node:util'
-import { ConfigError } from '../config.js'
+import { ConfigError } from '../flags/config-error.js'
+import { RuleError, switchFlag, valueFlag, type Flag } from '../flags/flag.js'
+import { parseFlags, type ParsedFlags } from '../flags/parse.js'
+import { httpUrl, nonEmpty } from '../flags/rules.js'
 import { httpTransport, type Transport } from './http-client.js'
 
 export interface TargetOptions {
@@ -14,56 +16,47 @@ export interface TargetOptions {
   transport: Transport
 }
 
-type Extra = Record<string, { type: 'string' | 'boolean' }>
-
-/** Parses the shared flags plus the command's own; `values` holds the command's. */
-export function parseTargetArgs<E extends Extra>(
-  argv: string[],
-  extra: E,
-  defaults: { target?: string }
-): { options: TargetOptions; values: Record<string, string | boolean | undefined> } {
-  let parsed
+const readPem = (path: string): string => {
   try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        target: { type: 'string' },
-        user: { type: 'string' },
-        password: { type: 'string' },
-        insecure: { type: 'boolean' },
-        ca: { type: 'string' },
-        ...extra
-      },
-      strict: true,
-      allowPositionals: false
-    })
-  } catch (error) {
-    throw new ConfigError('FLEETSIM_UNKNOWN_FLAG', (error as Error).message)
-  }
-  const values = parsed.values as Record<string, string | boolean | undefined>
-  const target = (values.target as string | undefined) ?? defaults.target
-  if (target === undefined) throw new ConfigError('FLEETSIM_MISSING_VALUE', '--target is required, e.g. --target https://manager:9443/<app>/mvc')
-  try {
-    const url = new URL(target)
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http')
+    return readFileSync(path, 'utf8')
   } catch {
-    throw new ConfigError('FLEETSIM_INVALID_VALUE', `--target must be an http:// or https:// URL, got "${target}"`)
+    throw new RuleError('name a readable PEM file')
   }
-  let ca: string | undefined
-  if (typeof values.ca === 'string') {
-    try {
-      ca = readFileSync(values.ca, 'utf8')
-    } catch {
-      throw new ConfigError('FLEETSIM_INVALID_VALUE', `--ca must name a readable PEM file, got "${values.ca}"`)
-    }
-  }
+}
+
+/** The URL as typed (the suite keeps its path); checked to be http(s). */
+const urlText = (text: string): string => {
+  httpUrl(text)
+  return text
+}
+
+export const TARGET = valueFlag({ name: 'target', valueName: '<url>', defaultText: 'none', help: 'the manager, e.g. https://127.0.0.1:9443', rule: urlText })
+export const USER = valueFlag({ name: 'user', valueName: '<name>', defaultText: 'admin', help: 'REST_USER', rule: nonEmpty })
+export const PASSWORD = valueFlag({ name: 'password', valueName: '<text>', defaultText: 'admin', help: 'REST_PASSWORD', rule: nonEmpty })
+export const INSECURE = switchFlag({ name: 'insecure', help: 'accept any server certificate' })
+export const CA = valueFlag({ name: 'ca', valueName: '<file>', defaultText: 'none', help: 'trust this CA certificate (PEM)', rule: readPem })
+export const TARGET_FLAGS: readonly Flag[] = [TARGET, USER, PASSWORD, INSECURE, CA]
+
+/** Parses the shared flags plus the command's own (`extra`); read the command's from `flags`. */
+export function parseTargetArgs(
+  argv: readonly string[],
+  command: string,
+  extra: readonly Flag[],
+  defaults: { target?: string }
+): { options: TargetOptions; flags: ParsedFlags } {
+  const flags = parseFlags(argv, [...TARGET_FLAGS, ...extra], { command })
+  if (flags.help) return { options: { target: '', user: '', password: '', transport: httpTransport({}) }, flags }
+  const target = flags.maybe(TARGET) ?? defaults.target
+  if (target === undefined) throw new ConfigError('FLEETSIM_MISSING_VALUE', '--target is required, e.g. --target https://manager:9443/<app>/mvc')
+  const ca = flags.maybe(CA)
   return {
     options: {
       target,
-      user: (values.user as string | undefined) ?? 'admin',
-      password: (values.password as string | undefined) ?? 'admin',
-      transport: httpTransport({ insecure: values.insecure === true, ...(ca === undefined ? {} : { ca }) })
+      user: flags.get(USER, 'admin'),
+      password: flags.get(PASSWORD, 'admin'),
+      transport: httpTransport({ insecure: flags.get(INSECURE, false), ...(ca === undefined ? {} : { ca }) })
     },
-    values
+    flags
   }
 }
+

@@ -40,6 +40,11 @@ describe('fleetsim conformance and fleetsim report', () => {
     expect(io.text).toMatch(/^FAIL {2}appinfo-record/m)
   })
 
+  it('report and conformance suggest the nearest flag for a typo', async () => {
+    await expect(report(['--targt', sim.origin], capture())).rejects.toThrow('unknown flag --targt; did you mean --target? (see fleetsim report --help)')
+    await expect(conformance(['--target', sim.baseUrl, '--read-onyl'], capture())).rejects.toThrow('unknown flag --read-onyl; did you mean --read-only? (see fleetsim conformance --help)')
+  })
+
   it('conformance needs --target', async () => {
     await expect(conformance([], capture())).rejects.toThrow(ConfigError)
     await expect(conformance(['--target', sim.baseUrl, '--only', 'nonsense'], capture())).rejects.toThrow('--only must name checks')

@@ -57,13 +57,29 @@ describe('fleetsim run', () => {
     await expect(readFile(join(dir, 'summary.json'))).rejects.toThrow()
   })
 
+  it('refuses an --out that is a file before running anything', async () => {
+    const file = join(await tempDir(), 'taken')
+    await import('node:fs/promises').then((fs) => fs.writeFile(file, 'x'))
+    const { io, err } = capture()
+    const error = await run(['scenarios/steady-fleet.yaml', '--out', file], io).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConfigError)
+    expect((error as Error).message).toContain(`--out must name a directory, got "${file}", which is a file`)
+    // No progress line: the run never started.
+    expect(err).toEqual([])
+  })
+
   it.each([
     [['scenarios/steady-fleet.yaml'], '--out <dir> is required'],
     [['scenarios/steady-fleet.yaml', '--out', 'x', '--duration', 'soon'], '--duration must be a duration of whole seconds'],
     [['scenarios/steady-fleet.yaml', '--out', 'x', '--sample', '2h', '--duration', '1h'], '--sample (2h) must not be longer than --duration (1h)'],
-    [['scenarios/steady-fleet.yaml', '--out', 'x', '--workers', '0'], '--workers must be an integer from 1 to 256'],
-    [['--out', 'x'], 'run needs exactly one SCENARIO file'],
-    [['scenarios/steady-fleet.yaml', '--out', 'x', '--start-time', 'yesterday'], '--start-time must be an ISO 8601 time']
+    [['scenarios/steady-fleet.yaml', '--out', 'x', '--workers', '0'], '--workers must be an integer from 1 to 1024, got "0"'],
+    [['scenarios/steady-fleet.yaml', '--out', 'x', '--workers', '1e0'], '--workers must be an integer from 1 to 1024, got "1e0"'],
+    [['--out', 'x'], 'fleetsim run needs a SCENARIO file'],
+    [['a.yaml', 'b.yaml', '--out', 'x'], 'unexpected argument "b.yaml"; fleetsim run takes at most 1 SCENARIO file'],
+    [['scenarios/steady-fleet.yaml', '--out', 'x', '--start-time', 'yesterday'], '--start-time must be an ISO 8601 date-time with a time zone'],
+    // Read in the local zone it would name another instant on every machine: refused, as serve does.
+    [['scenarios/steady-fleet.yaml', '--out', 'x', '--start-time', '2026-01-01T00:00:00'], '--start-time must be an ISO 8601 date-time with a time zone'],
+    [['scenarios/steady-fleet.yaml', '--out', 'x', '--durations', '1h'], 'unknown flag --durations; did you mean --duration? (see fleetsim run --help)']
   ])('refuses %j with a ConfigError', async (argv, message) => {
     const error = await run(argv, capture().io).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ConfigError)

@@ -1,0 +1,141 @@
+/**
+ * Reads a command line against a table of flags (src/flags/flag.ts). Precedence: the flag,
+ * then its env twin (flags declared with `env: true`), then the default the caller supplies.
+ * Every error is a ConfigError that names the flag and says what to do:
+ *
+ *   unknown flag --durations; did you mean --duration? (see fleetsim run --help)
+ *   --duration must be a duration of whole seconds, at least 1s (like 90s, 5m, 24h), got "soon"
+ */
+import { parseArgs } from 'node:util'
+import { suggest } from '../scenario/suggest.js'
+import { ConfigError } from './config-error.js'
+import { RuleError, envName, type Flag, type FlagValue } from './flag.js'
+
+export interface ParseOptions {
+  /** the command as users type it, for messages: `fleetsim run` */
+  readonly command: string
+  /** the environment to read env twins from; default none */
+  readonly env?: Readonly<Record<string, string | undefined>>
+  /** how many positional arguments the command takes (default none), and what they are called */
+  readonly positionals?: { readonly min: number; readonly max: number; readonly name: string }
+}
+
+/** Where a flag's value came from. */
+export type Origin = 'flag' | 'env'
+
+export interface ParsedFlags {
+  /** `--help` or `-h` was given: the caller prints its usage and ignores the rest */
+  readonly help: boolean
+  readonly positionals: readonly string[]
+  /** the flag's value, or `fallback` when neither the flag nor its env twin was given */
+  get<F extends Flag>(flag: F, fallback: FlagValue<F>): FlagValue<F>
+  /** the flag's value, or undefined when neither the flag nor its env twin was given */
+  maybe<F extends Flag>(flag: F): FlagValue<F> | undefined
+  /** whether the value came from the command line or the environment; undefined when absent */
+  origin(flag: Flag): Origin | undefined
+}
+
+interface Given {
+  text: string | boolean
+  from: Origin
+}
+
+export function parseFlags(argv: readonly string[], flags: readonly Flag[], options: ParseOptions): ParsedFlags {
+  const byName = new Map(flags.map((flag) => [flag.name, flag]))
+  const seeHelp = `(see ${options.command} --help)`
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: { help: { type: 'boolean', short: 'h' }, ...Object.fromEntries(flags.map((flag) => [flag.name, { type: flag.kind === 'switch' ? 'boolean' : 'string' }])) },
+    strict: false,
+    allowPositionals: true,
+    allowNegative: true,
+    tokens: true
+  })
+
+  const given = new Map<string, Given>()
+  const positionals: string[] = []
+  let help = false
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      positionals.push(token.value)
+      continue
+    }
+    if (token.kind !== 'option') continue
+    if (token.name === 'help' && !byName.has('help')) {
+      help = true
+      continue
+    }
+    const flag = byName.get(token.name)
+    const negated = token.rawName.startsWith('--no-')
+    if (flag === undefined || (negated && flag.kind !== 'switch')) {
+      const guess = suggest(token.rawName.replace(/^-+/, ''), [...byName.keys()])
+      const hint = guess === undefined ? '' : `; did you mean --${guess}?`
+      throw new ConfigError('FLEETSIM_UNKNOWN_FLAG', `unknown flag ${token.rawName}${hint} ${seeHelp}`)
+    }
+    if (flag.kind === 'switch') {
+      if (token.inlineValue === true) {
+        throw new ConfigError('FLEETSIM_UNEXPECTED_VALUE', `${token.rawName} takes no value; use --${flag.name} or --no-${flag.name}`)
+      }
+      given.set(flag.name, { text: !negated, from: 'flag' })
+      continue
+    }
+    // strict: false lets `--port --http` take "--http" as the port; that is a missing value.
+    if (token.value === undefined || (token.inlineValue !== true && token.value.startsWith('--'))) {
+      throw new ConfigError('FLEETSIM_MISSING_VALUE', `--${flag.name} needs a value, e.g. --${flag.name} ${flag.valueName}`)
+    }
+    given.set(flag.name, { text: token.value, from: 'flag' })
+  }
+  if (help) return { help, positionals, get: (_flag, fallback) => fallback, maybe: () => undefined, origin: () => undefined }
+
+  const expected = options.positionals ?? { min: 0, max: 0, name: 'argument' }
+  if (positionals.length > expected.max) {
+    const extra = positionals[expected.max]
+    const what = expected.max === 0 ? `${options.command} takes only flags` : `${options.command} takes at most ${expected.max} ${expected.name}`
+    throw new ConfigError('FLEETSIM_UNEXPECTED_ARGUMENT', `unexpected argument "${extra}"; ${what} ${seeHelp}`)
+  }
+  if (positionals.length < expected.min) {
+    throw new ConfigError('FLEETSIM_UNEXPECTED_ARGUMENT', `${options.command} needs ${expected.min === 1 ? 'a' : expected.min} ${expected.name} ${seeHelp}`)
+  }
+
+  for (const flag of flags) {
+    if (given.has(flag.name) || flag.env !== true) continue
+    const text = options.env?.[envName(flag.name)]
+    if (text !== undefined && text !== '') given.set(flag.name, { text, from: 'env' })
+  }
+
+  const values = new Map<string, unknown>()
+  for (const [name, { text, from }] of given) {
+    const flag = byName.get(name) as Flag
+    values.set(name, convert(flag, text, from))
+  }
+  const maybe = <F extends Flag>(flag: F) => values.get(flag.name) as FlagValue<F> | undefined
+  return {
+    help,
+    positionals,
+    maybe,
+    get: (flag, fallback) => (values.has(flag.name) ? (values.get(flag.name) as FlagValue<typeof flag>) : fallback),
+    origin: (flag) => given.get(flag.name)?.from
+  }
+}
+
+/** `--flag must <rule>, got "<text>" (from FLEETSIM_FLAG)`: the message of every rule broken. */
+export function invalidValue(flag: Flag, text: string, rule: string, from: Origin = 'flag'): ConfigError {
+  const origin = from === 'env' ? ` (from ${envName(flag.name)})` : ''
+  return new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag.name} must ${rule}, got "${text}"${origin}`)
+}
+
+function convert(flag: Flag, text: string | boolean, from: Origin): unknown {
+  if (flag.kind === 'switch') {
+    if (typeof text === 'boolean') return text
+    const word = text.toLowerCase()
+    if (['true', '1', 'yes', 'on'].includes(word)) return true
+    if (['false', '0', 'no', 'off'].includes(word)) return false
+    throw invalidValue(flag, text, 'be true or false', from)
+  }
+  try {
+    return flag.rule(String(text))
+  } catch (error) {
+    if (error instanceof RuleError) throw invalidValue(flag, String(text), error.rule, from)
+    throw error
+  }
+}
