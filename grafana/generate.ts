@@ -1,14 +1,15 @@
 /**
- * Writes the dashboards of src/metrics/dashboards.ts to grafana/dashboards/*.json and their
- * panel list into grafana/README.md. `--check` writes nothing and fails when a committed file
- * differs from what would be written.
+ * Writes the dashboards of grafana/dashboards/*.ts to grafana/dashboards/*.json and their panel
+ * list into grafana/README.md. `--check` writes nothing and fails when a committed file differs
+ * from what would be written, or when a JSON file there is not generated.
  *
  *   npm run grafana:generate            # regenerate
  *   npm run grafana:generate -- --check # verify
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { dashboardFiles, withPanelList } from '../src/metrics/dashboards.js'
+import { DASHBOARDS } from './dashboards/index.js'
+import { dashboardJson, withPanelList } from './lib/render.js'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
@@ -22,12 +23,12 @@ function read(path: string): string | undefined {
 
 const check = process.argv.includes('--check')
 const wanted = new Map<string, string>()
-for (const [file, content] of dashboardFiles()) wanted.set(here(`dashboards/${file}`), content)
+for (const { file, dashboard } of DASHBOARDS) wanted.set(here(`dashboards/${file}`), dashboardJson(dashboard))
 const readmePath = here('README.md')
-wanted.set(readmePath, withPanelList(read(readmePath) ?? ''))
+wanted.set(readmePath, withPanelList(read(readmePath) ?? '', DASHBOARDS))
 
 const stale = [...wanted].filter(([path, content]) => read(path) !== content).map(([path]) => path)
-const generated = new Set([...dashboardFiles().keys()])
+const generated = new Set(DASHBOARDS.map(({ file }) => file))
 const strays = readdirSync(here('dashboards')).filter((file) => file.endsWith('.json') && !generated.has(file))
 
 if (check) {
