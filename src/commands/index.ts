@@ -4,7 +4,8 @@
  * is the exit code), loaded only when used. To add a command, add a row to COMMANDS.
  * Bad flags throw ConfigError: the dispatcher prints the message and returns exit code 2.
  */
-import { ConfigError } from '../config.js'
+import { ConfigError } from '../flags/config-error.js'
+import { suggest } from '../scenario/suggest.js'
 import { formatHelp, readVersion } from './help.js'
 import { stdio, type Output } from './output.js'
 
@@ -73,7 +74,9 @@ export async function main(argv: readonly string[], output: Output = stdio): Pro
   let args = [...argv]
   if (first !== undefined && !first.startsWith('-')) {
     if (!Object.hasOwn(COMMANDS, first)) {
-      output.err(`fleetsim: unknown command "${first}"; commands: ${Object.keys(COMMANDS).join(', ')} (see fleetsim --help)\n`)
+      const guess = suggest(first, Object.keys(COMMANDS))
+      const hint = guess === undefined ? `commands: ${Object.keys(COMMANDS).join(', ')}` : `did you mean "${guess}"?`
+      output.err(`fleetsim: unknown command "${first}"; ${hint} (see fleetsim --help)\n`)
       return EXIT.usage
     }
     name = first

@@ -3,6 +3,10 @@
  * `argv` holds the words after `scenario`. Returns the exit code; never exits the process.
  */
 import { relative } from 'node:path'
+import { ConfigError } from '../flags/config-error.js'
+import { switchFlag } from '../flags/flag.js'
+import { parseFlags } from '../flags/parse.js'
+import { suggest } from '../scenario/suggest.js'
 import { formatIssue } from '../scenario/errors.js'
 import { listLibrary } from '../scenario/library.js'
 import { loadScenarioFile } from '../scenario/load.js'
@@ -16,18 +20,17 @@ Options:
   --json    validate: print the result as JSON (one object per file)
 `
 
+const JSON_OUTPUT = switchFlag({ name: 'json', help: 'print the result as JSON (one object per file)' })
+const SUBCOMMANDS = ['validate', 'list']
+
 async function validate(args: string[], io: Output): Promise<number> {
-  const json = args.includes('--json')
-  const unknown = args.filter((a) => a.startsWith('-') && a !== '--json')
-  if (unknown.length > 0) {
-    io.err(`unknown option ${unknown[0]}\n${USAGE}`)
-    return 2
+  const flags = parseFlags(args, [JSON_OUTPUT], { command: 'fleetsim scenario validate', positionals: { min: 1, max: Infinity, name: 'FILE' } })
+  if (flags.help) {
+    io.out(USAGE)
+    return 0
   }
-  const files = args.filter((a) => !a.startsWith('-'))
-  if (files.length === 0) {
-    io.err(`scenario validate needs at least one FILE\n${USAGE}`)
-    return 2
-  }
+  const json = flags.get(JSON_OUTPUT, false)
+  const files = flags.positionals
   let failed = 0
   const report: unknown[] = []
   for (const file of files) {
@@ -63,6 +66,7 @@ export async function run(argv: string[], io: Output = stdio): Promise<number> {
     case 'validate':
       return validate(rest, io)
     case 'list':
+      parseFlags(rest, [], { command: 'fleetsim scenario list' })
       return list(io)
     case undefined:
     case 'help':
@@ -70,8 +74,9 @@ export async function run(argv: string[], io: Output = stdio): Promise<number> {
     case '-h':
       io.out(USAGE)
       return sub === undefined ? 2 : 0
-    default:
-      io.err(`unknown scenario command "${sub}"\n${USAGE}`)
-      return 2
+    default: {
+      const guess = suggest(sub, SUBCOMMANDS)
+      throw new ConfigError('FLEETSIM_UNEXPECTED_ARGUMENT', `unknown scenario command "${sub}"${guess === undefined ? '' : `; did you mean "${guess}"?`} (see fleetsim scenario --help)`)
+    }
   }
 }

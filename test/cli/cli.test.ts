@@ -59,10 +59,16 @@ describe('main', () => {
     for (const command of Object.values(COMMANDS)) expect(output.stdout).toContain(`fleetsim ${command.usage}`)
   })
 
-  it('rejects an unknown command with exit code 2, listing the commands', async () => {
+  it('rejects a mistyped command with exit code 2, suggesting the nearest', async () => {
     const output = capture()
     expect(await main(['srve'], output)).toBe(2)
-    expect(output.stderr).toBe(`fleetsim: unknown command "srve"; commands: ${Object.keys(COMMANDS).join(', ')} (see fleetsim --help)\n`)
+    expect(output.stderr).toBe('fleetsim: unknown command "srve"; did you mean "serve"? (see fleetsim --help)\n')
+  })
+
+  it('rejects an unknown command with exit code 2, listing the commands', async () => {
+    const output = capture()
+    expect(await main(['frobnicate'], output)).toBe(2)
+    expect(output.stderr).toBe(`fleetsim: unknown command "frobnicate"; commands: ${Object.keys(COMMANDS).join(', ')} (see fleetsim --help)\n`)
   })
 
   it('runs serve when the first argument is a flag, so its flag errors come back as exit code 2', async () => {

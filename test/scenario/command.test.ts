@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { run } from '../../src/commands/scenario.js'
 import type { Output } from '../../src/commands/output.js'
+import { ConfigError } from '../../src/flags/config-error.js'
 
 function capture(): Output & { stdout: string; stderr: string } {
   const io = { stdout: '', stderr: '', out: (t: string) => void (io.stdout += t), err: (t: string) => void (io.stderr += t) }
@@ -45,10 +46,11 @@ describe('fleetsim scenario', () => {
     expect(io.stdout.match(/scenarios\/[a-z-]+\.yaml/g)).toHaveLength(10)
   })
 
-  it('answers usage errors with exit code 2', async () => {
+  it('answers usage errors with a ConfigError (exit code 2) that says what to do', async () => {
     const io = capture()
-    expect(await run(['validate'], io)).toBe(2)
-    expect(await run(['frobnicate'], io)).toBe(2)
-    expect(io.stderr).toContain('Usage:')
+    await expect(run(['validate'], io)).rejects.toThrow('fleetsim scenario validate needs a FILE (see fleetsim scenario validate --help)')
+    await expect(run(['validate', '--jsno', 'a.yaml'], io)).rejects.toThrow('unknown flag --jsno; did you mean --json?')
+    await expect(run(['valdate', 'a.yaml'], io)).rejects.toThrow('unknown scenario command "valdate"; did you mean "validate"?')
+    await expect(run(['frobnicate'], io)).rejects.toThrow(ConfigError)
   })
 })
