@@ -129,6 +129,12 @@ export const ERRORS = {
     404,
     (p) => `No agent or template named ${JSON.stringify(p.name)}: check the name with agentinfo.`
   ),
+  // Built by src/http/names.ts: `name` comes quoted, `problem` names the character and its
+  // position, `reason` says what the character would break and how to fix the name.
+  E_INVALID_NAME: entry<{ kind: string; name: string; problem: string; reason: string }>(
+    400,
+    (p) => `The ${p.kind} name ${p.name} ${p.problem}: ${p.reason}.`
+  ),
   E_DUPLICATE_NAME: entry<{ name: string; owner: string }>(
     409,
     (p) => `The name ${JSON.stringify(p.name)} is already used by ${p.owner}: choose another name.`

@@ -5,6 +5,7 @@
 import Type, { type Static, type TSchema } from 'typebox'
 import { AGENT_STATES, LOG_LEVELS, MODES, MODULE_STATUSES } from '../fleet/states.js'
 import { FIELD_TYPES } from '../manager/fields.js'
+import { NAME_RULE, type NameKind } from './names.js'
 
 // ---- envelope -------------------------------------------------------------------------------
 
@@ -124,6 +125,13 @@ export const CertificateItem = Type.Object({
 // ---- request bodies -------------------------------------------------------------------------
 
 const Name = Type.String({ minLength: 1 })
+/**
+ * The name a body gives an agent, template or label: the validator also applies the naming
+ * rule of src/http/names.ts (no commas, control characters, lone surrogates or whitespace at
+ * either end), so the list parameters that address such names can always find it.
+ */
+const NewName = (kind: NameKind) =>
+  Type.String({ minLength: 1, [NAME_RULE]: kind, description: `${kind} name: no commas, control characters or whitespace at either end` })
 const Port = Type.Integer({ minimum: 1, maximum: 65535 })
 const LogLevel = Type.Enum([...LOG_LEVELS], { default: 'INFO' })
 const Mode = Type.Enum([...MODES], { default: 'Connect' })
@@ -141,22 +149,22 @@ export const AgentGlobalConfig = Type.Object({
 export type AgentGlobalConfig = Static<typeof AgentGlobalConfig>
 
 export const AddAgentBody = Type.Object(
-  { name: Type.Optional(Name), 'global-config': AgentGlobalConfig },
+  { name: Type.Optional(NewName('agent')), 'global-config': AgentGlobalConfig },
   { title: 'agent' }
 )
-export const ModifyAgentBody = Type.Object({ name: Name, 'global-config': AgentGlobalConfig }, { title: 'agent' })
+export const ModifyAgentBody = Type.Object({ name: NewName('agent'), 'global-config': AgentGlobalConfig }, { title: 'agent' })
 
 /** The spec: the same members as the agent's `global-config` except `cert-fingerprint`. */
 export const MasterGlobalConfig = Type.Omit(AgentGlobalConfig, ['cert-fingerprint'])
 export type MasterGlobalConfig = Static<typeof MasterGlobalConfig>
 
 export const MasterTemplateBody = Type.Object(
-  { name: Name, description: Type.Optional(Type.String()), 'global-config': MasterGlobalConfig },
+  { name: NewName('master template'), description: Type.Optional(Type.String()), 'global-config': MasterGlobalConfig },
   { title: 'masterTemplate' }
 )
 export const SubTemplateBody = Type.Object(
   {
-    name: Name,
+    name: NewName('sub template'),
     description: Type.Optional(Type.String()),
     'global-config': Type.Optional(Type.Object({ verbatim: Type.Optional(Type.String()) }))
   },
@@ -180,7 +188,7 @@ export const TemplateRecord = Type.Object({
 })
 export type TemplateRecord = Static<typeof TemplateRecord>
 
-export const LabelBody = Type.Object({ name: Name, value: Type.String() }, { title: 'label' })
+export const LabelBody = Type.Object({ name: NewName('custom label'), value: Type.String() }, { title: 'label' })
 
 export const FieldBody = Type.Object(
   {

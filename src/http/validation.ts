@@ -1,13 +1,15 @@
 /**
  * The validator compiler of every route: TypeBox's compiled checker, preceded by the text
- * coercion of query strings, with failures turned into catalogue errors here, so the error
- * handler never sees a raw validation error.
+ * coercion of query strings and followed by the naming rule on body fields that name a new
+ * agent, template or label (names.ts), with failures turned into catalogue errors here, so
+ * the error handler never sees a raw validation error.
  */
 import type { FastifySchemaCompiler } from 'fastify'
 import type { TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { coerce } from './coerce.js'
 import { ApiError, apiError, shown, type Where } from './errors.js'
+import { NAME_RULE, nameError, type NameKind } from './names.js'
 
 interface RawError {
   keyword: string
@@ -21,6 +23,7 @@ interface SchemaNode {
   items?: SchemaNode
   properties?: Record<string, SchemaNode>
   title?: string
+  [NAME_RULE]?: NameKind
 }
 
 /**
@@ -33,6 +36,7 @@ export function createValidatorCompiler(maxListItems: number): FastifySchemaComp
     const isQuery = httpPart === 'querystring'
     const node = schema as SchemaNode
     const listParams = isQuery ? listParameters(node) : []
+    const nameFields = isQuery ? [] : nameFieldsOf(node)
     const context: Context = {
       part: isQuery ? 'querystring' : 'body',
       operation: operationOf(url),
@@ -45,11 +49,50 @@ export function createValidatorCompiler(maxListItems: number): FastifySchemaComp
         const tooMany = checkListSizes(data as Record<string, unknown>, listParams, maxListItems)
         if (tooMany !== undefined) return { error: tooMany }
       }
-      if (checker.Check(data)) return { value: data }
-      const errors = [...checker.Errors(data)] as RawError[]
+      const badNames = nameFields.length === 0 ? [] : checkNames(data, nameFields)
+      if (checker.Check(data)) return badNames.length === 0 ? { value: data } : { error: combined(badNames) }
+      let errors = [...checker.Errors(data)] as RawError[]
+      if (badNames.length > 0) {
+        // The naming rule's message says more than the schema's about the same field (an
+        // empty name breaks both); the other fields' problems are reported after it.
+        const named = new Set(nameFields.map(([field]) => `/${field}`))
+        errors = errors.filter((error) => !named.has(error.instancePath))
+        if (errors.length === 0) return { error: combined(badNames) }
+        const rest = toApiError(errors, data, context)
+        return { error: combined([...badNames, rest, ...rest.more]) }
+      }
       return { error: toApiError(errors, data, context) }
     }
   }
+}
+
+/** Top-level body fields that carry a new name, with the kind of name (schemas.ts, NewName). */
+function nameFieldsOf(schema: SchemaNode): Array<[string, NameKind]> {
+  const out: Array<[string, NameKind]> = []
+  for (const [field, property] of Object.entries(schema.properties ?? {})) {
+    const kind = property[NAME_RULE]
+    if (kind !== undefined) out.push([field, kind])
+  }
+  return out
+}
+
+/** E_INVALID_NAME for each name field holding a string that breaks the naming rule. */
+function checkNames(data: unknown, fields: Array<[string, NameKind]>): ApiError[] {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return []
+  const errors: ApiError[] = []
+  for (const [field, kind] of fields) {
+    const value = Object.hasOwn(data, field) ? (data as Record<string, unknown>)[field] : undefined
+    // Anything but a string is the schema's to report (wrong type, missing field).
+    const error = typeof value === 'string' ? nameError(kind, value) : undefined
+    if (error !== undefined) errors.push(error)
+  }
+  return errors
+}
+
+/** Several errors as one: the first, carrying the others, for one envelope. */
+function combined(errors: ApiError[]): ApiError {
+  const [first, ...rest] = errors
+  return rest.length === 0 ? first : new ApiError(first.code, first.message, rest)
 }
 
 function listParameters(schema: SchemaNode): string[] {

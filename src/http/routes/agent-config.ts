@@ -5,6 +5,7 @@ import type { AgentConfig } from '../../fleet/fleet-api.js'
 import { displayFingerprint } from '../../tls/ca-info.js'
 import { apiError } from '../errors.js'
 import { viewByQuery } from '../links.js'
+import { requireUsableName } from '../names.js'
 import { sendEnvelope } from '../reply.js'
 import type { RouteKit } from '../route-kit.js'
 import { AddAgentBody, ERROR_RESPONSES, MessageEnvelope, ModifyAgentBody, ModifyAgentQuery, type AgentGlobalConfig } from '../schemas.js'
@@ -42,7 +43,11 @@ export function agentConfigRoutes(app: FastifyInstance, kit: RouteKit): void {
         if (config['cert-fingerprint'] !== undefined) {
           const cert = certificates.requireAssignable(config['cert-fingerprint'])
           fingerprint = cert.fingerprint
-          name ??= cert.name
+          if (name === undefined) {
+            name = cert.name
+            // The validator checked only a name in the body (names.ts); this one is the certificate's.
+            requireUsableName('agent', name)
+          }
         }
         if (name === undefined) throw apiError('E_MISSING_FIELD', { name: 'name' })
         kit.manager.checkName(name)

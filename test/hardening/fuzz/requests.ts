@@ -6,10 +6,13 @@
  *
  * Requests refer to agents by names and UUIDs drawn from a pool taken from the fleet at the
  * start, so a good share of them reach the operations' logic instead of stopping at a 404.
+ * A few families aimed at known attacks (hostile.ts) are mixed in: names list parameters
+ * cannot address, huge URLs without credentials, and scenario bombs.
  */
 import fc from 'fast-check'
 import { OPERATIONS, type OperationName } from '../../../src/http/operations.js'
 import { AGENT_STATES } from '../../../src/fleet/states.js'
+import { FAMILY_WEIGHTS, hostileNameRequest, hugeUrlRequest, scenarioBombRequest } from './hostile.js'
 
 export interface FuzzRequest {
   method: string
@@ -19,6 +22,8 @@ export interface FuzzRequest {
   payload?: string | Buffer
   /** the operation the path names ('' for a random path), for the report */
   operation: string
+  /** which generator made it: `mix` (the random mix below) or a family of hostile.ts */
+  family: string
 }
 
 export interface Pool {
@@ -133,7 +138,7 @@ export function requestArbitrary(pool: Pool): fc.Arbitrary<FuzzRequest> {
 
   const wellFormed = wellFormedQuery(pool, uuid, name)
   const body = bodyArbitrary(pool)
-  return fc
+  const mix = fc
     .record({
       target: path.chain((target) =>
         fc.oneof({ weight: 1, arbitrary: query }, { weight: 1, arbitrary: wellFormed(target.operation) }).map((q) => ({ ...target, query: q }))
@@ -168,9 +173,16 @@ export function requestArbitrary(pool: Pool): fc.Arbitrary<FuzzRequest> {
         url: `${target.path}${target.query}`,
         headers,
         operation: target.operation,
+        family: 'mix',
         ...(sendsBody ? { payload: body.payload } : {})
       }
     })
+  return fc.oneof(
+    { weight: FAMILY_WEIGHTS.mix, arbitrary: mix },
+    { weight: FAMILY_WEIGHTS['bad-name'], arbitrary: hostileNameRequest(pool) },
+    { weight: FAMILY_WEIGHTS['huge-url'], arbitrary: hugeUrlRequest(pool) },
+    { weight: FAMILY_WEIGHTS['scenario-bomb'], arbitrary: scenarioBombRequest(pool) }
+  )
 }
 
 /** Names of labels and templates requests create and use, so later requests find them. */

@@ -8,8 +8,12 @@
  *   removed only agents the request named;
  * - no prototype was polluted;
  * and every CHECK_EVERY requests (and at the end) the fleet invariants: counts by state equal
- * a scan, names and UUIDs are unique and look up to their agent, labels and template
- * assignments refer only to existing agents.
+ * a scan, names and UUIDs are unique and look up to their agent, every agent, template and
+ * label name follows the naming rule (src/http/names.ts), labels and template assignments
+ * refer only to existing agents.
+ *
+ * The app is the facade with the admin API (src/admin), as `fleetsim serve` has it, so
+ * scenario uploads are fuzzed too.
  *
  * The fleet's clock is paused; operations that wait for agents to reconnect are driven by
  * advancing it a second at a time (no sleeping).
@@ -17,12 +21,15 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import fc from 'fast-check'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { adminPlugin } from '../../../src/admin/plugin.js'
 import { buildApp } from '../../../src/app.js'
 import { createFleet, type FleetEngine } from '../../../src/fleet/fleet.js'
+import { findNameProblem } from '../../../src/http/names.js'
 import { negotiate, type Format } from '../../../src/http/negotiation.js'
 import { OPERATIONS, isOperation } from '../../../src/http/operations.js'
 import { createManager, type Manager } from '../../../src/manager/manager.js'
 import { APP_PATH, CA, START } from '../../http/helpers.js'
+import { openingRequests } from './hostile.js'
 import { requestArbitrary, type FuzzRequest } from './requests.js'
 
 export interface FuzzOptions {
@@ -41,6 +48,10 @@ export interface FuzzReport {
   dropped: number
   byStatus: Record<string, number>
   byOperation: Record<string, number>
+  /** requests per generator family (requests.ts, hostile.ts) */
+  byFamily: Record<string, number>
+  /** wall-clock milliseconds spent on each family's requests, to see what a family costs the run */
+  msByFamily: Record<string, number>
   added: number
   deleted: number
   invariantChecks: number
@@ -63,8 +74,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const fleet = await createFleet({ agents: options.agents ?? 200, seed: options.seed >>> 0, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
   const manager = createManager(fleet, CA)
   const app = await buildApp({ fleet, manager, ca: CA, auth: { user: USER, password: PASSWORD }, ...FUZZ_LIMITS })
+  await app.register(adminPlugin, { engine: fleet, manager, auth: { user: USER, password: PASSWORD } })
   await app.ready()
-  const report: FuzzReport = { requests: 0, serverErrors: 0, dropped: 0, byStatus: {}, byOperation: {}, added: 0, deleted: 0, invariantChecks: 0, problems: [], durationMs: 0 }
+  const report: FuzzReport = { requests: 0, serverErrors: 0, dropped: 0, byStatus: {}, byOperation: {}, byFamily: {}, msByFamily: {}, added: 0, deleted: 0, invariantChecks: 0, problems: [], durationMs: 0 }
   const problem = (text: string) => {
     if (report.problems.length < MAX_PROBLEMS) report.problems.push(text)
   }
@@ -73,22 +85,30 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 
   try {
     const everyone = [...fleet.indices()]
-    const arbitrary = requestArbitrary({
+    const pool = {
       appPath: APP_PATH,
       user: USER,
       password: PASSWORD,
       caFingerprint: CA.fingerprint,
       names: everyone.map((i) => fleet.name(i)),
       uuids: everyone.map((i) => fleet.uuid(i))
-    })
+    }
+    const arbitrary = requestArbitrary(pool)
+    // The reported attacks first, in their order (hostile.ts), then the draw.
+    const opening = openingRequests(pool).slice(0, options.runs)
     for (let chunk = 0; report.requests < options.runs; chunk++) {
-      const batch = fc.sample(arbitrary, { seed: (options.seed + chunk) | 0, numRuns: Math.min(CHUNK, options.runs - report.requests) })
+      const fixed = chunk === 0 ? opening : []
+      const drawn = Math.min(CHUNK, options.runs - report.requests) - fixed.length
+      const batch = [...fixed, ...(drawn > 0 ? fc.sample(arbitrary, { seed: (options.seed + chunk) | 0, numRuns: drawn }) : [])]
       for (const request of batch) {
         const before = liveUuids(fleet)
+        const sent = performance.now()
         const answer = await send(app, fleet, request)
+        report.msByFamily[request.family] = Math.round((report.msByFamily[request.family] ?? 0) + performance.now() - sent)
         report.requests++
         const label = request.operation || '(other path)'
         report.byOperation[label] = (report.byOperation[label] ?? 0) + 1
+        report.byFamily[request.family] = (report.byFamily[request.family] ?? 0) + 1
         if (answer instanceof Error) {
           report.dropped++
           problem(`no answer (${answer.message}) to ${describe(request)}`)
@@ -262,14 +282,17 @@ export function checkFleet(fleet: FleetEngine, manager: Manager): string[] {
     names.set(name, i)
     uuids.set(uuid, i)
     if (fleet.findByName(name) !== i) problems.push(`name ${JSON.stringify(name)} looks up to ${fleet.findByName(name)}, not ${i}`)
+    if (findNameProblem(name) !== undefined) problems.push(`agent ${i} has the name ${JSON.stringify(name)}, which agentinfo?agentname= cannot address`)
     if (fleet.findByUuid(uuid) !== i) problems.push(`UUID ${uuid} looks up to ${fleet.findByUuid(uuid)}, not ${i}`)
   }
   if (live.size !== fleet.size()) problems.push(`${live.size} agents listed, size is ${fleet.size()}`)
   for (const label of manager.labels.all()) {
+    if (findNameProblem(label.name) !== undefined) problems.push(`label ${JSON.stringify(label.name)} has a name removecustomlabel?labelNames= cannot address`)
     for (const index of label.agents.keys()) if (!live.has(index)) problems.push(`label ${JSON.stringify(label.name)} is assigned to agent ${index}, which does not exist`)
   }
   for (const template of manager.templates.all()) {
     if (names.has(template.name)) problems.push(`template ${JSON.stringify(template.name)} shares its name with an agent`)
+    if (findNameProblem(template.name) !== undefined) problems.push(`template ${JSON.stringify(template.name)} breaks the naming rule`)
   }
   const capacity = Math.max(...live, 0) + 1000
   for (let i = 0; i < capacity; i++) {
