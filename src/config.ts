@@ -20,6 +20,8 @@ export const MAX_SEED = 0xffff_ffff
 export const MAX_LIMIT = 1024 * 1024 * 1024
 /** Upper bound of --max-query-length: the query travels in the request head, which Node holds in memory. */
 export const MAX_QUERY_LENGTH = 16 * 1024 * 1024
+/** Lower bound of --journal-max-bytes (1 MiB): room for hundreds of ordinary entries. */
+export const MIN_JOURNAL_BYTES = 1024 * 1024
 /** Upper bound of the timeout flags: one day. */
 export const MAX_TIMEOUT_MS = 86_400_000
 
@@ -69,6 +71,8 @@ export interface ServeConfig {
   readonly strict: boolean
   /** request journal entries kept (0: no journal) */
   readonly journalSize: number
+  /** bytes the journal's entries may hold together (src/harness/journal-bounds.ts) */
+  readonly journalMaxBytes: number
   /** where the whole simulation is saved and resumed from (src/state) */
   readonly stateFile: string | undefined
   /** wall seconds between automatic saves to the state file (0: only on request and at exit) */
@@ -105,6 +109,7 @@ export const SERVE_DEFAULTS = Object.freeze({
   maxConnections: 1024,
   strict: false,
   journalSize: 10_000,
+  journalMaxBytes: 32 * 1024 * 1024,
   stateFile: undefined,
   snapshotInterval: 300
 } as const)
@@ -180,6 +185,7 @@ export const SERVE_FLAGS: readonly FlagSpec[] = Object.freeze([
   { name: 'max-connections', key: 'maxConnections', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.maxConnections), meaning: 'open connections served at once; requests on further ones get 503' },
   { name: 'strict', key: 'strict', type: 'boolean', defaultText: 'false', meaning: 'reject requests that break a protocol rule with 400 (lenient: answer and record)' },
   { name: 'journal-size', key: 'journalSize', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.journalSize), meaning: 'requests kept in the journal of /__admin/requests and /__admin/report (0: none)' },
+  { name: 'journal-max-bytes', key: 'journalMaxBytes', type: 'string', valueName: '<bytes>', defaultText: String(SERVE_DEFAULTS.journalMaxBytes), meaning: 'bytes the journal entries may hold together; past it the oldest are dropped' },
   { name: 'state-file', key: 'stateFile', type: 'string', valueName: '<file>', defaultText: 'none', meaning: 'resume the whole simulation from this file if it exists; save it there periodically, on POST /__admin/snapshot and at exit' },
   { name: 'snapshot-interval', key: 'snapshotInterval', type: 'string', valueName: '<s>', defaultText: String(SERVE_DEFAULTS.snapshotInterval), meaning: 'wall seconds between automatic saves to --state-file (0: only on request and at exit)' }
 ] satisfies FlagSpec[])
@@ -266,6 +272,7 @@ export function parseServeConfig(
     maxConnections: read('maxConnections', SERVE_DEFAULTS.maxConnections, (value, fail) => integerIn(value, 1, 1_000_000) ?? fail('be an integer from 1 to 1000000')),
     strict: flag('strict', SERVE_DEFAULTS.strict),
     journalSize: read('journalSize', SERVE_DEFAULTS.journalSize, (value, fail) => integerIn(value, 0, 10_000_000) ?? fail('be an integer from 0 to 10000000')),
+    journalMaxBytes: read('journalMaxBytes', SERVE_DEFAULTS.journalMaxBytes, (value, fail) => integerIn(value, MIN_JOURNAL_BYTES, MAX_LIMIT) ?? fail(`be an integer from ${MIN_JOURNAL_BYTES} to ${MAX_LIMIT} (bytes)`)),
     stateFile: read('stateFile', SERVE_DEFAULTS.stateFile as string | undefined, (value, fail) => (value.trim() === '' ? fail('not be empty') : value)),
     snapshotInterval: read('snapshotInterval', SERVE_DEFAULTS.snapshotInterval, (value, fail) => integerIn(value, 0, 86_400) ?? fail('be an integer from 0 to 86400 (seconds)'))
   }

@@ -183,6 +183,7 @@ export async function buildServeApp(config: ServeConfig, parts: ServeAppParts): 
   const harness = createHarness({
     strict: config.strict,
     journalSize: config.journalSize,
+    journalMaxBytes: config.journalMaxBytes,
     auth: { user: config.adminUser, password: config.adminPassword }
   })
   // Fault injection state, shared by the faults plugin and the admin API that switches it.

@@ -32,6 +32,8 @@ export interface FleetsimOptions {
   password?: string
   strict?: boolean
   journalSize?: number
+  /** bytes the journal's entries may hold together; default 32 MiB */
+  journalMaxBytes?: number
   /** default `/manager/mvc` */
   appPath?: string
   /** virtual start time (ISO 8601); default 2026-01-01T00:00:00Z */
@@ -98,6 +100,7 @@ export async function startFleetsim(options: FleetsimOptions = {}): Promise<Runn
       '--start-time', options.startTime ?? '2026-01-01T00:00:00Z',
       '--app-path', options.appPath ?? '/manager/mvc',
       '--journal-size', String(options.journalSize ?? SERVE_DEFAULTS.journalSize),
+      '--journal-max-bytes', String(options.journalMaxBytes ?? SERVE_DEFAULTS.journalMaxBytes),
       '--log-level', 'silent',
       ...(options.http === true ? ['--http'] : []),
       ...(options.strict === true ? ['--strict'] : []),

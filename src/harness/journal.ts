@@ -1,9 +1,12 @@
 /**
  * The request journal: one entry per request the manager facade answered, kept in a bounded
- * ring so a long-running simulator never grows without limit (the oldest entries go first).
+ * ring so a long-running simulator never grows without limit. The ring is bounded twice: by
+ * its count of entries (`--journal-size`) and by the bytes they hold (`--journal-max-bytes`,
+ * each entry charged what journal-bounds.ts says); past either, the oldest entries go first.
  * Entries hold what a client author needs to see what their client sent and got: never
- * credentials, and of a body only its shape.
+ * credentials, of a body only its shape, and of long text only its beginning (journal-bounds.ts).
  */
+import { ENTRY_BYTES, measureShape } from './journal-bounds.js'
 
 /** The shape of a request body: types and keys, never values. */
 export type BodyShape = string | { [key: string]: BodyShape } | [BodyShape?]
@@ -62,6 +65,19 @@ export interface JournalEntry {
   fault?: string
   /** digest of method, operation, query and body: equal keys are the same call again */
   callKey: string
+  /**
+   * Set when something was cut to its cap (journal-bounds.ts): the length the URL and headers
+   * had (bytes), and the count of violations found. The cut text ends with `...[truncated: N bytes]`.
+   */
+  truncated?: Truncated
+}
+
+/** What of a request was cut, with the length (or count) it had. */
+export interface Truncated {
+  url?: number
+  accept?: number
+  contentType?: number
+  violations?: number
 }
 
 export interface JournalFilter {
@@ -102,8 +118,18 @@ export interface OwnNumbers {
  * object and each request's own numbers in columns, so such a request allocates nothing here
  * (an object per request lives as long as the journal keeps it, so young-generation GCs copy
  * it until it is dropped).
+ *
+ * Bytes: each entry is charged `entryBytes` (what its entry holds once read), and the shared
+ * object its `bytes` once, while any entry of the journal holds it. Shared facts belong to
+ * one journal (`holders` is that journal's count).
  */
 export abstract class SharedFacts {
+  /** what the shared object holds (charged once however many entries share it) */
+  abstract readonly bytes: number
+  /** what the entry of one request sharing it holds once read */
+  abstract readonly entryBytes: number
+  /** entries of the journal that share these facts (the journal's bookkeeping) */
+  holders = 0
   /** The entry of one of the requests, given its own numbers. */
   abstract entry(own: OwnNumbers): JournalEntry
 }
@@ -115,16 +141,29 @@ export class Journal {
   private readonly ring: Array<JournalEntry | LazyEntry | SharedFacts | undefined>
   /** the own numbers of SharedFacts entries, OWN_NUMBERS per slot (allocated on first use) */
   private own: Float64Array | undefined
+  /** what each slot's entry is charged (see SharedFacts for the shared part) */
+  private readonly charges: Float64Array
   /** where the next entry goes */
   private next = 0
   private stored = 0
   private nextId = 1
+  /** what the stored entries are charged together, shared objects included */
+  private held = 0
   /** entries pushed out of the ring since the last clear */
   dropped = 0
 
-  constructor(readonly capacity: number) {
+  constructor(
+    readonly capacity: number,
+    /**
+     * the bytes entries may hold together; the newest entry is kept even if it alone holds
+     * more. Unbounded unless given: createHarness gives --journal-max-bytes (or its default).
+     */
+    readonly maxBytes = Number.POSITIVE_INFINITY
+  ) {
     if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError(`journal capacity must be a non-negative integer, got ${capacity}`)
+    if (!(maxBytes > 0)) throw new RangeError(`journal byte limit must be positive, got ${maxBytes}`)
     this.ring = new Array(capacity)
+    this.charges = new Float64Array(capacity)
   }
 
   get enabled(): boolean {
@@ -135,28 +174,29 @@ export class Journal {
     return this.stored
   }
 
-  /** Assigns the id and stores the entry; a full ring drops its oldest entry. */
-  add(entry: Omit<JournalEntry, 'id'>): JournalEntry {
+  /** The bytes the stored entries are charged together (at most maxBytes, bar one entry). */
+  get bytes(): number {
+    return this.held
+  }
+
+  /** Assigns the id and stores the entry, charged `bytes`; see `place` for what is dropped. */
+  add(entry: Omit<JournalEntry, 'id'>, bytes = ENTRY_BYTES): JournalEntry {
     const stored = { id: this.nextId++, ...entry }
     if (this.capacity === 0) return stored
-    if (this.stored === this.capacity) this.dropped++
-    else this.stored++
-    this.ring[this.next] = stored
-    this.next = (this.next + 1) % this.capacity
+    this.ring[this.place(bytes)] = stored
     return stored
   }
 
   /**
    * Stores an entry built on first read by `build(facts, id)`, from facts captured when the
-   * request was answered (a function of its own, not a closure per request). Returns the id.
+   * request was answered (a function of its own, not a closure per request), charged `bytes`
+   * (what the facts and the entry hold). Returns the id.
    */
-  addLazy<T>(facts: T, build: (facts: T, id: number) => JournalEntry): number {
+  addLazy<T>(facts: T, build: (facts: T, id: number) => JournalEntry, bytes: number): number {
     const id = this.nextId++
     if (this.capacity === 0) return id
-    if (this.stored === this.capacity) this.dropped++
-    else this.stored++
-    this.ring[this.next] = new LazyEntry<unknown>(id, facts, build as (facts: unknown, id: number) => JournalEntry)
-    this.next = (this.next + 1) % this.capacity
+    const at = this.place(bytes)
+    this.ring[at] = new LazyEntry<unknown>(id, facts, build as (facts: unknown, id: number) => JournalEntry)
     return id
   }
 
@@ -164,16 +204,49 @@ export class Journal {
   addShared(shared: SharedFacts, durationMs: number, wallMs: number, virtualMs: number): number {
     const id = this.nextId++
     if (this.capacity === 0) return id
-    if (this.stored === this.capacity) this.dropped++
-    else this.stored++
-    const at = this.next
+    // The shared object is charged with its first holder, and held before room is made, so
+    // that dropping older entries sharing it cannot release it.
+    if (shared.holders++ === 0) this.held += shared.bytes
+    const at = this.place(shared.entryBytes)
     this.own ??= new Float64Array(this.capacity * OWN_NUMBERS)
     this.ring[at] = shared
     this.own[at * OWN_NUMBERS] = durationMs
     this.own[at * OWN_NUMBERS + 1] = wallMs
     this.own[at * OWN_NUMBERS + 2] = virtualMs
-    this.next = (at + 1) % this.capacity
     return id
+  }
+
+  /**
+   * The slot for a new entry charged `bytes`: drops the oldest entries while the ring is full
+   * or the bytes would pass maxBytes (each counted in `dropped`), then charges the slot. Each
+   * entry is dropped once, so an add costs O(1) amortised.
+   */
+  private place(bytes: number): number {
+    while (this.stored > 0 && (this.stored === this.capacity || this.held + bytes > this.maxBytes)) {
+      this.dropOldest()
+      this.dropped++
+    }
+    const at = this.next
+    this.charges[at] = bytes
+    this.held += bytes
+    this.stored++
+    this.next = (at + 1) % this.capacity
+    return at
+  }
+
+  /** Empties the oldest slot and takes back its charge (and a shared object's, with its last holder). */
+  private dropOldest(): void {
+    const at = (this.next - this.stored + this.capacity) % this.capacity
+    this.stored--
+    this.held -= this.charges[at]
+    this.charges[at] = 0
+    const slot = this.ring[at]
+    if (slot instanceof SharedFacts) this.unshare(slot)
+    this.ring[at] = undefined
+  }
+
+  private unshare(shared: SharedFacts): void {
+    if (--shared.holders === 0) this.held -= shared.bytes
   }
 
   /** Every stored entry, oldest first. */
@@ -183,10 +256,16 @@ export class Journal {
     for (let i = 0; i < this.stored; i++) {
       const at = (start + i) % this.capacity
       const slot = this.ring[at] as JournalEntry | LazyEntry | SharedFacts
-      // Built once: later reads see the very same object.
+      // Built once: later reads see the very same object. Its charge stays: it was charged
+      // for what the built entry holds (a shared object is released with its last holder).
       // Every add takes the next id and the next slot, so ids run on from the oldest entry's.
       const id = this.nextId - this.stored + i
-      const entry = slot instanceof LazyEntry ? slot.build(slot.facts, slot.id) : slot instanceof SharedFacts ? this.buildShared(slot, at, id) : slot
+      let entry: JournalEntry
+      if (slot instanceof LazyEntry) entry = slot.build(slot.facts, slot.id)
+      else if (slot instanceof SharedFacts) {
+        entry = this.buildShared(slot, at, id)
+        this.unshare(slot)
+      } else entry = slot
       this.ring[at] = entry
       out.push(entry)
     }
@@ -212,9 +291,8 @@ export class Journal {
   }
 
   clear(): void {
-    this.ring.fill(undefined)
+    while (this.stored > 0) this.dropOldest()
     this.next = 0
-    this.stored = 0
     this.dropped = 0
   }
 }
@@ -227,16 +305,7 @@ function statusMatcher(status: string | undefined): (value: number) => boolean {
   return (value) => value === exact
 }
 
-/** A body's shape: `{name: 'string', 'global-config': {port: 'number'}}`; arrays show their first item. */
-export function shapeOf(value: unknown, depth = 0): BodyShape {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return value.length === 0 ? [] : [shapeOf(value[0], depth + 1)]
-  if (typeof value === 'object') {
-    // Deep bodies are summarised: the journal is for reading, not for replaying.
-    if (depth >= 4) return 'object'
-    const out: Record<string, BodyShape> = {}
-    for (const [key, item] of Object.entries(value as Record<string, unknown>).slice(0, 50)) out[key] = shapeOf(item, depth + 1)
-    return out
-  }
-  return typeof value
+/** A body's shape: `{name: 'string', 'global-config': {port: 'number'}}`; bounded as journal-bounds.ts says. */
+export function shapeOf(value: unknown): BodyShape {
+  return measureShape(value).shape
 }

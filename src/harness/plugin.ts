@@ -2,7 +2,8 @@
  * The harness plugin: the request journal and strict checking (recorder.ts), and the admin
  * endpoints that read them:
  *
- * - `GET /__admin/requests?operation=&status=&since=&limit=`: journal entries, oldest first
+ * - `GET /__admin/requests?operation=&status=&since=&limit=`: journal entries, oldest first,
+ *   with what the journal holds (`stored`, `bytes`) and its bounds (`capacity`, `maxBytes`)
  * - `DELETE /__admin/requests`: clears the journal (and so the report)
  * - `GET /__admin/report`: the client report, JSON; HTML with `Accept: text/html` or `?format=html`
  *
@@ -26,6 +27,8 @@ export const DEFAULT_REQUESTS_LIMIT = 1000
 export interface HarnessOptions {
   /** journal entries kept (0: no journal); default 10,000 */
   journalSize?: number
+  /** bytes the journal's entries may hold together; default 32 MiB */
+  journalMaxBytes?: number
   /** reject requests that break a strict-only rule with 400; default false */
   strict?: boolean
   /** credentials of the harness endpoints (the admin ones); default: the facade's */
@@ -41,7 +44,7 @@ export interface Harness {
 }
 
 export function createHarness(options: HarnessOptions = {}): Harness {
-  const journal = new Journal(options.journalSize ?? SERVE_DEFAULTS.journalSize)
+  const journal = new Journal(options.journalSize ?? SERVE_DEFAULTS.journalSize, options.journalMaxBytes ?? SERVE_DEFAULTS.journalMaxBytes)
   const strict = options.strict ?? false
   return {
     journal,
@@ -113,7 +116,8 @@ async function harnessPluginImpl(app: FastifyInstance, options: HarnessPluginOpt
   app.get('/__admin/requests', route, async (request) => {
     const filter = parseFilter(request.query as Record<string, string | undefined>)
     const entries = harness.journal.query(filter)
-    return { entries, returned: entries.length, stored: harness.journal.size, dropped: harness.journal.dropped, capacity: harness.journal.capacity }
+    const { journal } = harness
+    return { entries, returned: entries.length, stored: journal.size, dropped: journal.dropped, capacity: journal.capacity, bytes: journal.bytes, maxBytes: journal.maxBytes }
   })
 
   app.delete('/__admin/requests', route, async (_request, reply) => {

@@ -11,12 +11,13 @@
  * after authentication (a 401 stays a 401) and body parsing, before schema validation (so
  * the raw query is judged, not its coerced form).
  */
-import { createHash } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { apiError } from '../http/errors.js'
 import '../http/request-context.js'
 import { hasStates, readAnswer, type AnswerFacts } from './answer.js'
-import { shapeOf, type Journal, type JournalEntry, type JournalViolation, type PartialError } from './journal.js'
+import { callKey } from './call-key.js'
+import { HEADER_CAP, URL_CAP, cut, itemsCharge, keptViolations, measureShape, requestCharge } from './journal-bounds.js'
+import type { Journal, JournalEntry, JournalViolation, PartialError, Truncated } from './journal.js'
 import { CREDENTIAL_KEY, RULES_BY_ID, checkRequest, parseQuery, type RequestFacts, type SchemaProperties } from './rules.js'
 
 export interface RecorderOptions {
@@ -105,7 +106,7 @@ function propertiesOf(schema: FastifySchemaLike | undefined): { query: SchemaPro
 }
 
 /** The request's facts from what was captured of it (`raw`), with `status` for post-hoc rules. */
-function factsFrom(raw: RawFacts, status?: number): RequestFacts {
+export function factsFrom(raw: RawFacts, status?: number): RequestFacts {
   const { rawQuery, pathName, suffix } = pathParts(raw.url)
   const properties = propertiesOf(raw.schema)
   return {
@@ -204,20 +205,24 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
    * a handler may still change the body object, and a failed agent may be deleted later.
    */
   const record = (request: FastifyRequest, reply: FastifyReply, state: Pending): void => {
-    const raw = rawOf(request, state)
+    const full = rawOf(request, state)
     const status = reply.statusCode
     const format = request.format
     const durationMs = Math.round(reply.elapsedTime * 100) / 100
     const { wallMs, virtualMs, rejected } = state
     const body = state.body
     const answer = state.answer
-    let violations = state.violations
+    const { raw, truncated } = keptRaw(full)
+    // The rules and the call key read the request as it came, so they are worked out now when
+    // the kept facts lost something (a body is not kept; long text is cut).
+    const readNow = full.hasBody || truncated !== undefined
+    let found = state.violations
     // Requests rejected before preValidation (401, 404, 405, 415) are checked with their status.
-    if (violations === undefined && raw.hasBody) violations = checkRequest(factsFrom(raw, state.validated ? undefined : status))
-    const bodyFacts = raw.hasBody
-      ? { contentType: raw.contentType ?? null, bytes: Number(request.headers['content-length'] ?? 0), shape: shapeOf(request.body) }
-      : undefined
-    const key = raw.hasBody ? callKey(raw.method, raw.operation, pathParts(raw.url).rawQuery, request.body) : undefined
+    if (found === undefined && readNow) found = checkRequest(factsFrom(full, state.validated ? undefined : status))
+    const { violations, truncated: cutTo } = found === undefined ? { violations: undefined, truncated } : keptViolations(found, truncated)
+    const measured = full.hasBody ? measureShape(request.body) : undefined
+    const bodyFacts = measured === undefined ? undefined : { contentType: raw.contentType ?? null, bytes: Number(request.headers['content-length'] ?? 0), shape: measured.shape }
+    const key = readNow ? callKey(full.method, full.operation, pathParts(full.url).rawQuery, full.body) : undefined
     const fault = faultOf(request, raw.operation, answer ?? EMPTY_ANSWER, state.faultsBefore, options.faultCounts?.())
     const partialErrors =
       answer === undefined || answer.partial.length === 0
@@ -241,11 +246,39 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
       ...(bodyFacts === undefined ? {} : { bodyFacts }),
       ...(key === undefined ? {} : { key }),
       ...(fault === undefined ? {} : { fault }),
+      ...(cutTo === undefined ? {} : { truncated: cutTo }),
       partialErrors
     }
+    // What the entry will hold, from lengths at hand: the kept text, the answer kept until
+    // the entry is read, and what was read at once.
+    const bytes =
+      requestCharge(raw.url, raw.accept, raw.contentType) +
+      (body?.length ?? 0) +
+      (measured?.bytes ?? 0) +
+      (violations === undefined ? 0 : itemsCharge(violations)) +
+      (partialErrors.length === 0 ? 0 : itemsCharge(partialErrors))
     // The entry is built from these facts when the journal is first read.
-    journal.addLazy(answered, entryOf)
+    journal.addLazy(answered, entryOf, bytes)
   }
+}
+
+/**
+ * What the journal keeps of a request's facts: the URL and headers cut to their caps
+ * (journal-bounds.ts), and no body (its shape, rules and call key are read when it is
+ * answered), with what was cut.
+ */
+export function keptRaw(full: RawFacts): { raw: RawFacts; truncated?: Truncated } {
+  const url = cut(full.url, URL_CAP, 'bytes')
+  const accept = full.accept === undefined ? undefined : cut(full.accept, HEADER_CAP, 'bytes')
+  const contentType = full.contentType === undefined ? undefined : cut(full.contentType, HEADER_CAP, 'bytes')
+  if (url === full.url && accept === full.accept && contentType === full.contentType) return { raw: full.hasBody ? { ...full, body: undefined } : full }
+  const raw = { ...full, url, accept, contentType, body: full.hasBody ? undefined : full.body }
+  const truncated: Truncated = {
+    ...(url === full.url ? {} : { url: full.url.length }),
+    ...(accept === full.accept ? {} : { accept: full.accept?.length }),
+    ...(contentType === full.contentType ? {} : { contentType: full.contentType?.length })
+  }
+  return { raw, truncated }
 }
 
 /**
@@ -270,15 +303,22 @@ export interface AnsweredRequest {
   bodyFacts?: JournalEntry['body']
   key?: string
   fault?: string
+  /** what of the request was cut (keptRaw) */
+  truncated?: Truncated
   partialErrors: PartialError[]
 }
 
 /** The journal entry of an answered request (built when the journal is read). */
 export function entryOf(answered: AnsweredRequest, id: number): JournalEntry {
-  const { raw, status, format, body, bodyFacts, violations, fault, key } = answered
+  const { raw, status, format, body, bodyFacts, fault, key } = answered
   const answer = answered.answer ?? (body === undefined ? EMPTY_ANSWER : readAnswer(raw.operation, status, format, body))
   const facts = factsFrom(raw, status)
   const { path } = pathParts(raw.url)
+  // Violations not found yet are those of a request kept whole (see record).
+  const { violations, truncated } =
+    answered.violations === undefined
+      ? keptViolations(checkRequest(answered.validated ? factsFrom(raw) : facts), answered.truncated)
+      : { violations: answered.violations, truncated: answered.truncated }
   return {
     id,
     time: new Date(answered.wallMs).toISOString(),
@@ -298,10 +338,11 @@ export function entryOf(answered: AnsweredRequest, id: number): JournalEntry {
     errorCodes: answer.errorCodes,
     partialErrors: answered.partialErrors,
     agentStates: answer.states,
-    violations: violations ?? checkRequest(answered.validated ? factsFrom(raw) : facts),
+    violations,
     rejected: answered.rejected,
     ...(fault === undefined ? {} : { fault }),
-    callKey: key ?? callKey(raw.method, raw.operation, facts.rawQuery, raw.body)
+    callKey: key ?? callKey(raw.method, raw.operation, facts.rawQuery, raw.body),
+    ...(truncated === undefined ? {} : { truncated })
   }
 }
 
@@ -325,15 +366,6 @@ function recordedQuery(rawQuery: string): Record<string, string[]> {
   const out: Record<string, string[]> = {}
   for (const [key, values] of parseQuery(rawQuery)) out[key] = CREDENTIAL_KEY.test(key) ? values.map(() => '[redacted]') : values
   return out
-}
-
-/** Equal for the same call made again: method, operation, parameters (any order) and body. */
-export function callKey(method: string, operation: string, rawQuery: string, body: unknown): string {
-  const params = [...parseQuery(rawQuery)].map(([k, v]) => `${k}=${v.join('\u0000')}`).sort()
-  return createHash('sha1')
-    .update(`${method} ${operation}\n${params.join('&')}\n${body === undefined ? '' : JSON.stringify(body)}`)
-    .digest('hex')
-    .slice(0, 16)
 }
 
 function faultOf(

@@ -11,6 +11,7 @@
 import { AGENT_STATES } from '../fleet/states.js'
 import { preferenceOf } from '../http/negotiation.js'
 import { OPERATIONS } from '../http/operations.js'
+import { CUT_BYTES } from './journal-bounds.js'
 import type { JournalEntry } from './journal.js'
 import { RULES_BY_ID } from './rules.js'
 
@@ -222,7 +223,12 @@ function faultSummary(entries: readonly JournalEntry[]): ClientReport['faults'] 
   return { injected: retried + notRetried, byKind, retried, notRetried }
 }
 
-const listOf = (values: string[] | undefined): string[] => (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '')
+/** Items of a comma-delimited list parameter; an item cut short with its URL (journal-bounds.ts) is left out. */
+const listOf = (values: string[] | undefined): string[] =>
+  (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '' && !CUT_BYTES.test(v))
 
 function partialFailures(entries: readonly JournalEntry[]): ClientReport['partialFailures'] {
   const reactions: Record<PartialReaction, number> = { 'failed-only': 0, 'all-again': 0, other: 0, ignored: 0 }

@@ -20,8 +20,11 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { readAnswer, type AnswerFacts } from '../harness/answer.js'
-import { LAZY_ANSWER_CHARS, entryOf } from '../harness/recorder.js'
-import { SharedFacts, type Journal, type JournalEntry, type OwnNumbers } from '../harness/journal.js'
+import { callKey } from '../harness/call-key.js'
+import { itemsCharge, keptViolations, requestCharge } from '../harness/journal-bounds.js'
+import { SharedFacts, type Journal, type JournalEntry, type JournalViolation, type OwnNumbers, type Truncated } from '../harness/journal.js'
+import { LAZY_ANSWER_CHARS, entryOf, factsFrom, keptRaw, type RawFacts } from '../harness/recorder.js'
+import { checkRequest } from '../harness/rules.js'
 import { answerSeries, observeAnswer, type ApiMetrics } from '../metrics/api-metrics.js'
 import type { AnswerCache, KeptAnswer } from './answer-cache.js'
 import type { AuthCheck } from './auth.js'
@@ -89,25 +92,50 @@ function suffixOf(url: string): Format | undefined {
  * What the journal keeps of the requests the door answered with one kept answer and the same
  * headers: shared by all of them (their timings are the journal's columns), and kept on the
  * answer for the next request. It becomes the entry fastify's hooks would have made
- * (src/harness/recorder.ts) when the journal is read.
+ * (src/harness/recorder.ts) when the journal is read. Its charges (SharedFacts) are worked
+ * out once here, so a request adds a number the journal already has.
  */
 class DoorAnswer extends SharedFacts {
+  readonly bytes: number
+  readonly entryBytes: number
+  /** the request as the journal keeps it (URL and headers cut to their caps) */
+  private readonly raw: RawFacts
+  private readonly truncated: Truncated | undefined
+  /** the rules and call key of a request whose kept URL or headers were cut, read from the whole */
+  private readonly whole: { violations: JournalViolation[]; key: string } | undefined
+
   constructor(
     readonly kept: KeptAnswer,
     readonly format: Format,
     readonly accept: string | undefined,
     readonly contentType: string | undefined,
     /** a large answer's facts, read at once; a small one is read from `kept` when an entry is built */
-    readonly facts: AnswerFacts | undefined
+    readonly answerFacts: AnswerFacts | undefined
   ) {
     super()
+    const full: RawFacts = { method: 'GET', url: kept.url, operation: OPERATION, routed: true, schema: AGENTINFO_SCHEMA, accept, contentType, hasBody: false, body: undefined }
+    const { raw, truncated } = keptRaw(full)
+    this.raw = raw
+    if (truncated === undefined) {
+      this.truncated = undefined
+      this.whole = undefined
+    } else {
+      const facts = factsFrom(full)
+      const found = keptViolations(checkRequest(facts), truncated)
+      this.truncated = found.truncated
+      this.whole = { violations: found.violations, key: callKey('GET', OPERATION, facts.rawQuery, undefined) }
+    }
+    // The kept answer stays alive while an entry holds these facts, whatever the cache does.
+    this.bytes =
+      kept.text.length + kept.body.length + kept.url.length + (accept?.length ?? 0) + (contentType?.length ?? 0) + (this.whole === undefined ? 0 : itemsCharge(this.whole.violations))
+    this.entryBytes = requestCharge(raw.url, raw.accept, raw.contentType)
   }
 
   entry(own: OwnNumbers): JournalEntry {
-    const { kept, accept, contentType, format, facts } = this
+    const { kept, format, answerFacts, raw, truncated, whole } = this
     return entryOf(
       {
-        raw: { method: 'GET', url: kept.url, operation: OPERATION, routed: true, schema: AGENTINFO_SCHEMA, accept, contentType, hasBody: false, body: undefined },
+        raw,
         status: 200,
         format,
         durationMs: own.durationMs,
@@ -115,7 +143,9 @@ class DoorAnswer extends SharedFacts {
         virtualMs: own.virtualMs,
         rejected: false,
         validated: true,
-        ...(facts === undefined ? { body: kept.text } : { answer: facts }),
+        ...(answerFacts === undefined ? { body: kept.text } : { answer: answerFacts }),
+        ...(whole === undefined ? {} : { violations: whole.violations, key: whole.key }),
+        ...(truncated === undefined ? {} : { truncated }),
         partialErrors: []
       },
       own.id

@@ -60,6 +60,7 @@ describe('parseServeConfig defaults and precedence', () => {
       maxConnections: 1024,
       strict: false,
       journalSize: 10000,
+      journalMaxBytes: 33554432,
       stateFile: undefined,
       snapshotInterval: 300
     })
@@ -74,7 +75,7 @@ describe('parseServeConfig defaults and precedence', () => {
       '--host', '0.0.0.0', '--port=8443', '--http', '--app-path', '/nx/mvc/', '--user', 'ops', '--password', 'pw',
       '--agents', '50', '--seed', '7', '--scenario', 'scenario.yaml', '--speed', '3600', '--workers', '2',
       '--data-dir', '/tmp/sim', '--log-level', 'debug', '--start-time', '2024-01-01T00:00:00Z', '--paused',
-      '--strict', '--journal-size', '50', '--metrics-auth', '--state-file', '/tmp/sim/state.bin', '--snapshot-interval', '0'
+      '--strict', '--journal-size', '50', '--journal-max-bytes', '2097152', '--metrics-auth', '--state-file', '/tmp/sim/state.bin', '--snapshot-interval', '0'
     ])
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -104,6 +105,7 @@ describe('parseServeConfig defaults and precedence', () => {
       maxConnections: 1024,
       strict: true,
       journalSize: 50,
+      journalMaxBytes: 2097152,
       stateFile: '/tmp/sim/state.bin',
       snapshotInterval: 0
     })
@@ -119,6 +121,14 @@ describe('parseServeConfig defaults and precedence', () => {
 
   it('rejects a --journal-size that is not a count, naming the flag', () => {
     expect(() => parse(['--journal-size', '-1'])).toThrow('--journal-size must be an integer from 0 to 10000000, got "-1"')
+  })
+
+  it('rejects a --journal-max-bytes below 1 MiB, naming the flag and the range', () => {
+    expect(() => parse(['--journal-max-bytes', '1000'])).toThrow('--journal-max-bytes must be an integer from 1048576 to 1073741824 (bytes), got "1000"')
+  })
+
+  it('reads --journal-max-bytes from FLEETSIM_JOURNAL_MAX_BYTES', () => {
+    expect(parse([], { FLEETSIM_JOURNAL_MAX_BYTES: '8388608' }).journalMaxBytes).toBe(8388608)
   })
 
   it('reads every flag from its FLEETSIM_ env twin', () => {

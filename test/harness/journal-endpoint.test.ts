@@ -91,6 +91,15 @@ describe('the request journal', () => {
     expect(body.capacity).toBe(5)
   })
 
+  it('says how many bytes its entries are charged, and its limit', async () => {
+    await call(h.app, 'GET', 'appinfo')
+    const response = await h.app.inject({ method: 'GET', url: '/__admin/requests', headers: AUTH })
+    const body = response.json() as { bytes: number; maxBytes: number }
+    expect(body.bytes).toBe(state.journal.bytes)
+    expect(body.bytes).toBeGreaterThan(0)
+    expect(body.maxBytes).toBe(32 * 1024 * 1024)
+  })
+
   it('filters by operation, status, time and count', async () => {
     await call(h.app, 'GET', 'appinfo')
     await call(h.app, 'GET', 'agentmanager')

@@ -25,7 +25,11 @@ function entry(path: string): Omit<JournalEntry, 'id'> {
 /** Shared facts that count how often an entry was built from them. */
 class Polled extends SharedFacts {
   builds = 0
-  constructor(readonly path: string) {
+  constructor(
+    readonly path: string,
+    readonly bytes = 0,
+    readonly entryBytes = 100
+  ) {
     super()
   }
 
@@ -41,7 +45,7 @@ describe('the journal', () => {
     const polled = new Polled('/shared')
     journal.add(entry('/a'))
     journal.addShared(polled, 1.25, 1000, Date.UTC(2026, 0, 2))
-    journal.addLazy('/lazy', (path, id) => ({ ...entry(path), id }))
+    journal.addLazy('/lazy', (path, id) => ({ ...entry(path), id }), 100)
     journal.addShared(polled, 2.5, 2000, Date.UTC(2026, 0, 3))
 
     const entries = journal.entries()
@@ -95,5 +99,73 @@ describe('the journal', () => {
     expect(none.enabled).toBe(false)
     expect(none.addShared(new Polled('/z'), 1, 1, 1)).toBe(1)
     expect(none.entries()).toEqual([])
+  })
+})
+
+describe('the journal in bytes', () => {
+  it('drops the oldest entries while the bytes would pass its limit, and counts them', () => {
+    const journal = new Journal(100, 1000)
+    for (let k = 0; k < 5; k++) journal.add(entry(`/e${k}`), 300)
+    expect(journal.entries().map((e) => e.path)).toEqual(['/e2', '/e3', '/e4'])
+    expect(journal.bytes).toBe(900)
+    expect(journal.dropped).toBe(2)
+    journal.addLazy('/big', (path, id) => ({ ...entry(path), id }), 700)
+    expect(journal.entries().map((e) => e.path)).toEqual(['/e4', '/big'])
+    expect(journal.bytes).toBe(1000)
+  })
+
+  it('keeps the newest entry even when it alone is over the limit', () => {
+    const journal = new Journal(10, 1000)
+    journal.add(entry('/a'), 100)
+    journal.add(entry('/huge'), 5000)
+    expect(journal.entries().map((e) => e.path)).toEqual(['/huge'])
+    expect(journal.bytes).toBe(5000)
+  })
+
+  it('charges shared facts once while entries hold them, and gives them back with the last', () => {
+    const journal = new Journal(3, 10_000)
+    const polled = new Polled('/shared', 1000, 100)
+    journal.addShared(polled, 1, 1, 1)
+    journal.addShared(polled, 1, 1, 1)
+    expect(journal.bytes).toBe(1000 + 2 * 100)
+    journal.add(entry('/a'), 50)
+    // The ring is full: the first shared entry goes, the facts stay for the second.
+    journal.add(entry('/b'), 50)
+    expect(journal.bytes).toBe(1000 + 100 + 2 * 50)
+    journal.add(entry('/c'), 50)
+    expect(journal.bytes).toBe(3 * 50)
+    expect(polled.holders).toBe(0)
+  })
+
+  it('does not drop shared facts to make room for another entry sharing them', () => {
+    const journal = new Journal(2, 1250)
+    const polled = new Polled('/shared', 1000, 100)
+    for (let k = 0; k < 5; k++) journal.addShared(polled, k, k, k)
+    expect(journal.bytes).toBe(1000 + 2 * 100)
+    expect(journal.size).toBe(2)
+    expect(polled.holders).toBe(2)
+  })
+
+  it('keeps the charge of an entry built from shared facts, without the facts', () => {
+    const journal = new Journal(10, 10_000)
+    const polled = new Polled('/shared', 1000, 100)
+    journal.addShared(polled, 1, 1, 1)
+    journal.addShared(polled, 1, 1, 1)
+    journal.entries()
+    expect(journal.bytes).toBe(2 * 100)
+    expect(polled.holders).toBe(0)
+  })
+
+  it('gives back every charge on clear', () => {
+    const journal = new Journal(10, 10_000)
+    const polled = new Polled('/shared', 1000, 100)
+    journal.addShared(polled, 1, 1, 1)
+    journal.add(entry('/a'), 300)
+    journal.addLazy('/lazy', (path, id) => ({ ...entry(path), id }), 200)
+    journal.clear()
+    expect(journal.bytes).toBe(0)
+    expect(polled.holders).toBe(0)
+    journal.addShared(polled, 1, 1, 1)
+    expect(journal.bytes).toBe(1100)
   })
 })

@@ -44,6 +44,16 @@ describe('the client report', () => {
     expect(report.findings.map((f) => f.id)).toContain('errors-acted-on')
   })
 
+  it('judges the reaction to a partial failure by the agents a cut URL kept, leaving out the cut one', () => {
+    const cutAt = (list: string, length: number) => ({ agentUuids: [`${list}...[truncated: ${length} bytes]`] })
+    const partial = entry(0, {
+      operation: 'stopagent', method: 'POST', query: cutAt('a,b,c,d', 20_000), truncated: { url: 20_000 },
+      partialErrors: [{ agent: 'web-b', uuid: 'b', message: 'x' }, { agent: 'web-c', uuid: 'c', message: 'x' }], callKey: 'k1'
+    })
+    const followUp = entry(500, { operation: 'stopagent', method: 'POST', query: cutAt('b,c,d', 10_000), truncated: { url: 10_000 }, callKey: 'k2' })
+    expect(buildReport([partial, followUp], context).partialFailures.reactions['failed-only']).toBe(1)
+  })
+
   it('sees a client that ignored a partial failure', () => {
     const partial = entry(0, { operation: 'stopagent', method: 'POST', query: { agentUuids: ['a,b'] }, partialErrors: [{ agent: 'web-b', uuid: 'b', message: 'x' }] })
     expect(buildReport([partial], context).partialFailures.reactions.ignored).toBe(1)

@@ -12,6 +12,7 @@ import { parseServeConfig } from '../../src/config.js'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
 import { createHarness, type Harness } from '../../src/harness/plugin.js'
 import type { JournalEntry } from '../../src/harness/journal.js'
+import { URL_CAP } from '../../src/harness/journal-bounds.js'
 import { LAZY_ANSWER_CHARS } from '../../src/harness/recorder.js'
 import { AnswerCache } from '../../src/http/answer-cache.js'
 import { createAuthCheck } from '../../src/http/auth.js'
@@ -133,6 +134,18 @@ describe('the front door', () => {
     expect(second.body).toBe(first.body)
     expect(second.headers['content-length']).toBe(String(Buffer.byteLength(first.body)))
     expect(first.body).toContain('ünïcödé')
+  })
+
+  it('journals a URL longer than the journal keeps as fastify does: cut, with the rules of the whole', async () => {
+    const path = `${REST}/agentinfo?agentname=${agent(5)}&pad=${'p'.repeat(URL_CAP)}&password=x`
+    const before = routed
+    await get(port, path)
+    await get(port, path)
+    expect(routed).toBe(before + 1)
+    const [fromFastify, fromDoor] = harness.journal.entries()
+    expect(callFacts(fromDoor)).toEqual(callFacts(fromFastify))
+    expect(fromDoor.truncated).toEqual({ url: path.length })
+    expect(fromDoor.violations.map((v) => v.rule)).toEqual(['unknown-parameter', 'credentials-in-query'])
   })
 
   it('counts its answers in the API metrics as fastify does', async () => {

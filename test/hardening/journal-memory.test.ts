@@ -1,0 +1,68 @@
+/**
+ * Regression of issue 13, finding 2: the journal kept every request's URL and body whole, so
+ * clients repeating 1 MB requests (401s without credentials, 400s with a 1 MB body) grew the
+ * heap by 1 MB a request until the process died. Measured on a real server (inject's mock
+ * requests keep each other alive, which would hide what the journal keeps), with the heap
+ * after a full GC.
+ */
+import { Agent, request } from 'node:http'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startFleetsim, type RunningFleetsim } from '../../src/harness/embed.js'
+
+setFlagsFromString('--expose-gc')
+const gc = runInNewContext('gc') as () => void
+
+function heapAfterGc(): number {
+  gc()
+  gc()
+  return process.memoryUsage().heapUsed
+}
+
+const MB = 1024 * 1024
+/** Requests of each kind; the old journal kept about 1 MB of each. */
+const REQUESTS = 30
+
+let sim: RunningFleetsim
+const agent = new Agent({ keepAlive: true, maxSockets: 4 })
+
+function send(path: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(sim.origin)
+    const req = request({ host: url.hostname, port: url.port, path, method, headers, agent }, (res) => {
+      res.resume()
+      res.on('end', () => resolve(res.statusCode ?? 0))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+beforeAll(async () => {
+  sim = await startFleetsim({ http: true, agents: 10, journalSize: 10_000 })
+})
+afterAll(async () => {
+  agent.destroy()
+  await sim.close()
+})
+
+describe('the journal under 1 MB requests', () => {
+  it('keeps a bounded part of each: the heap grows by far less than the requests were long', async () => {
+    const path = new URL(sim.url).pathname
+    // Warm up: the first requests compile code and fill caches that would look like growth.
+    for (let i = 0; i < 4; i++) await send(`${path}/agentinfo.json?agentname=warm${i}`, {})
+    const before = heapAfterGc()
+    const name = 'a'.repeat(1_000_000)
+    const statuses: number[] = []
+    for (let i = 0; i < REQUESTS; i++) statuses.push(await send(`${path}/agentinfo.json?agentname=${i}${name}`, {}))
+    const json = { ...sim.headers, 'content-type': 'application/json', accept: 'application/json' }
+    for (let i = 0; i < REQUESTS; i++) statuses.push(await send(`${path}/addagent`, json, 'POST', JSON.stringify({ name: `${i}${name}` })))
+    const grown = heapAfterGc() - before
+
+    expect(new Set(statuses)).toEqual(new Set([401, 400]))
+    expect(sim.journal().length).toBe(2 * REQUESTS + 4)
+    // The old journal grew by 2 × 30 MB here; each kept entry is now about 10 KB.
+    expect(grown).toBeLessThan(12 * MB)
+  })
+})

@@ -1,0 +1,146 @@
+/**
+ * What the journal keeps of long and deep requests (src/harness/journal-bounds.ts): text cut
+ * to its cap with a marker and its length, rules and call keys read from the whole request,
+ * and an entry for every request however deep its body (issue 13, findings 2 and 5).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { bodyText, callKey } from '../../src/harness/call-key.js'
+import { DETAIL_CAP, HEADER_CAP, MAX_VIOLATIONS, SHAPE_KEYS, SHAPE_KEYS_PER_OBJECT, URL_CAP, measureShape } from '../../src/harness/journal-bounds.js'
+import type { JournalEntry } from '../../src/harness/journal.js'
+import { createHarness, type Harness as HarnessState } from '../../src/harness/plugin.js'
+import { AUTH, JSON_HEADERS, REST, harness, type Harness } from '../http/helpers.js'
+
+let h: Harness
+let state: HarnessState
+
+beforeAll(async () => {
+  state = createHarness({ journalSize: 10_000 })
+  h = await harness(10, { harness: state })
+})
+afterAll(() => h.close())
+beforeEach(() => state.journal.clear())
+
+function last(): JournalEntry {
+  const entry = state.journal.entries().at(-1)
+  if (entry === undefined) throw new Error('no journal entry')
+  return entry
+}
+
+describe('the journal of a long request', () => {
+  it('keeps a 1,000,000-character URL cut at 8 KiB, ending with a marker and its length (finding 2)', async () => {
+    const url = `${REST}/agentinfo.json?agentname=${'a'.repeat(1_000_000)}`
+    const response = await h.app.inject({ method: 'GET', url })
+    expect(response.statusCode).toBe(401)
+
+    const entry = last()
+    expect(entry).toMatchObject({ status: 401, operation: 'agentinfo', path: `${REST}/agentinfo.json`, truncated: { url: url.length } })
+    const [name] = entry.query.agentname
+    expect(name.endsWith(`...[truncated: ${url.length} bytes]`)).toBe(true)
+    expect(name.length).toBeLessThan(URL_CAP)
+    // The journal's own account: about what the entry holds, not the megabyte sent.
+    expect(state.journal.bytes).toBeGreaterThan(URL_CAP)
+    expect(state.journal.bytes).toBeLessThan(4 * URL_CAP)
+  })
+
+  it('drops the oldest entries when their bytes would pass --journal-max-bytes, and counts them', async () => {
+    const small = createHarness({ journalSize: 10_000, journalMaxBytes: 256 * 1024 })
+    const app = await harness(10, { harness: small })
+    try {
+      for (let i = 0; i < 40; i++) await app.app.inject({ method: 'GET', url: `${REST}/agentinfo.json?agentname=${i}${'b'.repeat(20_000)}` })
+      expect(small.journal.bytes).toBeLessThanOrEqual(256 * 1024)
+      expect(small.journal.dropped).toBeGreaterThan(0)
+      expect(small.journal.size + small.journal.dropped).toBe(40)
+      // The newest entries are the ones kept.
+      expect(small.journal.entries().at(-1)?.query.agentname[0].startsWith('39b')).toBe(true)
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('cuts long accept and content-type headers at 1 KiB', async () => {
+    const accept = `application/json, ${'x/y, '.repeat(1000)}`
+    const contentType = `application/json; ${'p=q; '.repeat(1000)}`
+    await h.app.inject({ method: 'GET', url: `${REST}/appinfo`, headers: { ...AUTH, accept, 'content-type': contentType } })
+    const entry = last()
+    expect(entry.truncated).toEqual({ accept: accept.length, contentType: contentType.length })
+    expect(entry.accept?.endsWith(`...[truncated: ${accept.length} bytes]`)).toBe(true)
+    expect(entry.accept?.length).toBeLessThan(HEADER_CAP + 40)
+    expect(entry.contentType?.length).toBeLessThan(HEADER_CAP + 40)
+  })
+
+  it('finds the rules broken past the cut, from the whole URL, and never records credentials there', async () => {
+    const pad = 'p'.repeat(2 * URL_CAP)
+    await h.app.inject({ method: 'GET', url: `${REST}/agentinfo?agentname=x&pad=${pad}&password=hunter2`, headers: JSON_HEADERS })
+    const first = last()
+    expect(first.truncated?.url).toBeGreaterThan(URL_CAP)
+    expect(first.violations.map((v) => v.rule)).toEqual(['unknown-parameter', 'credentials-in-query'])
+    expect(first.query.password).toBeUndefined()
+    expect(JSON.stringify(first)).not.toContain('hunter2')
+
+    // Two calls that differ only past the cut are different calls.
+    await h.app.inject({ method: 'GET', url: `${REST}/agentinfo?agentname=x&pad=${pad}&password=other`, headers: JSON_HEADERS })
+    expect(last().callKey).not.toBe(first.callKey)
+  })
+
+  it(`keeps at most ${MAX_VIOLATIONS} violations, details cut at ${DETAIL_CAP} characters, and how many were found`, async () => {
+    const unknown = Array.from({ length: 150 }, (_, k) => `u${k}=1`).join('&')
+    await h.app.inject({ method: 'GET', url: `${REST}/agentinfo?agentname=x&${unknown}`, headers: JSON_HEADERS })
+    const many = last()
+    expect(many.violations).toHaveLength(MAX_VIOLATIONS)
+    expect(many.truncated).toEqual({ violations: 150 })
+
+    const key = 'k'.repeat(2 * DETAIL_CAP)
+    await h.app.inject({ method: 'GET', url: `${REST}/agentinfo?agentname=x&${key}=1`, headers: JSON_HEADERS })
+    const [long] = last().violations
+    expect(long.rule).toBe('unknown-parameter')
+    expect(long.detail.length).toBeLessThan(DETAIL_CAP + 40)
+    expect(long.detail).toMatch(/\.\.\.\[truncated: \d+ characters\]$/)
+  })
+
+  it('keeps of a 1 MB body only its shape, with a long key cut', async () => {
+    const key = 'k'.repeat(300_000)
+    const response = await h.app.inject({ method: 'POST', url: `${REST}/addagent`, headers: JSON_HEADERS, payload: JSON.stringify({ name: 'n'.repeat(700_000), [key]: 1 }) })
+    expect(response.statusCode).toBe(400)
+    const entry = last()
+    expect(Object.values(entry.body?.shape ?? {})).toEqual(['string', 'number'])
+    expect(Object.keys(entry.body?.shape ?? {})[1]).toBe(`${'k'.repeat(256)}...[truncated: 300000 characters]`)
+    expect(state.journal.bytes).toBeLessThan(4096)
+  })
+})
+
+describe('the journal of a deeply nested body (finding 5)', () => {
+  it.each([
+    ['arrays', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, [[[['array']]]]],
+    ['objects', `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`, { a: { a: { a: { a: 'object' } } } }]
+  ])('records 100,000 levels of %s: the 400 and an entry with the shape summarised', async (_kind, payload, shape) => {
+    const response = await h.app.inject({ method: 'POST', url: `${REST}/addagent`, headers: JSON_HEADERS, payload })
+    expect(response.statusCode).toBe(400)
+    const entry = last()
+    expect(entry).toMatchObject({ operation: 'addagent', status: 400, body: { shape } })
+    expect(entry.callKey).toMatch(/^[0-9a-f]{16}$/)
+  })
+})
+
+describe('the shape of a body', () => {
+  it(`shows at most ${SHAPE_KEYS_PER_OBJECT} keys of an object and ${SHAPE_KEYS} in all`, () => {
+    const wide = Object.fromEntries(Array.from({ length: 80 }, (_, k) => [`k${k}`, k]))
+    expect(Object.keys(measureShape(wide).shape)).toHaveLength(SHAPE_KEYS_PER_OBJECT)
+    const nested = Object.fromEntries(Array.from({ length: 10 }, (_, k) => [`o${k}`, wide]))
+    const shape = measureShape(nested).shape as Record<string, Record<string, string>>
+    const keys = Object.keys(shape).length + Object.values(shape).reduce((sum, inner) => sum + Object.keys(inner).length, 0)
+    expect(keys).toBe(SHAPE_KEYS)
+  })
+})
+
+describe('the call key', () => {
+  it('writes a body as JSON.stringify does, so call keys stay what they were', () => {
+    const bodies = [{ name: 'a', 'global-config': { port: 4041, tags: ['x', null, true, 1.5] } }, [], {}, [[], {}], 'text', 0, null, { 'quo"te': 'é\n\u0000' }]
+    for (const body of bodies) expect(bodyText(body)).toBe(JSON.stringify(body))
+  })
+
+  it('digests a body nested 100,000 deep', () => {
+    let deep: unknown = 1
+    for (let k = 0; k < 100_000; k++) deep = [deep]
+    expect(callKey('POST', 'addagent', '', deep)).toMatch(/^[0-9a-f]{16}$/)
+  })
+})

@@ -1,0 +1,71 @@
+/**
+ * The bytes limit of the journal holds only if each entry is charged at least what it holds.
+ * Here the heap that built entries hold (the heap after a full GC, before and after the
+ * journal is cleared) is compared with their charges, for ordinary requests and for the
+ * longest ones. Over a real socket: inject's mock requests keep each other alive.
+ */
+import { request } from 'node:http'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { URL_CAP } from '../../src/harness/journal-bounds.js'
+import { createHarness, type Harness as HarnessState } from '../../src/harness/plugin.js'
+import { JSON_HEADERS, REST, harness, type Harness } from '../http/helpers.js'
+
+setFlagsFromString('--expose-gc')
+const gc = runInNewContext('gc') as () => void
+
+function heapAfterGc(): number {
+  gc()
+  gc()
+  return process.memoryUsage().heapUsed
+}
+
+let h: Harness
+let state: HarnessState
+let port: number
+
+function send(path: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      res.resume()
+      res.on('end', () => resolve(res.statusCode ?? 0))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+beforeAll(async () => {
+  state = createHarness({ journalSize: 10_000 })
+  h = await harness(10, { harness: state })
+  await h.app.listen({ host: '127.0.0.1', port: 0 })
+  port = (h.app.server.address() as { port: number }).port
+})
+afterAll(() => h.close())
+
+/** A URL of almost 8 KiB with as many different parameters as fit (`&` and two characters each): the most a kept URL can make an entry hold. */
+const manyParameters = (i: number) => `${REST}/agentinfo?${Array.from({ length: 1296 * 2 }, (_, k) => (((k + i) % 1296) + 36).toString(36)).join('&')}`.slice(0, URL_CAP - 10)
+
+describe('the charge of a journal entry', () => {
+  it.each([
+    ['agentinfo by name', 600, (i: number) => send(`${REST}/agentinfo?agentname=agent-${i}`, JSON_HEADERS)],
+    ['agentinfo by state, with an unknown parameter', 600, (i: number) => send(`${REST}/agentinfo?agentstate=ONLINE&agentwithmodules=false&x${i}=1`, JSON_HEADERS)],
+    ['addagent with a body', 600, (i: number) => send(`${REST}/addagent`, JSON_HEADERS, 'POST', JSON.stringify({ name: `c-${i}`, labels: { a: 1, b: [1, 2] } }))],
+    ['a URL cut at the cap, without credentials', 300, (i: number) => send(`${REST}/agentinfo.json?agentname=${i}${'a'.repeat(12_000)}`, {})],
+    ['a kept URL full of parameters', 40, (i: number) => send(manyParameters(i), JSON_HEADERS)]
+  ])('covers what the built entry of %s holds', async (_kind, count, sendOne) => {
+    // Warm up, so that code compiled and caches filled on first use do not count as entries.
+    for (let i = 0; i < 20; i++) await sendOne(-1 - i)
+    state.journal.clear()
+    for (let i = 0; i < count; i++) await sendOne(i)
+    expect(state.journal.size).toBe(count)
+    state.journal.entries()
+    const charged = state.journal.bytes
+    const withEntries = heapAfterGc()
+    state.journal.clear()
+    const held = withEntries - heapAfterGc()
+    expect(held).toBeGreaterThan(0)
+    expect(held).toBeLessThanOrEqual(charged)
+  })
+})
