@@ -24,6 +24,8 @@ export const MAX_QUERY_LENGTH = 16 * 1024 * 1024
 export const MIN_JOURNAL_BYTES = 1024 * 1024
 /** Upper bound of the timeout flags: one day. */
 export const MAX_TIMEOUT_MS = 86_400_000
+/** Upper bound of --shutdown-grace: a stop that waits longer than a minute is one a supervisor kills anyway. */
+export const MAX_SHUTDOWN_GRACE_MS = 60_000
 
 export interface ServeConfig {
   /** address to listen on */
@@ -67,6 +69,10 @@ export interface ServeConfig {
   readonly keepAliveTimeout: number
   /** open connections served at once; further ones get 503 */
   readonly maxConnections: number
+  /** open connections one client address may hold, from accept (before TLS); further ones are closed at accept */
+  readonly maxConnectionsPerClient: number
+  /** at shutdown, how long requests in flight may take before their connections are cut, ms */
+  readonly shutdownGrace: number
   /** reject requests that break a strict-mode rule (src/harness/rules.ts) with 400 */
   readonly strict: boolean
   /** request journal entries kept (0: no journal) */
@@ -107,6 +113,8 @@ export const SERVE_DEFAULTS = Object.freeze({
   headersTimeout: 10_000,
   keepAliveTimeout: 5_000,
   maxConnections: 1024,
+  maxConnectionsPerClient: 256,
+  shutdownGrace: 5_000,
   strict: false,
   journalSize: 10_000,
   journalMaxBytes: 32 * 1024 * 1024,
@@ -183,6 +191,8 @@ export const SERVE_FLAGS: readonly FlagSpec[] = Object.freeze([
   { name: 'headers-timeout', key: 'headersTimeout', type: 'string', valueName: '<ms>', defaultText: String(SERVE_DEFAULTS.headersTimeout), meaning: 'time a client has to send the request headers (at most --request-timeout)' },
   { name: 'keep-alive-timeout', key: 'keepAliveTimeout', type: 'string', valueName: '<ms>', defaultText: String(SERVE_DEFAULTS.keepAliveTimeout), meaning: 'an idle keep-alive connection is closed after this long' },
   { name: 'max-connections', key: 'maxConnections', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.maxConnections), meaning: 'open connections served at once; requests on further ones get 503' },
+  { name: 'max-connections-per-client', key: 'maxConnectionsPerClient', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.maxConnectionsPerClient), meaning: 'open connections one client address may hold, TLS handshakes included; further ones are closed at accept' },
+  { name: 'shutdown-grace', key: 'shutdownGrace', type: 'string', valueName: '<ms>', defaultText: String(SERVE_DEFAULTS.shutdownGrace), meaning: 'at SIGINT/SIGTERM, time requests in flight get to finish before their connections are cut' },
   { name: 'strict', key: 'strict', type: 'boolean', defaultText: 'false', meaning: 'reject requests that break a protocol rule with 400 (lenient: answer and record)' },
   { name: 'journal-size', key: 'journalSize', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.journalSize), meaning: 'requests kept in the journal of /__admin/requests and /__admin/report (0: none)' },
   { name: 'journal-max-bytes', key: 'journalMaxBytes', type: 'string', valueName: '<bytes>', defaultText: String(SERVE_DEFAULTS.journalMaxBytes), meaning: 'bytes the journal entries may hold together; past it the oldest are dropped' },
@@ -270,6 +280,8 @@ export function parseServeConfig(
     headersTimeout: read('headersTimeout', SERVE_DEFAULTS.headersTimeout, (value, fail) => integerIn(value, 1, MAX_TIMEOUT_MS) ?? fail(`be an integer from 1 to ${MAX_TIMEOUT_MS} (milliseconds)`)),
     keepAliveTimeout: read('keepAliveTimeout', SERVE_DEFAULTS.keepAliveTimeout, (value, fail) => integerIn(value, 1, MAX_TIMEOUT_MS) ?? fail(`be an integer from 1 to ${MAX_TIMEOUT_MS} (milliseconds)`)),
     maxConnections: read('maxConnections', SERVE_DEFAULTS.maxConnections, (value, fail) => integerIn(value, 1, 1_000_000) ?? fail('be an integer from 1 to 1000000')),
+    maxConnectionsPerClient: read('maxConnectionsPerClient', SERVE_DEFAULTS.maxConnectionsPerClient, (value, fail) => integerIn(value, 1, 1_000_000) ?? fail('be an integer from 1 to 1000000')),
+    shutdownGrace: read('shutdownGrace', SERVE_DEFAULTS.shutdownGrace, (value, fail) => integerIn(value, 0, MAX_SHUTDOWN_GRACE_MS) ?? fail(`be an integer from 0 to ${MAX_SHUTDOWN_GRACE_MS} (milliseconds)`)),
     strict: flag('strict', SERVE_DEFAULTS.strict),
     journalSize: read('journalSize', SERVE_DEFAULTS.journalSize, (value, fail) => integerIn(value, 0, 10_000_000) ?? fail('be an integer from 0 to 10000000')),
     journalMaxBytes: read('journalMaxBytes', SERVE_DEFAULTS.journalMaxBytes, (value, fail) => integerIn(value, MIN_JOURNAL_BYTES, MAX_LIMIT) ?? fail(`be an integer from ${MIN_JOURNAL_BYTES} to ${MAX_LIMIT} (bytes)`)),

@@ -20,6 +20,7 @@ import { faultsPlugin } from './faults/plugin.js'
 import { FaultState } from './faults/state.js'
 import { AnswerCache } from './http/answer-cache.js'
 import { handleClientError } from './http/client-errors.js'
+import { trackConnections, type Connections } from './http/connections.js'
 import { frontDoor } from './http/front-door.js'
 import { markConnections } from './http/limits.js'
 import type { LogLevel, ServeConfig } from './config.js'
@@ -33,10 +34,8 @@ import { resumeSimulation, saveSimulation } from './state/simulation-state.js'
 import type { Scenario } from './scenario/types.js'
 import type { CaInfo } from './tls/ca-info.js'
 import type { Manager } from './manager/manager.js'
-import { TLS_MIN_VERSION, loadOrCreateTls } from './tls/tls-store.js'
+import { TLS_CIPHERS, TLS_MIN_VERSION, loadOrCreateTls } from './tls/tls-store.js'
 
-/** In-flight requests get this long to finish on close before their connections are cut. */
-const CLOSE_GRACE_MS = 5000
 /** Room in the request head for the request line and the headers beyond the query string. */
 const HEADER_ROOM_BYTES = 16 * 1024
 /** Headers that carry secrets; pino prints them as [Redacted] wherever a request is logged. */
@@ -64,7 +63,12 @@ export interface RunningServer {
   readonly fleet: FleetEngine
   /** the request journal and client report */
   readonly harness: Harness
-  /** stops accepting connections, lets requests finish, then closes the app and the fleet */
+  /** connections open now, counted from accept (TLS handshakes included) */
+  openConnections(): number
+  /**
+   * Stops accepting connections, destroys idle and half-open ones, lets requests in flight
+   * finish for at most --shutdown-grace, then closes the app, saves the state and closes the fleet.
+   */
   close(): Promise<void>
 }
 
@@ -97,6 +101,7 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
     throw error
   })
   let server: Server | undefined
+  let connections: Connections
   try {
     // The server is ours rather than fastify's, so TLS options, listening and closing live in
     // one place; the handler ends in fastify's documented `routing` entry, the same handler its
@@ -104,10 +109,21 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
     const limits = serverLimits(config)
     server = config.http
       ? createHttpServer(limits, handler)
-      : createHttpsServer({ ...limits, key: tls.key, cert: tls.cert, minVersion: TLS_MIN_VERSION, handshakeTimeout: config.headersTimeout }, handler)
+      : createHttpsServer(
+          { ...limits, key: tls.key, cert: tls.cert, minVersion: TLS_MIN_VERSION, ciphers: TLS_CIPHERS, handshakeTimeout: config.headersTimeout },
+          handler
+        )
     server.keepAliveTimeout = config.keepAliveTimeout
     server.on('clientError', handleClientError)
     markConnections(server, config.http ? 'connection' : 'secureConnection', config.maxConnections)
+    // Last, as it takes over the 'connection' listeners above (src/http/connections.ts). The
+    // handshake gets as long as the request head does after it.
+    connections = trackConnections(server, {
+      perClient: config.maxConnectionsPerClient,
+      ...(config.http ? {} : { handshakeMs: config.headersTimeout }),
+      onRefused: ({ refused, addresses }) =>
+        logger.warn({ refused, addresses, limit: config.maxConnectionsPerClient }, 'connections refused: over --max-connections-per-client')
+    })
     await listen(server, config.host, config.port)
   } catch (error) {
     await app.close()
@@ -126,7 +142,6 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
     saveState !== undefined && config.snapshotInterval > 0
       ? setInterval(() => saveState().catch((error: unknown) => logger.error({ err: error }, 'could not save the simulation')), config.snapshotInterval * 1000).unref()
       : undefined
-  const listening = server
   let closing: Promise<void> | undefined
   return {
     baseUrl,
@@ -137,12 +152,13 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
     ca: tls.ca,
     caPath: tls.caPath,
     logger,
+    openConnections: () => connections.open(),
     close: () => {
       closing ??= (async () => {
         logger.info('closing')
         fleetLog.stop()
         clearInterval(saveTimer)
-        await closeServer(listening)
+        await connections.close(config.shutdownGrace)
         await app.close()
         // Saved once the last request has been answered, so nothing it changed is lost.
         await saveState?.().catch((error: unknown) => logger.error({ err: error }, 'could not save the simulation'))
@@ -340,14 +356,4 @@ function serverLimits(config: ServeConfig): ServerOptions {
     // The app answers a missing Host in the error envelope (src/http/limits.ts).
     requireHostHeader: false
   }
-}
-
-/** Stops accepting, closes idle keep-alive connections, and cuts the rest after a grace period. */
-async function closeServer(server: Server): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-  server.closeIdleConnections()
-  const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
-  timer.unref()
-  await closed
-  clearTimeout(timer)
 }

@@ -18,7 +18,9 @@ export async function run(argv: string[]): Promise<number> {
     const { startServer } = await import('../server.js')
     const server = await startServer(config)
     const signal = await stop.received
-    server.logger.info({ signal }, 'shutting down')
+    // Bounded: idle and half-open connections go at once, requests in flight get --shutdown-grace
+    // (src/http/connections.ts); then the state is saved.
+    server.logger.info({ signal, graceMs: config.shutdownGrace }, 'shutting down')
     await server.close()
     return 0
   } finally {

@@ -1,9 +1,13 @@
 /**
  * Requests Node's HTTP parser cannot read (bad bytes in the request line or headers, a head
- * larger than the limit, a client too slow to send its headers or request) never reach the
- * app. This `clientError` handler still answers them with the error envelope before closing the
- * connection, instead of Node's bare status line. The headers were not read, so the format is
- * the default one, XML (docs/protocol.md, negotiation).
+ * larger than the limit, an HTTP version it does not know, a client too slow to send its
+ * headers or request) never reach the app. This `clientError` handler still answers them with
+ * the error envelope instead of Node's bare status line, then closes the connection. The
+ * headers were not read, so the format is the default one, XML (docs/protocol.md, negotiation).
+ *
+ * Every other client error (a TLS handshake that failed or timed out, a reset) is a connection
+ * HTTP never spoke on: it is destroyed at once. Answering it would write HTTP into a TLS
+ * session that never began, which never flushes, so the socket would stay open forever.
  */
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -11,28 +15,66 @@ import { apiError, type ApiError } from './errors.js'
 import { XML_TYPE } from './negotiation.js'
 import { xmlDocument } from './xml-writer.js'
 
-export function handleClientError(error: Error & { code?: string }, socket: Duplex & { bytesWritten?: number }): void {
-  // Only a connection nothing was written to yet can take an answer; a reset one takes nothing.
-  if (error.code === 'ECONNRESET' || !socket.writable || (socket.bytesWritten ?? 0) > 0) {
+/**
+ * A last answer gets this long to leave before its connection is cut anyway: it is a few
+ * hundred bytes, so only a peer that reads nothing at all holds it up.
+ */
+const LAST_ANSWER_MS = 1000
+
+export function handleClientError(error: Error & { code?: string; rawPacket?: unknown }, socket: Duplex & { bytesWritten?: number }): void {
+  // Only a connection HTTP reads from, and nothing was written to yet, can take an answer.
+  if (!fromHttpParser(error) || !socket.writable || (socket.bytesWritten ?? 0) > 0) {
     socket.destroy()
     return
   }
-  const apiErr = catalogueErrorOf(error)
-  const status = apiErr.statusCode
-  const body = xmlDocument({ servicename: '', errors: [{ status, message: apiErr.message, code: apiErr.code }] })
-  socket.end(
+  answerAndClose(socket, rawErrorAnswer(catalogueErrorOf(error)))
+}
+
+/** A whole HTTP/1.1 answer carrying `error` in the XML envelope, with Connection: close. */
+export function rawErrorAnswer(error: ApiError): string {
+  const status = error.statusCode
+  const body = xmlDocument({ servicename: '', errors: [{ status, message: error.message, code: error.code }] })
+  return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\nContent-Type: ${XML_TYPE}\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
   )
 }
 
-function catalogueErrorOf(error: Error & { code?: string }): ApiError {
+/**
+ * Sends a last answer and closes the connection: end() sends it and then FIN, and the socket is
+ * destroyed as soon as that is done, or after LAST_ANSWER_MS whatever the peer does. Never left
+ * half-open: the HTTP servers allow half-open connections, so end() alone would wait for the
+ * client to close its side.
+ */
+export function answerAndClose(socket: Duplex, answer: string): void {
+  const timer = setTimeout(() => socket.destroy(), LAST_ANSWER_MS)
+  timer.unref()
+  socket.once('close', () => clearTimeout(timer))
+  socket.end(answer, () => socket.destroy())
+}
+
+/** llhttp's parse errors (HPE_*) and Node's request timeout come from a connection HTTP reads. */
+function fromHttpParser(error: { code?: string }): boolean {
+  return error.code !== undefined && (error.code.startsWith('HPE_') || error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+}
+
+function catalogueErrorOf(error: Error & { code?: string; rawPacket?: unknown }): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return apiError('E_HEADERS_TOO_LARGE')
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return apiError('E_REQUEST_TIMEOUT')
+    case 'HPE_INVALID_VERSION':
+      return apiError('E_HTTP_VERSION', { version: versionOf(error.rawPacket) })
     default:
       return apiError('E_BAD_REQUEST', { detail: `the HTTP request is malformed (${error.code ?? error.message})` })
   }
+}
+
+/** The version part of the request line llhttp refused, for the message (`HTTP/1.2`). */
+function versionOf(rawPacket: unknown): string {
+  if (!Buffer.isBuffer(rawPacket)) return 'unreadable'
+  const line = rawPacket.subarray(0, 1024).toString('latin1').split('\n', 1)[0]
+  const version = / (HTTP\/[0-9A-Za-z.]{1,8})\r?$/.exec(line)?.[1]
+  return version ?? 'unreadable'
 }

@@ -33,7 +33,8 @@ export function createErrorHandler(bodyLimit: number) {
     if (request.is404 && request.operation === '') describeUnrouted(request)
     const apiErr = toCatalogueError(error, request, bodyLimit)
     const status = apiErr.statusCode
-    if (status >= 500) request.log.error({ err: error, operation: request.operation }, 'request failed')
+    // 505 is the one 5xx the client causes (its request line's version): not the server's failure.
+    if (status >= 500 && apiErr.code !== 'E_HTTP_VERSION') request.log.error({ err: error, operation: request.operation }, 'request failed')
     const errors = [apiErr, ...apiErr.more].map((e) => ({ status, message: e.message, code: e.code }))
     return sendEnvelope(request, reply, { servicename: request.operation, errors }, status)
   }

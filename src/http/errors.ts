@@ -61,6 +61,18 @@ export const ERRORS = {
     503,
     (p) => `The simulator already serves ${p.limit} connections, its limit: retry after the time in Retry-After, or reuse fewer connections.`
   ),
+  E_HTTPS_REQUIRED: entry<{ url: string }>(
+    400,
+    (p) => `This port speaks HTTPS, not plain HTTP: use ${p.url} (and trust the fleetsim CA, tls/ca.pem in its --data-dir).`
+  ),
+  E_DUPLICATE_HOST: entry<{ count: number }>(
+    400,
+    (p) => `The request has ${p.count} Host headers: send exactly one.`
+  ),
+  E_HTTP_VERSION: entry<{ version: string }>(
+    505,
+    (p) => `The HTTP version of the request line (${p.version}) is not supported: send the request as HTTP/1.1 (or HTTP/1.0).`
+  ),
   E_MALFORMED_JSON: entry<{ detail: string }>(
     400,
     (p) => `The request body is not valid JSON (${p.detail}): fix the syntax or send the Content-Type that matches the body.`

@@ -9,7 +9,7 @@
  *
  * A request is answered here only where fastify would send exactly these bytes and do nothing
  * more, so everything else goes to fastify:
- * - GET without a body, with a Host header, on a connection within --max-connections;
+ * - GET without a body, HTTP/1.0 or 1.1 with one Host header, on a connection within --max-connections;
  * - credentials that pass, and a format that negotiates as fastify's route would;
  * - the door is open (`open`): not in strict mode (its rules run in preValidation), no fault
  *   rule (faults act in preHandler), and no request lines in the log (level above info);
@@ -28,7 +28,7 @@ import { checkRequest } from '../harness/rules.js'
 import { answerSeries, observeAnswer, type ApiMetrics } from '../metrics/api-metrics.js'
 import type { AnswerCache, KeptAnswer } from './answer-cache.js'
 import type { AuthCheck } from './auth.js'
-import { connectionOverLimit } from './limits.js'
+import { connectionOverLimit, headError } from './limits.js'
 import { JSON_TYPE, XML_TYPE, negotiate, type Format } from './negotiation.js'
 import { AGENTINFO_SCHEMA } from './routes/agentinfo.js'
 
@@ -60,6 +60,7 @@ export function frontDoor(options: FrontDoorOptions, routing: RequestListener): 
       host === '' ||
       headers['transfer-encoding'] !== undefined ||
       (headers['content-length'] !== undefined && headers['content-length'] !== '0') ||
+      headError(request) !== undefined ||
       !open()
     ) {
       return routing(request, response)

@@ -2,16 +2,19 @@
  * Request limits the app enforces itself, so that past them the client gets a catalogue error
  * in its format rather than a bare status from Node's parser:
  * - the query string length (`maxQueryLength`, 414), checked before anything else reads it;
- * - the Host header an HTTP/1.1 request must carry (400);
+ * - the request head: an HTTP/1.1 request must carry a Host header, no request may carry two
+ *   (400), and the version must be HTTP/1.0 or 1.1 (505; llhttp refuses most others itself, but
+ *   reads HTTP/0.9 and HTTP/2.0 request lines, see client-errors.ts);
  * - requests on a connection the server marked as beyond `--max-connections` (503, with
  *   `Retry-After` and `Connection: close`, so the connection goes away after the answer).
  *
  * The body size (413) is fastify's `bodyLimit` and the list size (400) the validator's; the
  * timeouts and the connection count are the server's (src/server.ts, docs/limits.md).
  */
+import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { apiError } from './errors.js'
+import { apiError, type ApiError } from './errors.js'
 import { describeUnrouted } from './unrouted.js'
 import './request-context.js'
 
@@ -36,9 +39,8 @@ export function registerLimits(app: FastifyInstance, options: LimitOptions): voi
     const question = url.indexOf('?')
     const queryLength = question === -1 ? 0 : url.length - question - 1
     const connectionLimit = connectionOverLimit(request.raw.socket)
-    // Node's own check of this answers a bare 400, so the servers leave it to the app (requireHostHeader: false).
-    const hostMissing = request.headers.host === undefined && request.raw.httpVersion === '1.1'
-    if (queryLength <= maxQueryLength && connectionLimit === undefined && !hostMissing) {
+    const head = headError(request.raw)
+    if (queryLength <= maxQueryLength && connectionLimit === undefined && head === undefined) {
       done()
       return
     }
@@ -50,12 +52,40 @@ export function registerLimits(app: FastifyInstance, options: LimitOptions): voi
       done(apiError('E_TOO_MANY_CONNECTIONS', { limit: connectionLimit }))
       return
     }
-    if (hostMissing) {
-      done(apiError('E_BAD_REQUEST', { detail: 'an HTTP/1.1 request needs a Host header' }))
+    if (head !== undefined) {
+      // A client that speaks another HTTP version will not read this connection's next answer either.
+      if (head.code === 'E_HTTP_VERSION') reply.header('connection', 'close')
+      done(head)
       return
     }
     done(apiError('E_QUERY_TOO_LONG', { length: queryLength, limit: maxQueryLength }))
   })
+}
+
+/**
+ * What is wrong with the request line and headers the parser read, or undefined: a version
+ * other than 1.0 and 1.1, a missing Host on HTTP/1.1 (Node's own check of this answers a bare
+ * 400, so the servers leave it to the app: requireHostHeader false), or two Host headers (Node
+ * keeps the first in `headers`; which one a proxy in front used is anyone's guess).
+ */
+export function headError(request: IncomingMessage): ApiError | undefined {
+  const version = request.httpVersion
+  if (version !== '1.1' && version !== '1.0') return apiError('E_HTTP_VERSION', { version: `HTTP/${version}` })
+  if (request.headers.host === undefined) {
+    return version === '1.1' ? apiError('E_BAD_REQUEST', { detail: 'an HTTP/1.1 request needs a Host header' }) : undefined
+  }
+  const hosts = hostHeaderCount(request.rawHeaders)
+  return hosts > 1 ? apiError('E_DUPLICATE_HOST', { count: hosts }) : undefined
+}
+
+/** How many Host headers the request carries. */
+function hostHeaderCount(rawHeaders: readonly string[]): number {
+  let count = 0
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index]
+    if (name.length === 4 && name.toLowerCase() === 'host') count++
+  }
+  return count
 }
 
 /**

@@ -9,7 +9,7 @@
  *                                127.0.0.1, ::1 and the --host value; issued again whenever it
  *                                no longer fits (other hosts, other CA, expiring, unreadable).
  *
- * Key files are written with mode 0600.
+ * The data directory and tls/ are created with mode 0700, key files written with mode 0600.
  */
 import { X509Certificate as NodeX509Certificate, createPrivateKey, randomBytes, webcrypto } from 'node:crypto'
 type CryptoKey = webcrypto.CryptoKey
@@ -33,6 +33,22 @@ export const TLS_FILES = {
 export const DEFAULT_TLS_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '::1']
 /** Oldest protocol version the HTTPS listener accepts. */
 export const TLS_MIN_VERSION = 'TLSv1.2'
+/**
+ * Cipher suites of the HTTPS listener. TLS 1.2: ECDHE key exchange (forward secrecy) with an
+ * AEAD cipher (AES-GCM, ChaCha20-Poly1305) only, for EC and RSA keys; no CBC, SHA-1 MAC, CCM or
+ * ARIA suites, which OpenSSL's default list still offers. TLS 1.3: its three standard suites.
+ */
+export const TLS_CIPHERS = [
+  'TLS_AES_256_GCM_SHA384',
+  'TLS_CHACHA20_POLY1305_SHA256',
+  'TLS_AES_128_GCM_SHA256',
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305'
+].join(':')
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const CA_VALIDITY_DAYS = 3650
@@ -89,7 +105,9 @@ interface LoadedCa {
 export async function loadOrCreateTls(options: TlsOptions): Promise<TlsMaterial> {
   const now = options.now ?? new Date()
   const dir = join(options.dataDir, TLS_DIR)
-  await mkdir(options.dataDir, { recursive: true })
+  // Both private to this user whatever the umask (mkdir's mode is masked by it, never widened):
+  // they hold the CA's private key. An existing directory keeps its mode.
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 })
   await mkdir(dir, { recursive: true, mode: 0o700 })
   const paths = {
     ca: join(dir, TLS_FILES.ca),

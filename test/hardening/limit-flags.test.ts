@@ -45,6 +45,24 @@ describe('limit flags', () => {
     expect(messageOf([], { FLEETSIM_REQUEST_TIMEOUT: '-1' })).toBe('--request-timeout must be an integer from 1 to 86400000 (milliseconds), got "-1" (from FLEETSIM_REQUEST_TIMEOUT)')
   })
 
+  it('default the connection flags: 256 connections per client address, 5000 ms of shutdown grace', () => {
+    expect(parse([])).toMatchObject({ maxConnectionsPerClient: 256, shutdownGrace: 5000 })
+  })
+
+  it('read the connection flags from their flags and env twins', () => {
+    expect(parse(['--max-connections-per-client', '8', '--shutdown-grace', '0'])).toMatchObject({ maxConnectionsPerClient: 8, shutdownGrace: 0 })
+    expect(parse([], { FLEETSIM_MAX_CONNECTIONS_PER_CLIENT: '9', FLEETSIM_SHUTDOWN_GRACE: '1500' })).toMatchObject({ maxConnectionsPerClient: 9, shutdownGrace: 1500 })
+  })
+
+  it('refuse a per-client connection limit that is not a positive integer', () => {
+    expect(messageOf(['--max-connections-per-client', '0'])).toBe('--max-connections-per-client must be an integer from 1 to 1000000, got "0"')
+  })
+
+  it('refuse a shutdown grace beyond a minute, naming the unit', () => {
+    expect(messageOf(['--shutdown-grace', '60001'])).toBe('--shutdown-grace must be an integer from 0 to 60000 (milliseconds), got "60001"')
+    expect(messageOf([], { FLEETSIM_SHUTDOWN_GRACE: '5s' })).toBe('--shutdown-grace must be an integer from 0 to 60000 (milliseconds), got "5s" (from FLEETSIM_SHUTDOWN_GRACE)')
+  })
+
   it('refuse a headers timeout longer than the request timeout', () => {
     expect(messageOf(['--headers-timeout', '40000'])).toBe('--headers-timeout (40000) must not exceed --request-timeout (30000); lower the first or raise the second')
   })

@@ -50,12 +50,12 @@ function get(path: string, headers: Record<string, string>): Promise<number> {
 }
 
 /** The protocol a TLS handshake agreed on, or the error that ended it. */
-function handshake(minVersion: SecureVersion, maxVersion: SecureVersion): Promise<{ protocol: string | null } | { error: string }> {
+function handshake(minVersion: SecureVersion, maxVersion: SecureVersion, ciphers = 'DEFAULT@SECLEVEL=0'): Promise<{ protocol: string | null; cipher?: string } | { error: string }> {
   return new Promise((resolve) => {
     // SECLEVEL=0 lets this client offer TLS 1.0/1.1 at all, so the refusal is the server's.
-    const socket = connect({ host: '127.0.0.1', port: server.port, ca: server.ca.pem, servername: 'localhost', minVersion, maxVersion, ciphers: 'DEFAULT@SECLEVEL=0' })
+    const socket = connect({ host: '127.0.0.1', port: server.port, ca: server.ca.pem, servername: 'localhost', minVersion, maxVersion, ciphers })
     socket.once('secureConnect', () => {
-      resolve({ protocol: socket.getProtocol() })
+      resolve({ protocol: socket.getProtocol(), cipher: socket.getCipher().standardName })
       socket.destroy()
     })
     socket.once('error', (error: Error & { code?: string }) => resolve({ error: error.code ?? error.message }))
@@ -70,8 +70,24 @@ describe('TLS', () => {
   })
 
   it('speaks TLS 1.2 with a client that offers at most TLS 1.2, and TLS 1.3 otherwise', async () => {
-    expect(await handshake('TLSv1.2', 'TLSv1.2')).toEqual({ protocol: 'TLSv1.2' })
-    expect(await handshake('TLSv1.2', 'TLSv1.3')).toEqual({ protocol: 'TLSv1.3' })
+    expect(await handshake('TLSv1.2', 'TLSv1.2')).toMatchObject({ protocol: 'TLSv1.2' })
+    expect(await handshake('TLSv1.2', 'TLSv1.3')).toMatchObject({ protocol: 'TLSv1.3' })
+  })
+
+  // The server key is EC (P-256), so its TLS 1.2 suites are the ECDHE-ECDSA ones.
+  it.each(['ECDHE-ECDSA-AES128-SHA', 'ECDHE-ECDSA-AES256-SHA384', 'ECDHE-ECDSA-AES128-CCM8', 'ECDHE-ECDSA-ARIA128-GCM-SHA256'])(
+    'refuses a TLS 1.2 client that offers only %s (CBC, SHA-1, CCM8, ARIA)',
+    async (cipher) => {
+      expect(await handshake('TLSv1.2', 'TLSv1.2', `${cipher}@SECLEVEL=0`)).toEqual({ error: expect.stringMatching(/SSL|TLS/) })
+    }
+  )
+
+  it.each([
+    ['ECDHE-ECDSA-AES128-GCM-SHA256', 'TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256'],
+    ['ECDHE-ECDSA-AES256-GCM-SHA384', 'TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384'],
+    ['ECDHE-ECDSA-CHACHA20-POLY1305', 'TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256']
+  ])('accepts a TLS 1.2 client that offers only %s (ECDHE with an AEAD cipher)', async (cipher, standardName) => {
+    expect(await handshake('TLSv1.2', 'TLSv1.2', cipher)).toEqual({ protocol: 'TLSv1.2', cipher: standardName })
   })
 })
 

@@ -102,13 +102,41 @@ describe('size limits over a real socket', () => {
   })
 
   it('answer unreadable HTTP with 400 in the envelope and keep serving', async () => {
-    for (const garbage of ['GARBAGE\r\n\r\n', 'GET / HTTP/9.9\r\n\r\n', `GET ${REST}/appinfo HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n`, 'GET /\x00 HTTP/1.1\r\n\r\n']) {
+    for (const garbage of ['GARBAGE\r\n\r\n', `GET ${REST}/appinfo HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n`, 'GET /\x00 HTTP/1.1\r\n\r\n']) {
       const answer = await exchange(server.port, garbage)
       expect(answer.status, JSON.stringify(garbage)).toBe(400)
       expect(bodyOf(answer)).toContain('<code>E_BAD_REQUEST</code>')
     }
     const after = await exchange(server.port, rawRequest('GET', `${REST}/appinfo.json`, AUTH))
     expect(after.status).toBe(200)
+  })
+})
+
+describe('the request head', () => {
+  it('answers an HTTP version other than 1.0 and 1.1 with 505 in the envelope, whether or not Node reads the request line', async () => {
+    // llhttp reads HTTP/2.0 (and 0.9) request lines and hands them on; it refuses 1.2 and 9.9 itself.
+    const read = await exchange(server.port, `GET ${REST}/appinfo.json HTTP/2.0\r\nHost: x\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\n\r\n`)
+    expect(read.status).toBe(505)
+    expect(read.text).toMatch(/connection: close/i)
+    expect(JSON.parse(bodyOf(read))).toMatchObject({ servicename: 'appinfo', errors: [{ status: 505, code: 'E_HTTP_VERSION' }] })
+    expect(bodyOf(read)).toContain('(HTTP/2.0)')
+    for (const version of ['HTTP/1.2', 'HTTP/9.9']) {
+      const refused = await exchange(server.port, `GET ${REST}/appinfo.json ${version}\r\nHost: x\r\n\r\n`)
+      expect(refused.status, version).toBe(505)
+      expect(bodyOf(refused)).toContain('<code>E_HTTP_VERSION</code>')
+      expect(bodyOf(refused)).toContain(`(${version})`)
+    }
+  })
+
+  it('answers two Host headers with 400 E_DUPLICATE_HOST, also where a kept answer would be sent', async () => {
+    const target = `${REST}/agentinfo.json?agentname=${encodeURIComponent(server.fleet.name(1))}`
+    const twoHosts = Buffer.from(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: b\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
+    const first = await exchange(server.port, twoHosts)
+    expect(first.status).toBe(400)
+    expect(JSON.parse(bodyOf(first))).toMatchObject({ servicename: 'agentinfo', errors: [{ status: 400, code: 'E_DUPLICATE_HOST' }] })
+    // Asked twice with one Host, the answer is kept (src/http/front-door.ts); two Hosts still get 400.
+    for (let round = 0; round < 2; round++) expect((await exchange(server.port, rawRequest('GET', target, AUTH))).status).toBe(200)
+    expect((await exchange(server.port, twoHosts)).status).toBe(400)
   })
 })
 

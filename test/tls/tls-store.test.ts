@@ -46,6 +46,18 @@ describe('loadOrCreateTls', () => {
     expect((await stat(tlsFile('server-key.pem'))).mode & 0o777).toBe(0o600)
   })
 
+  it('creates the data directory and tls/ readable by their owner only, even under umask 000', async () => {
+    const fresh = join(dataDir, 'nested', 'data')
+    const umask = process.umask(0)
+    try {
+      await loadOrCreateTls({ dataDir: fresh, hosts: ['127.0.0.1'] })
+    } finally {
+      process.umask(umask)
+    }
+    expect((await stat(fresh)).mode & 0o777).toBe(0o700)
+    expect((await stat(join(fresh, 'tls'))).mode & 0o777).toBe(0o700)
+  })
+
   it('reuses the CA and the server certificate on a later start', async () => {
     const first = await loadOrCreateTls({ dataDir, hosts: ['127.0.0.1'] })
     const second = await loadOrCreateTls({ dataDir, hosts: ['127.0.0.1'] })

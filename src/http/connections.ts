@@ -1,0 +1,182 @@
+/**
+ * The server's connections from accept to close, below HTTP:
+ * - at accept, a limit per client address (--max-connections-per-client): past it the socket is
+ *   destroyed before TLS or HTTP spends anything on it, so one client's idle sockets cannot
+ *   take every connection the server has (--max-connections counts everyone's);
+ * - on the HTTPS port, the first bytes decide whether the connection speaks TLS (tls-probe.ts),
+ *   and a connection that has not completed its TLS handshake within `handshakeMs` of accept is
+ *   destroyed (a TCP health check, a port scanner, a client that connects and waits);
+ * - at shutdown (`close`), connections without a request in flight (idle keep-alive ones,
+ *   half-open ones that never finished TLS or a request head) are destroyed at once, the others
+ *   as soon as their answers are sent, and whatever is left when the grace period ends.
+ *
+ * After TLS, the time to send a request head is Node's --headers-timeout, answered with 408 by
+ * the client-error handler (client-errors.ts), which then destroys the connection too.
+ */
+import type { Server } from 'node:http'
+import type { Socket } from 'node:net'
+import { probeFirstBytes } from './tls-probe.js'
+
+export interface ConnectionOptions {
+  /** connections one remote address may hold at once, counted from accept */
+  perClient: number
+  /** HTTPS only: ms from accept to a completed TLS handshake; undefined for plain HTTP */
+  handshakeMs?: number
+  /**
+   * Told how many connections the per-client limit refused, and from which addresses (the
+   * first few), at most once per REFUSALS_REPORT_MS: a flood is one log line, not thousands.
+   */
+  onRefused?: (report: { refused: number; addresses: string[] }) => void
+}
+
+export interface Connections {
+  /** open connections, counted from accept (TLS handshakes included) */
+  open(): number
+  /**
+   * Stops accepting, destroys the connections without a request in flight, waits for the
+   * others' answers for at most `graceMs`, then destroys whatever is left. Resolves once every
+   * connection is closed.
+   */
+  close(graceMs: number): Promise<void>
+}
+
+interface Connection {
+  /** the accepted TCP socket */
+  readonly raw: Socket
+  /** the socket HTTP reads: `raw` for plain HTTP, the TLS socket once the handshake is done */
+  http: Socket | undefined
+  /** requests received on it and not yet answered */
+  inFlight: number
+}
+
+const ignore = (): void => undefined
+/** How often refusals are reported, and how many addresses a report names at most. */
+const REFUSALS_REPORT_MS = 10_000
+const REFUSALS_ADDRESSES = 10
+
+/**
+ * Takes over the server's 'connection' event (the listeners already there, HTTP's or TLS's, get
+ * each connection once it is admitted) and tracks every connection until it closes. Call it
+ * after every other 'connection' listener is in place.
+ */
+export function trackConnections(server: Server, options: ConnectionOptions): Connections {
+  const { perClient, handshakeMs, onRefused } = options
+  const inner = server.listeners('connection') as ((socket: Socket) => void)[]
+  server.removeAllListeners('connection')
+  const handOver = (raw: Socket) => {
+    for (const listener of inner) listener.call(server, raw)
+  }
+
+  const all = new Set<Connection>()
+  const perAddress = new Map<string, number>()
+  const byHttpSocket = new WeakMap<Socket, Connection>()
+  // Until its handshake is done, an HTTPS connection is known by its peer's address and port:
+  // the TLS socket reports the same ones, and no other open connection to this port has them.
+  const handshaking = new Map<string, { connection: Connection; deadline: NodeJS.Timeout }>()
+  let closing = false
+  /** resolves close() once the last connection has closed */
+  let drained: (() => void) | undefined
+
+  let refused = 0
+  const refusedFrom = new Set<string>()
+  let refusalsReport: NodeJS.Timeout | undefined
+  const refuse = (raw: Socket, address: string) => {
+    raw.destroy()
+    if (onRefused === undefined) return
+    refused++
+    if (refusedFrom.size < REFUSALS_ADDRESSES) refusedFrom.add(address)
+    refusalsReport ??= setTimeout(() => {
+      onRefused({ refused, addresses: [...refusedFrom] })
+      refused = 0
+      refusedFrom.clear()
+      refusalsReport = undefined
+    }, REFUSALS_REPORT_MS).unref()
+  }
+
+  /** Destroys a connection from its top: the TLS socket takes its TCP socket with it. */
+  const destroy = (connection: Connection) => (connection.http ?? connection.raw).destroy()
+
+  server.on('connection', (raw: Socket) => {
+    const address = raw.remoteAddress
+    if (closing || address === undefined) {
+      raw.destroy()
+      return
+    }
+    const held = perAddress.get(address) ?? 0
+    if (held >= perClient) {
+      refuse(raw, address)
+      return
+    }
+    perAddress.set(address, held + 1)
+    const connection: Connection = { raw, http: undefined, inFlight: 0 }
+    all.add(connection)
+    const peer = `${address} ${raw.remotePort}`
+    raw.once('close', () => {
+      all.delete(connection)
+      if (all.size === 0) drained?.()
+      const left = (perAddress.get(address) ?? 1) - 1
+      if (left === 0) perAddress.delete(address)
+      else perAddress.set(address, left)
+      const pending = handshaking.get(peer)
+      if (pending?.connection === connection) {
+        clearTimeout(pending.deadline)
+        handshaking.delete(peer)
+      }
+    })
+    if (handshakeMs === undefined) {
+      connection.http = raw
+      byHttpSocket.set(raw, connection)
+      handOver(raw)
+      return
+    }
+    // Until TLS owns the socket, its errors (a reset during the probe) are nobody else's.
+    raw.on('error', ignore)
+    const deadline = setTimeout(() => raw.destroy(), handshakeMs)
+    deadline.unref()
+    handshaking.set(peer, { connection, deadline })
+    probeFirstBytes(raw, { tls: () => handOver(raw) })
+  })
+
+  if (handshakeMs !== undefined) {
+    server.on('secureConnection', (socket: Socket) => {
+      const peer = `${socket.remoteAddress} ${socket.remotePort}`
+      const pending = handshaking.get(peer)
+      if (pending === undefined) return
+      clearTimeout(pending.deadline)
+      handshaking.delete(peer)
+      pending.connection.http = socket
+      byHttpSocket.set(socket, pending.connection)
+    })
+  }
+
+  // Prepended, so the count is up before the handler (which may answer at once) runs.
+  server.prependListener('request', (request, response) => {
+    const connection = byHttpSocket.get(request.socket)
+    if (connection === undefined) return
+    connection.inFlight++
+    response.once('close', () => {
+      connection.inFlight--
+      // At shutdown a connection goes once its last answer has left: end() flushes, then closes.
+      if (closing && connection.inFlight === 0) connection.http?.destroySoon()
+    })
+  })
+
+  return {
+    open: () => all.size,
+    close: async (graceMs) => {
+      closing = true
+      clearTimeout(refusalsReport)
+      // The listener closes once Node counts no connection; each one's 'close' (below) comes a
+      // little later, so both are awaited.
+      const listenerClosed = new Promise<void>((resolve) => server.close(() => resolve()))
+      const allClosed = all.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve))
+      for (const connection of all) if (connection.inFlight === 0) destroy(connection)
+      const grace = setTimeout(() => {
+        for (const connection of all) destroy(connection)
+      }, graceMs)
+      grace.unref()
+      await Promise.all([listenerClosed, allClosed])
+      clearTimeout(grace)
+    }
+  }
+}

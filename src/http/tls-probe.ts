@@ -1,0 +1,75 @@
+/**
+ * The first bytes of a connection on the HTTPS port tell a TLS ClientHello from a plain HTTP
+ * request. A TLS record starts with its content type (0x16 for a handshake); an HTTP request
+ * starts with a method, which is letters. So the probe reads the first chunk before TLS sees the
+ * connection: a letter gets a short 400 that names the https:// URL to use (as nginx does,
+ * instead of the empty reply TLS would give), anything else is given back to the socket and
+ * handed to TLS, which judges it.
+ */
+import type { Socket } from 'node:net'
+import { answerAndClose, rawErrorAnswer } from './client-errors.js'
+import { apiError } from './errors.js'
+
+export interface ProbeHandlers {
+  /** the connection starts like TLS (or at least not like HTTP): hand it to the TLS server */
+  tls(): void
+}
+
+/**
+ * Waits for the first bytes of `socket` and either answers a plain HTTP request (then closes the
+ * connection) or puts the bytes back and calls `handlers.tls`. A client that closes before
+ * sending anything is destroyed; one that sends nothing is the caller's deadline's business.
+ */
+export function probeFirstBytes(socket: Socket, handlers: ProbeHandlers): void {
+  const onData = (chunk: Buffer) => {
+    socket.off('end', onEnd)
+    socket.pause()
+    if (startsLikeHttp(chunk)) {
+      // Keep reading (and dropping) the rest of the request, so closing sends FIN, not a reset
+      // that could overtake the answer.
+      socket.resume()
+      answerAndClose(socket, rawErrorAnswer(apiError('E_HTTPS_REQUIRED', { url: httpsUrl(chunk, socket) })))
+      return
+    }
+    // TLS reads what is buffered on the socket before its own reads (node:tls, initRead).
+    socket.unshift(chunk)
+    handlers.tls()
+  }
+  const onEnd = () => {
+    socket.off('data', onData)
+    socket.destroy()
+  }
+  socket.once('data', onData)
+  socket.once('end', onEnd)
+}
+
+/** An HTTP method is a token of letters; no TLS record type (20 to 24) is one. */
+function startsLikeHttp(chunk: Buffer): boolean {
+  const first = chunk[0] ?? 0
+  return (first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a)
+}
+
+const HOST_NAME = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])$/
+/** A path of RFC 3986 characters only (no quotes, angle brackets or spaces). */
+const PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/
+/** Longest request path echoed in the answer; a longer one is left out. */
+const MAX_ECHOED_PATH = 512
+
+/**
+ * The https:// URL the client meant: the host name of its Host header (or the address it
+ * connected to), the port it connected to, and the path of its request line without the query
+ * (which may carry values that do not belong in an error message). Only characters that are
+ * safe to show are taken from the request.
+ */
+function httpsUrl(chunk: Buffer, socket: Socket): string {
+  const head = chunk.subarray(0, 8192).toString('latin1')
+  const target = /^[A-Za-z]+ (\S+) HTTP\//.exec(head)?.[1] ?? '/'
+  const pathPart = target.split(/[?#]/, 1)[0]
+  const path = pathPart.length <= MAX_ECHOED_PATH && PATH.test(pathPart) ? pathPart : '/'
+  const hostHeader = /\r\nhost:[ \t]*([^\r\n]*)/i.exec(head)?.[1]?.trim() ?? ''
+  const hostName = hostHeader.replace(/:\d{1,5}$/, '')
+  const local = socket.localAddress ?? '127.0.0.1'
+  const host = hostName.length > 0 && hostName.length <= 255 && HOST_NAME.test(hostName) ? hostName : local.includes(':') ? `[${local}]` : local
+  const port = socket.localPort === 443 || socket.localPort === undefined ? '' : `:${socket.localPort}`
+  return `https://${host}${port}${path}`
+}

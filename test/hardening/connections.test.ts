@@ -1,0 +1,167 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { get as httpGet } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { connect as tcpConnect, type Socket } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { connect as tlsConnect } from 'node:tls'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { parseServeConfig } from '../../src/config.js'
+import { createLogger, startServer, type RunningServer } from '../../src/server.js'
+import { bodyOf, collect, open } from './socket.js'
+
+const REST = '/manager/mvc/restservice'
+const AUTH = { REST_USER: 'admin', REST_PASSWORD: 'admin' }
+
+let dataDir: string
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'fleetsim-connections-'))
+})
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true })
+})
+
+async function start(flags: string[]): Promise<RunningServer> {
+  const config = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir, ...flags], {})
+  return startServer(config, { announce: () => undefined, logger: createLogger('silent', { pretty: false }) })
+}
+
+/** Whether the server closes `socket` within `boundMs` (after it, the test closes it itself). */
+function closedByServer(socket: Socket, boundMs: number): Promise<boolean> {
+  if (socket.destroyed) return Promise.resolve(true)
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      resolve(false)
+      socket.destroy()
+    }, boundMs)
+    socket.on('error', () => undefined)
+    socket.once('close', () => {
+      clearTimeout(timer)
+      resolve(true)
+    })
+  })
+}
+
+/** A TCP connection from `localAddress` (any 127.x.y.z is this machine on Linux), once connected. */
+function openFrom(port: number, localAddress: string): Promise<Socket> {
+  const socket = tcpConnect({ host: '127.0.0.1', port, localAddress })
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve(socket))
+    socket.once('error', reject)
+  })
+}
+
+/** appinfo over HTTPS on a fresh connection from `localAddress`; the status. */
+function appinfo(server: RunningServer, localAddress = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(`${server.serviceUrl}/appinfo.json`, { ca: server.ca.pem, headers: AUTH, agent: false, localAddress }, (res) => {
+      res.resume()
+      res.on('end', () => resolve(res.statusCode ?? 0))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+describe('an HTTPS port with --headers-timeout 300', () => {
+  let server: RunningServer
+  beforeAll(async () => {
+    server = await start(['--headers-timeout', '300', '--request-timeout', '600'])
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  it('destroys connections that never start TLS once the time is up (TCP health checks, port scanners)', async () => {
+    const idle = await Promise.all(Array.from({ length: 5 }, () => open(server.port)))
+    // The bound is far beyond the timeout; before the fix these were never closed.
+    expect(await Promise.all(idle.map((socket) => closedByServer(socket, 5000)))).toEqual([true, true, true, true, true])
+    await vi.waitFor(() => expect(server.openConnections()).toBe(0), { timeout: 2000 })
+  })
+
+  it('destroys a connection whose TLS handshake starts but never ends', async () => {
+    const socket = await open(server.port)
+    // The first bytes of a TLS record header and a ClientHello, then silence.
+    socket.write(Buffer.from([0x16, 0x03, 0x01, 0x00, 0xc8, 0x01]))
+    expect(await closedByServer(socket, 5000)).toBe(true)
+    await vi.waitFor(() => expect(server.openConnections()).toBe(0), { timeout: 2000 })
+  })
+
+  it('answers 408 to a TLS connection that sends no request head, and closes it although the client keeps its side open', async () => {
+    // TLS over a TCP socket that stays open for writing after the server's FIN.
+    const tcp = tcpConnect({ host: '127.0.0.1', port: server.port, allowHalfOpen: true })
+    const socket = tlsConnect({ socket: tcp, ca: server.ca.pem, servername: 'localhost' })
+    await new Promise((resolve) => socket.once('secureConnect', resolve))
+    let text = ''
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')))
+    socket.on('error', () => undefined)
+    await new Promise((resolve) => socket.once('end', resolve))
+    expect(text).toMatch(/^HTTP\/1\.1 408 /)
+    expect(text).toContain('<code>E_REQUEST_TIMEOUT</code>')
+    // The client never ends its side; the server's connection is gone all the same.
+    await vi.waitFor(() => expect(server.openConnections()).toBe(0), { timeout: 2000 })
+    socket.destroy()
+  })
+})
+
+describe('plain HTTP on the HTTPS port', () => {
+  let server: RunningServer
+  beforeAll(async () => {
+    server = await start([])
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  it('gets 400 E_HTTPS_REQUIRED naming the https:// URL to use, then the connection is closed (as curl http:// would see)', async () => {
+    const answer = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+      const req = httpGet({ host: '127.0.0.1', port: server.port, path: `${REST}/appinfo.json?secret=1`, headers: { host: `localhost:${server.port}` }, agent: false }, (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => (body += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+      })
+      req.on('error', reject)
+    })
+    expect(answer.status).toBe(400)
+    expect(answer.headers).toMatchObject({ connection: 'close', 'content-type': 'application/xml; charset=utf-8' })
+    expect(answer.body).toContain('<code>E_HTTPS_REQUIRED</code>')
+    expect(answer.body).toContain(`use https://localhost:${server.port}${REST}/appinfo.json `)
+    // The query is not echoed: it may carry what does not belong in an error message.
+    expect(answer.body).not.toContain('secret')
+    expect(await appinfo(server)).toBe(200)
+  })
+
+  it('names the address the client connected to, and no path, when its Host header and path are not plain', async () => {
+    const socket = await open(server.port)
+    const answer = collect(socket, 5000)
+    socket.write('GET /<script> HTTP/1.1\r\nHost: <script>alert(1)</script>\r\n\r\n')
+    const { status, text } = await answer
+    expect(status).toBe(400)
+    expect(bodyOf({ text, status, closedAfterMs: 0 })).toContain(`use https://127.0.0.1:${server.port}/ `)
+    expect(text).not.toContain('<script>')
+  })
+})
+
+describe('--max-connections-per-client', () => {
+  let server: RunningServer
+  beforeAll(async () => {
+    // A long handshake time: here the per-client limit, not the deadline, closes connections.
+    server = await start(['--max-connections-per-client', '3', '--headers-timeout', '20000', '--request-timeout', '20000'])
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  it("closes a client's connections past the limit at accept, idle TLS handshakes included, while other clients are served", async () => {
+    const held = await Promise.all([1, 2, 3].map(() => openFrom(server.port, '127.0.0.1')))
+    await vi.waitFor(() => expect(server.openConnections()).toBe(3), { timeout: 2000 })
+    const fourth = await openFrom(server.port, '127.0.0.1')
+    expect(await closedByServer(fourth, 5000)).toBe(true)
+    // Another address is another client.
+    expect(await appinfo(server, '127.0.0.2')).toBe(200)
+    for (const socket of held) socket.destroy()
+    await vi.waitFor(() => expect(server.openConnections()).toBe(0), { timeout: 2000 })
+    expect(await appinfo(server, '127.0.0.1')).toBe(200)
+  })
+})
