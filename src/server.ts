@@ -242,7 +242,7 @@ async function startSimulation(
   scenario: Scenario | undefined
 ): Promise<{ fleet: FleetEngine; manager: Manager }> {
   if (config.stateFile !== undefined && existsSync(config.stateFile)) {
-    const resumed = await resumeSimulation(config.stateFile, { ca, workers: config.workers })
+    const resumed = await resumeSimulation(config.stateFile, { ca, workers: config.workers, limits: config })
     if (scenario !== undefined) logger.warn({ stateFile: config.stateFile, scenario: scenario.name }, 'resuming from the state file: --scenario is ignored')
     logger.info({ stateFile: config.stateFile, second: resumed.engine.second(), agents: resumed.engine.size() }, 'resumed the simulation from the state file')
     return { fleet: resumed.engine, manager: resumed.manager }
@@ -259,7 +259,7 @@ async function startSimulation(
     // exists to own the scenario's templates: building --agents first would be wasted work.
     ...(scenario !== undefined ? { agents: 0 } : {})
   })
-  const manager = createManager(fleet, ca)
+  const manager = createManager(fleet, ca, { limits: config })
   if (scenario !== undefined) {
     try {
       await fleet.reset(compileForManager(scenario, fleet.clock.epochMs, manager))

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ConfigError, SERVE_FLAGS, envName, parseServeConfig, type ConfigContext } from '../../src/config.js'
+import { STORED_LIMIT_DEFAULTS } from '../../src/manager/limits.js'
 
 const NOW = Date.UTC(2030, 0, 2, 3, 4, 5)
 const files: Record<string, string> = {
@@ -61,7 +62,15 @@ describe('parseServeConfig defaults and precedence', () => {
       strict: false,
       journalSize: 10000,
       stateFile: undefined,
-      snapshotInterval: 300
+      snapshotInterval: 300,
+      maxLabels: 10000,
+      maxLabelsPerAgent: 64,
+      maxLabelValueBytes: 4096,
+      maxNameBytes: 1024,
+      maxTextBytes: 4096,
+      maxVerbatimBytes: 65536,
+      maxTemplates: 10000,
+      maxFields: 1000
     })
   })
 
@@ -105,7 +114,8 @@ describe('parseServeConfig defaults and precedence', () => {
       strict: true,
       journalSize: 50,
       stateFile: '/tmp/sim/state.bin',
-      snapshotInterval: 0
+      snapshotInterval: 0,
+      ...STORED_LIMIT_DEFAULTS
     })
   })
 
