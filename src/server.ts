@@ -29,7 +29,8 @@ import { startFleetLog } from './metrics/fleet-log.js'
 import { metricsPlugin } from './metrics/plugin.js'
 import { createRegistry } from './metrics/registry.js'
 import { loadScenarioFileOrThrow } from './scenario/load.js'
-import { resumeSimulation, saveSimulation } from './state/simulation-state.js'
+import { resumeSimulation } from './state/simulation-state.js'
+import { stateSaver, type StateSaver } from './state/state-saver.js'
 import type { Scenario } from './scenario/types.js'
 import type { CaInfo } from './tls/ca-info.js'
 import type { Manager } from './manager/manager.js'
@@ -167,7 +168,7 @@ export interface ServeAppParts {
   ca: CaInfo
   logger: Logger
   /** saves to --state-file (POST /__admin/snapshot); undefined without one */
-  saveState?: () => Promise<{ path: string; savedAt: string }>
+  saveState?: StateSaver
 }
 
 /**
@@ -179,7 +180,7 @@ export async function buildServeApp(config: ServeConfig, parts: ServeAppParts): 
   const { fleet, manager, ca, logger, saveState } = parts
   const authCheck = createAuthCheck({ user: config.user, password: config.password })
   const answers = new AnswerCache(fleet)
-  const { registry, api } = createRegistry(fleet)
+  const { registry, api } = createRegistry(fleet, { stateSaves: saveState?.totals })
   const harness = createHarness({
     strict: config.strict,
     journalSize: config.journalSize,
@@ -270,26 +271,6 @@ async function startSimulation(
     logger.info({ scenario: scenario.name, agents: fleet.size() }, 'scenario loaded')
   }
   return { fleet, manager }
-}
-
-/**
- * Saving to --state-file: one save at a time (they share a temporary file), errors logged
- * rather than thrown from timers. Undefined without --state-file.
- */
-function stateSaver(config: ServeConfig, fleet: FleetEngine, manager: Manager, ca: CaInfo, logger: Logger) {
-  const path = config.stateFile
-  if (path === undefined) return undefined
-  let last: Promise<unknown> = Promise.resolve()
-  return (): Promise<{ path: string; savedAt: string }> => {
-    const run = last.then(async () => {
-      await saveSimulation(path, fleet, manager, ca)
-      const savedAt = new Date().toISOString()
-      logger.info({ stateFile: path, second: fleet.second() }, 'saved the simulation')
-      return { path, savedAt }
-    })
-    last = run.catch(() => undefined)
-    return run
-  }
 }
 
 async function loadScenario(config: ServeConfig): Promise<Scenario | undefined> {

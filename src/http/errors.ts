@@ -193,6 +193,10 @@ export const ERRORS = {
     409,
     () => 'There is no state file to save to: start fleetsim with --state-file PATH to save and resume the simulation.'
   ),
+  E_STATE_SAVE_FAILED: entry<{ path: string; cause: string }>(
+    500,
+    (p) => `Could not save the simulation to ${p.path} (${p.cause}); the file keeps its previous content: fix the cause (disk space, permissions, the path) and save again.`
+  ),
   E_FAULT_INJECTED: entry<{ message: string }>(503, (p) => p.message),
   E_INTERNAL: entry(500, () => 'The simulator failed to answer this request; this is a bug in fleetsim, please report it.')
 } as const

@@ -12,7 +12,7 @@
  *
  * Writes go to a temporary file in the same directory (`.<name>.<pid>.tmp`), then rename over
  * the target, so a crash mid-write leaves the previous state intact; a write that fails removes
- * its temporary file.
+ * its temporary file, and start-up removes those a killed process left (removeStaleTemporaries).
  * A file that is not a fleetsim state, is of another version, or fails its checksum is refused
  * with a message saying so; it is never overwritten silently.
  *
@@ -22,6 +22,7 @@
  * to 4 GiB - 1 bytes.
  */
 import { createHash, type Hash } from 'node:crypto'
+import { readdirSync, rmSync } from 'node:fs'
 import { open, rename, rm, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
@@ -200,4 +201,44 @@ export async function readStateFile(path: string, expectedCa?: string): Promise<
   } finally {
     await file.close()
   }
+}
+
+/** Whether a process with this id runs (EPERM: it does, as another user). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Removes the temporary files that saves of `path` left when their process was killed
+ * mid-write (kill -9, a crash, power loss): `.<name>.<pid>.tmp` next to it whose process no
+ * longer runs, or whose pid is this process's (an earlier process had it: containers reuse
+ * pids). The temporary file of another running fleetsim saving to the same path is left alone.
+ * Synchronous, for start-up: call it before this process's first save. Returns the paths removed.
+ */
+export function removeStaleTemporaries(path: string): string[] {
+  const prefix = `.${basename(path)}.`
+  let names: string[]
+  try {
+    names = readdirSync(dirname(path))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+  const removed: string[] = []
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue
+    const pidText = name.slice(prefix.length, -'.tmp'.length)
+    if (!/^[1-9]\d{0,9}$/.test(pidText)) continue
+    const pid = Number(pidText)
+    if (pid !== process.pid && isRunning(pid)) continue
+    const stale = join(dirname(path), name)
+    rmSync(stale, { force: true })
+    removed.push(stale)
+  }
+  return removed
 }
