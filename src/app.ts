@@ -33,6 +33,7 @@ import { viewRoutes } from './http/routes/view.js'
 import { MAX_PARAM_LENGTH, handleFrameworkError } from './http/unrouted.js'
 import { createValidatorCompiler } from './http/validation.js'
 import { createHarness, harnessPlugin, type Harness } from './harness/plugin.js'
+import type { StoredLimits } from './manager/limits.js'
 import { createManager, type Manager } from './manager/manager.js'
 import { RequestLogController } from './metrics/request-log.js'
 import './http/request-context.js'
@@ -55,6 +56,11 @@ export interface AppOptions {
   maxQueryLength?: number
   /** manager state to serve; default a fresh one for the fleet and CA */
   manager?: Manager
+  /**
+   * how much the default manager stores for clients (labels, fields, templates, agents' text;
+   * src/manager/limits.ts); default STORED_LIMIT_DEFAULTS. A given `manager` keeps its own.
+   */
+  storedLimits?: Partial<StoredLimits>
   /** `host:port` agentmanager reports the agent listener on; default `0.0.0.0:4041` */
   agentListener?: string
   /** request journal and strict mode (src/harness); default a lenient one with 10,000 entries */
@@ -137,7 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
 
   const kit = createRouteKit({
-    manager: options.manager ?? createManager(options.fleet, options.ca),
+    manager: options.manager ?? createManager(options.fleet, options.ca, { limits: options.storedLimits }),
     links: new Links(appPath),
     agentListener: options.agentListener ?? '0.0.0.0:4041',
     answers: options.answers ?? new AnswerCache(options.fleet),

@@ -9,6 +9,7 @@ import { readFileSync, statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { ConfigError } from './flags/config-error.js'
+import { STORED_LIMIT_DEFAULTS, STORED_LIMIT_FLAGS, type StoredLimits } from './manager/limits.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -27,7 +28,8 @@ export const MAX_TIMEOUT_MS = 86_400_000
 /** Upper bound of --shutdown-grace: a stop that waits longer than a minute is one a supervisor kills anyway. */
 export const MAX_SHUTDOWN_GRACE_MS = 60_000
 
-export interface ServeConfig {
+/** The stored-data limits (src/manager/limits.ts) are flags of their own, by the same names. */
+export interface ServeConfig extends StoredLimits {
   /** address to listen on */
   readonly host: string
   readonly port: number
@@ -119,7 +121,8 @@ export const SERVE_DEFAULTS = Object.freeze({
   journalSize: 10_000,
   journalMaxBytes: 32 * 1024 * 1024,
   stateFile: undefined,
-  snapshotInterval: 300
+  snapshotInterval: 300,
+  ...STORED_LIMIT_DEFAULTS
 } as const)
 
 /** What parseServeConfig needs from the machine; tests pass their own. */
@@ -197,7 +200,15 @@ export const SERVE_FLAGS: readonly FlagSpec[] = Object.freeze([
   { name: 'journal-size', key: 'journalSize', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.journalSize), meaning: 'requests kept in the journal of /__admin/requests and /__admin/report (0: none)' },
   { name: 'journal-max-bytes', key: 'journalMaxBytes', type: 'string', valueName: '<bytes>', defaultText: String(SERVE_DEFAULTS.journalMaxBytes), meaning: 'bytes the journal entries may hold together; past it the oldest are dropped' },
   { name: 'state-file', key: 'stateFile', type: 'string', valueName: '<file>', defaultText: 'none', meaning: 'resume the whole simulation from this file if it exists; save it there periodically, on POST /__admin/snapshot and at exit' },
-  { name: 'snapshot-interval', key: 'snapshotInterval', type: 'string', valueName: '<s>', defaultText: String(SERVE_DEFAULTS.snapshotInterval), meaning: 'wall seconds between automatic saves to --state-file (0: only on request and at exit)' }
+  { name: 'snapshot-interval', key: 'snapshotInterval', type: 'string', valueName: '<s>', defaultText: String(SERVE_DEFAULTS.snapshotInterval), meaning: 'wall seconds between automatic saves to --state-file (0: only on request and at exit)' },
+  { name: STORED_LIMIT_FLAGS.maxLabels, key: 'maxLabels', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.maxLabels), meaning: 'custom labels the manager holds; creating more gets 409' },
+  { name: STORED_LIMIT_FLAGS.maxLabelsPerAgent, key: 'maxLabelsPerAgent', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.maxLabelsPerAgent), meaning: 'custom labels one agent has; assigning more gets 409' },
+  { name: STORED_LIMIT_FLAGS.maxLabelValueBytes, key: 'maxLabelValueBytes', type: 'string', valueName: '<bytes>', defaultText: String(SERVE_DEFAULTS.maxLabelValueBytes), meaning: 'longest custom label value (UTF-8); a longer one gets 400' },
+  { name: STORED_LIMIT_FLAGS.maxNameBytes, key: 'maxNameBytes', type: 'string', valueName: '<bytes>', defaultText: String(SERVE_DEFAULTS.maxNameBytes), meaning: 'longest name of a custom label, template, manager field or agent (UTF-8); a longer one gets 400' },
+  { name: STORED_LIMIT_FLAGS.maxTextBytes, key: 'maxTextBytes', type: 'string', valueName: '<bytes>', defaultText: String(SERVE_DEFAULTS.maxTextBytes), meaning: 'longest description or address of a template, manager field or agent (UTF-8); a longer one gets 400' },
+  { name: STORED_LIMIT_FLAGS.maxVerbatimBytes, key: 'maxVerbatimBytes', type: 'string', valueName: '<bytes>', defaultText: String(SERVE_DEFAULTS.maxVerbatimBytes), meaning: 'longest verbatim text of a template or agent (UTF-8); a longer one gets 400' },
+  { name: STORED_LIMIT_FLAGS.maxTemplates, key: 'maxTemplates', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.maxTemplates), meaning: 'master and sub templates the manager holds; creating more gets 409' },
+  { name: STORED_LIMIT_FLAGS.maxFields, key: 'maxFields', type: 'string', valueName: '<n>', defaultText: String(SERVE_DEFAULTS.maxFields), meaning: 'manager fields the manager holds; creating more gets 409' }
 ] satisfies FlagSpec[])
 
 /** The env twin of a flag: `app-path` → `FLEETSIM_APP_PATH`. */
@@ -286,7 +297,15 @@ export function parseServeConfig(
     journalSize: read('journalSize', SERVE_DEFAULTS.journalSize, (value, fail) => integerIn(value, 0, 10_000_000) ?? fail('be an integer from 0 to 10000000')),
     journalMaxBytes: read('journalMaxBytes', SERVE_DEFAULTS.journalMaxBytes, (value, fail) => integerIn(value, MIN_JOURNAL_BYTES, MAX_LIMIT) ?? fail(`be an integer from ${MIN_JOURNAL_BYTES} to ${MAX_LIMIT} (bytes)`)),
     stateFile: read('stateFile', SERVE_DEFAULTS.stateFile as string | undefined, (value, fail) => (value.trim() === '' ? fail('not be empty') : value)),
-    snapshotInterval: read('snapshotInterval', SERVE_DEFAULTS.snapshotInterval, (value, fail) => integerIn(value, 0, 86_400) ?? fail('be an integer from 0 to 86400 (seconds)'))
+    snapshotInterval: read('snapshotInterval', SERVE_DEFAULTS.snapshotInterval, (value, fail) => integerIn(value, 0, 86_400) ?? fail('be an integer from 0 to 86400 (seconds)')),
+    maxLabels: read('maxLabels', SERVE_DEFAULTS.maxLabels, storedLimit),
+    maxLabelsPerAgent: read('maxLabelsPerAgent', SERVE_DEFAULTS.maxLabelsPerAgent, storedLimit),
+    maxLabelValueBytes: read('maxLabelValueBytes', SERVE_DEFAULTS.maxLabelValueBytes, storedLimit),
+    maxNameBytes: read('maxNameBytes', SERVE_DEFAULTS.maxNameBytes, storedLimit),
+    maxTextBytes: read('maxTextBytes', SERVE_DEFAULTS.maxTextBytes, storedLimit),
+    maxVerbatimBytes: read('maxVerbatimBytes', SERVE_DEFAULTS.maxVerbatimBytes, storedLimit),
+    maxTemplates: read('maxTemplates', SERVE_DEFAULTS.maxTemplates, storedLimit),
+    maxFields: read('maxFields', SERVE_DEFAULTS.maxFields, storedLimit)
   }
   if (config.headersTimeout > config.requestTimeout) {
     // Node refuses a server whose header wait outlasts the whole-request wait.
@@ -383,6 +402,11 @@ function resolvePassword(raw: Map<ValueKey, Raw>, context: ConfigContext, textKe
     throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${textFlag} must not be empty, got ""${origin(password, textFlag)}`)
   }
   return String(password.value)
+}
+
+/** A stored-data limit (--max-labels, --max-name-bytes, ...): a count or a size in bytes. */
+function storedLimit(value: string, fail: (rule: string) => never): number {
+  return integerIn(value, 1, MAX_LIMIT) ?? fail(`be an integer from 1 to ${MAX_LIMIT}`)
 }
 
 /** A decimal integer within [min, max], or undefined. Rejects signs, fractions, exponents and spaces. */

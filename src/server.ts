@@ -30,7 +30,8 @@ import { startFleetLog } from './metrics/fleet-log.js'
 import { metricsPlugin } from './metrics/plugin.js'
 import { createRegistry } from './metrics/registry.js'
 import { loadScenarioFileOrThrow } from './scenario/load.js'
-import { resumeSimulation, saveSimulation } from './state/simulation-state.js'
+import { resumeSimulation } from './state/simulation-state.js'
+import { stateSaver, type StateSaver } from './state/state-saver.js'
 import type { Scenario } from './scenario/types.js'
 import type { CaInfo } from './tls/ca-info.js'
 import type { Manager } from './manager/manager.js'
@@ -183,7 +184,7 @@ export interface ServeAppParts {
   ca: CaInfo
   logger: Logger
   /** saves to --state-file (POST /__admin/snapshot); undefined without one */
-  saveState?: () => Promise<{ path: string; savedAt: string }>
+  saveState?: StateSaver
 }
 
 /**
@@ -195,7 +196,7 @@ export async function buildServeApp(config: ServeConfig, parts: ServeAppParts): 
   const { fleet, manager, ca, logger, saveState } = parts
   const authCheck = createAuthCheck({ user: config.user, password: config.password })
   const answers = new AnswerCache(fleet)
-  const { registry, api } = createRegistry(fleet)
+  const { registry, api } = createRegistry(fleet, { stateSaves: saveState?.totals })
   const harness = createHarness({
     strict: config.strict,
     journalSize: config.journalSize,
@@ -259,7 +260,7 @@ async function startSimulation(
   scenario: Scenario | undefined
 ): Promise<{ fleet: FleetEngine; manager: Manager }> {
   if (config.stateFile !== undefined && existsSync(config.stateFile)) {
-    const resumed = await resumeSimulation(config.stateFile, { ca, workers: config.workers })
+    const resumed = await resumeSimulation(config.stateFile, { ca, workers: config.workers, limits: config })
     if (scenario !== undefined) logger.warn({ stateFile: config.stateFile, scenario: scenario.name }, 'resuming from the state file: --scenario is ignored')
     logger.info({ stateFile: config.stateFile, second: resumed.engine.second(), agents: resumed.engine.size() }, 'resumed the simulation from the state file')
     return { fleet: resumed.engine, manager: resumed.manager }
@@ -276,7 +277,7 @@ async function startSimulation(
     // exists to own the scenario's templates: building --agents first would be wasted work.
     ...(scenario !== undefined ? { agents: 0 } : {})
   })
-  const manager = createManager(fleet, ca)
+  const manager = createManager(fleet, ca, { limits: config })
   if (scenario !== undefined) {
     try {
       await fleet.reset(compileForManager(scenario, fleet.clock.epochMs, manager))
@@ -287,26 +288,6 @@ async function startSimulation(
     logger.info({ scenario: scenario.name, agents: fleet.size() }, 'scenario loaded')
   }
   return { fleet, manager }
-}
-
-/**
- * Saving to --state-file: one save at a time (they share a temporary file), errors logged
- * rather than thrown from timers. Undefined without --state-file.
- */
-function stateSaver(config: ServeConfig, fleet: FleetEngine, manager: Manager, ca: CaInfo, logger: Logger) {
-  const path = config.stateFile
-  if (path === undefined) return undefined
-  let last: Promise<unknown> = Promise.resolve()
-  return (): Promise<{ path: string; savedAt: string }> => {
-    const run = last.then(async () => {
-      await saveSimulation(path, fleet, manager, ca)
-      const savedAt = new Date().toISOString()
-      logger.info({ stateFile: path, second: fleet.second() }, 'saved the simulation')
-      return { path, savedAt }
-    })
-    last = run.catch(() => undefined)
-    return run
-  }
 }
 
 async function loadScenario(config: ServeConfig): Promise<Scenario | undefined> {

@@ -20,6 +20,7 @@ import { clockRoutes } from './routes/clock.js'
 import { faultRoutes } from './routes/faults.js'
 import { fleetRoutes } from './routes/fleet.js'
 import { scenarioRoutes } from './routes/scenario.js'
+import { snapshotRoutes, type SaveState } from './routes/snapshot.js'
 
 export const ADMIN_PREFIX = '/__admin'
 const SERVICE = 'admin'
@@ -32,7 +33,7 @@ export interface AdminPluginOptions {
   /** fault injection state shared with the faults plugin; default: a new one over the engine */
   faults?: FaultState
   /** saves the simulation to the state file (POST /__admin/snapshot); absent without --state-file */
-  saveState?: () => Promise<{ path: string; savedAt: string }>
+  saveState?: SaveState
 }
 
 function sendErrors(reply: FastifyReply, status: number, errors: object[]): FastifyReply {
@@ -68,10 +69,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
 
       clockRoutes(scope, context)
       fleetRoutes(scope, context)
-      scope.post('/snapshot', async () => {
-        if (options.saveState === undefined) throw apiError('E_NO_STATE_FILE')
-        return options.saveState()
-      })
+      snapshotRoutes(scope, options.saveState)
       faultRoutes(scope, context)
       await scenarioRoutes(scope, context)
     },

@@ -113,6 +113,16 @@ export const ERRORS = {
     400,
     (p) => `The query parameter "${p.name}" lists more than ${p.limit} items: split the request into smaller ones.`
   ),
+  // Stored-data limits (src/manager/limits.ts, docs/limits.md): the message names the limit,
+  // the value and the flag that raises it.
+  E_VALUE_TOO_LARGE: entry<{ where: Where; name: string; what: string; bytes: number; limit: number; flag: string }>(
+    400,
+    (p) => `The ${p.where} "${p.name}" (${p.what}) has ${p.bytes} bytes (UTF-8), more than the limit of ${p.limit}: send a shorter one, or start fleetsim with a higher --${p.flag}.`
+  ),
+  E_LIMIT_REACHED: entry<{ holder: string; count: number; what: string; limit: number; flag: string; fix: string }>(
+    409,
+    (p) => `${p.holder} already has ${p.count} ${p.what}, and --${p.flag} allows ${p.limit}: ${p.fix}.`
+  ),
   E_EXCLUSIVE_PARAMETERS: entry<{ first: string; second: string }>(
     400,
     (p) => `The query parameters "${p.first}" and "${p.second}" cannot be combined: send one of them.`
@@ -200,6 +210,10 @@ export const ERRORS = {
   E_NO_STATE_FILE: entry(
     409,
     () => 'There is no state file to save to: start fleetsim with --state-file PATH to save and resume the simulation.'
+  ),
+  E_STATE_SAVE_FAILED: entry<{ path: string; cause: string }>(
+    500,
+    (p) => `Could not save the simulation to ${p.path} (${p.cause}); the file keeps its previous content: fix the cause (disk space, permissions, the path) and save again.`
   ),
   E_FAULT_INJECTED: entry<{ message: string }>(503, (p) => p.message),
   E_INTERNAL: entry(500, () => 'The simulator failed to answer this request; this is a bug in fleetsim, please report it.')

@@ -1,5 +1,6 @@
 /** Manager fields created with createfield: unique names, an id and a description id each. */
 import { apiError } from '../http/errors.js'
+import { checkFieldCount, checkFieldSizes, storedLimits, type StoredLimits } from './limits.js'
 
 /** The spec shows STRING; the others are the simulator's choice (docs/protocol.md). */
 export const FIELD_TYPES = ['STRING', 'INTEGER', 'BOOLEAN', 'DATETIME', 'IPADDR', 'BINARY'] as const
@@ -34,6 +35,8 @@ export class FieldRegistry {
   private nextId = 1
   private nextDescriptionId = 1
 
+  constructor(private readonly limits: StoredLimits = storedLimits()) {}
+
   snapshot(): FieldsSnapshot {
     return { nextId: this.nextId, nextDescriptionId: this.nextDescriptionId, fields: structuredClone([...this.byName.values()]) }
   }
@@ -46,9 +49,11 @@ export class FieldRegistry {
   }
 
   create(input: FieldInput): Field {
+    checkFieldSizes(this.limits, input)
     if (this.byName.has(input.name)) {
       throw apiError('E_DUPLICATE_NAME', { name: input.name, owner: `manager field "${input.name}"` })
     }
+    checkFieldCount(this.limits, this.byName.size)
     const field: Field = {
       name: input.name,
       type: input.type,

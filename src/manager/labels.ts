@@ -9,6 +9,7 @@
  *   a label assigned to no agent afterwards is removed from the system.
  */
 import { apiError } from '../http/errors.js'
+import { checkAgentLabelCount, checkLabelCount, checkLabelSizes, storedLimits, type StoredLimits } from './limits.js'
 
 export interface Label {
   readonly id: number
@@ -39,7 +40,15 @@ export interface LabelsSnapshot {
 
 export class LabelRegistry {
   private readonly byName = new Map<string, Label>()
+  /** agent index → how many labels it has, for --max-labels-per-agent without a scan */
+  private readonly perAgent = new Map<number, number>()
   private nextId = 1
+
+  /** `agentName` names an agent in messages (the registry knows agents by index only). */
+  constructor(
+    private readonly limits: StoredLimits = storedLimits(),
+    private readonly agentName: (index: number) => string = (index) => `#${index}`
+  ) {}
 
   snapshot(): LabelsSnapshot {
     return {
@@ -50,28 +59,39 @@ export class LabelRegistry {
 
   restore(saved: LabelsSnapshot): void {
     this.byName.clear()
+    this.perAgent.clear()
     this.nextId = saved.nextId
-    for (const l of saved.labels) this.byName.set(l.name, { id: l.id, name: l.name, value: l.value, agents: new Map(l.agents) })
+    for (const l of saved.labels) {
+      const label = { id: l.id, name: l.name, value: l.value, agents: new Map(l.agents) }
+      this.byName.set(l.name, label)
+      for (const index of label.agents.keys()) this.countAgent(index, 1)
+    }
   }
 
   get(name: string): Label | undefined {
     return this.byName.get(name)
   }
 
+  /** Every check comes before the first change, so a refused request changes nothing. */
   set(request: SetLabel): Label {
-    let label: Label | undefined
-    if (request.oldName !== undefined && request.oldName !== request.name) {
-      label = this.byName.get(request.oldName)
-      if (label === undefined) throw apiError('E_UNKNOWN_LABEL', { names: [request.oldName] })
+    checkLabelSizes(this.limits, request)
+    const renaming = request.oldName !== undefined && request.oldName !== request.name
+    let label = this.byName.get(renaming ? (request.oldName as string) : request.name)
+    if (renaming) {
+      if (label === undefined) throw apiError('E_UNKNOWN_LABEL', { names: [request.oldName as string] })
       if (this.byName.has(request.name)) {
         throw apiError('E_DUPLICATE_NAME', { name: request.name, owner: `custom label "${request.name}"` })
       }
+    }
+    if (label === undefined) checkLabelCount(this.limits, this.byName.size)
+    const assigned = this.newlyAssigned(label, request.agents ?? [])
+
+    if (label !== undefined && renaming) {
       this.byName.delete(label.name)
       label.name = request.name
       this.byName.set(label.name, label)
-    } else {
-      label = this.byName.get(request.name)
     }
+    for (const index of assigned) this.countAgent(index, 1)
     if (label === undefined) {
       label = { id: this.nextId++, name: request.name, value: request.value, agents: new Map() }
       this.byName.set(label.name, label)
@@ -87,6 +107,23 @@ export class LabelRegistry {
     return label
   }
 
+  /** The listed agents that do not have the label yet, each checked against --max-labels-per-agent. */
+  private newlyAssigned(label: Label | undefined, agents: readonly number[]): Set<number> {
+    const assigned = new Set<number>()
+    for (const index of agents) {
+      if (label?.agents.has(index) === true || assigned.has(index)) continue
+      checkAgentLabelCount(this.limits, this.perAgent.get(index) ?? 0, this.agentName(index))
+      assigned.add(index)
+    }
+    return assigned
+  }
+
+  private countAgent(index: number, delta: number): void {
+    const count = (this.perAgent.get(index) ?? 0) + delta
+    if (count > 0) this.perAgent.set(index, count)
+    else this.perAgent.delete(index)
+  }
+
   /** Checks every name first, so an unknown one changes nothing. */
   remove(names: readonly string[], agents?: readonly number[]): RemoveOutcome {
     const missing = names.filter((name) => !this.byName.has(name))
@@ -95,8 +132,9 @@ export class LabelRegistry {
     for (const name of names) {
       const label = this.byName.get(name)
       if (label === undefined) continue // listed twice
-      if (agents === undefined) label.agents.clear()
-      else for (const index of agents) label.agents.delete(index)
+      for (const index of agents ?? [...label.agents.keys()]) {
+        if (label.agents.delete(index)) this.countAgent(index, -1)
+      }
       if (label.agents.size === 0) {
         this.byName.delete(name)
         outcome.removed.push(name)
@@ -120,6 +158,7 @@ export class LabelRegistry {
   /** A deleted agent loses its labels; labels it leaves unassigned stay (they were created). */
   forgetAgent(index: number): void {
     for (const label of this.byName.values()) label.agents.delete(index)
+    this.perAgent.delete(index)
   }
 
   all(): IterableIterator<Label> {

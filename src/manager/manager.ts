@@ -9,6 +9,7 @@ import { apiError } from '../http/errors.js'
 import { CertificateRegistry, type CertificatesSnapshot } from './certificates.js'
 import { FieldRegistry, type FieldsSnapshot } from './fields.js'
 import { LabelRegistry, type LabelsSnapshot } from './labels.js'
+import { storedLimits, type StoredLimits } from './limits.js'
 import { TemplateRegistry, type TemplatesSnapshot } from './templates.js'
 
 /** Everything the manager keeps, as plain data, for the state file. */
@@ -26,6 +27,8 @@ export interface Manager {
   readonly labels: LabelRegistry
   readonly fields: FieldRegistry
   readonly certificates: CertificateRegistry
+  /** how much it stores for clients (limits.ts); the agent routes check agents' text against it */
+  readonly limits: StoredLimits
   /** virtual time the manager started (appinfo's mgrUptime counts from here) */
   readonly startedAt: number
   /** E_DUPLICATE_NAME when an agent or template already has the name (other than `except`) */
@@ -35,8 +38,17 @@ export interface Manager {
   snapshot(): ManagerSnapshot
 }
 
-/** The manager's state; `saved` continues a run from a state file. */
-export function createManager(fleet: Fleet, ca: CaInfo, saved?: ManagerSnapshot): Manager {
+export interface ManagerOptions {
+  /** continues a run from a state file (restored as saved, whatever the limits) */
+  saved?: ManagerSnapshot
+  /** default STORED_LIMIT_DEFAULTS; ones not given keep their default */
+  limits?: Partial<StoredLimits>
+}
+
+/** The manager's state. */
+export function createManager(fleet: Fleet, ca: CaInfo, options: ManagerOptions = {}): Manager {
+  const { saved } = options
+  const limits = storedLimits(options.limits)
   const checkName = (name: string, except?: string): void => {
     if (name === except) return
     if (fleet.findByName(name) !== undefined) throw apiError('E_DUPLICATE_NAME', { name, owner: `agent "${name}"` })
@@ -45,10 +57,10 @@ export function createManager(fleet: Fleet, ca: CaInfo, saved?: ManagerSnapshot)
       throw apiError('E_DUPLICATE_NAME', { name, owner: `${template.kind} template "${name}"` })
     }
   }
-  const templates = new TemplateRegistry(checkName)
-  const labels = new LabelRegistry()
+  const templates = new TemplateRegistry(checkName, limits)
+  const labels = new LabelRegistry(limits, (index) => fleet.name(index))
   const certificates = new CertificateRegistry(fleet, ca)
-  const fields = new FieldRegistry()
+  const fields = new FieldRegistry(limits)
   if (saved !== undefined) {
     templates.restore(saved.templates)
     labels.restore(saved.labels)
@@ -62,6 +74,7 @@ export function createManager(fleet: Fleet, ca: CaInfo, saved?: ManagerSnapshot)
     labels,
     fields,
     certificates,
+    limits,
     startedAt,
     checkName,
     snapshot: () => ({

@@ -5,6 +5,7 @@
  */
 import type { LogLevelName, ModeName } from '../fleet/states.js'
 import { apiError } from '../http/errors.js'
+import { checkTemplateCount, checkTemplateSizes, storedLimits, type StoredLimits } from './limits.js'
 
 export type TemplateKind = 'master' | 'sub'
 
@@ -60,7 +61,10 @@ export class TemplateRegistry {
   private readonly assignments = new Map<number, Assignment>()
   private nextId = 1
 
-  constructor(private readonly checkName: NameCheck) {}
+  constructor(
+    private readonly checkName: NameCheck,
+    private readonly limits: StoredLimits = storedLimits()
+  ) {}
 
   snapshot(): TemplatesSnapshot {
     return { nextId: this.nextId, templates: structuredClone([...this.byId.values()]), assignments: structuredClone([...this.assignments]) }
@@ -96,6 +100,8 @@ export class TemplateRegistry {
   }
 
   add(kind: TemplateKind, input: TemplateInput): Template {
+    checkTemplateSizes(this.limits, input)
+    checkTemplateCount(this.limits, this.byId.size)
     this.checkName(input.name)
     const template: Template = {
       id: this.nextId++,
@@ -111,6 +117,7 @@ export class TemplateRegistry {
 
   modify(kind: TemplateKind, currentName: string, input: TemplateInput): Template {
     const [template] = this.require(kind, [currentName])
+    checkTemplateSizes(this.limits, input)
     if (input.name !== currentName) this.checkName(input.name, currentName)
     this.byName.delete(currentName)
     template.name = input.name

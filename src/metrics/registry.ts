@@ -8,10 +8,13 @@ import { registerFleetMetrics } from './fleet-metrics.js'
 import { registerScenarioMetrics } from './scenario-metrics.js'
 import { registerProcessMetrics, registerSimulatorMetrics } from './simulator-metrics.js'
 import type { MetricsSource } from './source.js'
+import { registerStateMetrics, type StateSaveTotals } from './state-metrics.js'
 
 export interface RegisterOptions {
   /** prom-client's process and Node.js metrics (default true); a registry can hold them once */
   process?: boolean
+  /** the state saver's running totals (src/state/state-saver.ts); default: none, the counters stay 0 */
+  stateSaves?: StateSaveTotals
 }
 
 /** Registers every group on the registry; the API group's handles are returned for the request hooks. */
@@ -19,6 +22,7 @@ export function registerMetrics(registry: Registry, source: MetricsSource, optio
   registerFleetMetrics(registry, source)
   registerScenarioMetrics(registry, source)
   registerSimulatorMetrics(registry, source)
+  registerStateMetrics(registry, options.stateSaves)
   if (options.process ?? true) registerProcessMetrics(registry)
   return registerApiMetrics(registry)
 }

@@ -5,6 +5,7 @@
  */
 import { FleetEngine } from '../fleet/fleet.js'
 import { compileScenario } from '../fleet/scenario-program.js'
+import type { StoredLimits } from '../manager/limits.js'
 import { createManager, type Manager } from '../manager/manager.js'
 import type { CaInfo } from '../tls/ca-info.js'
 import { readStateFile, writeStateFile } from './state-file.js'
@@ -16,7 +17,11 @@ export async function saveSimulation(path: string, engine: FleetEngine, manager:
   await writeStateFile(path, { savedAt: new Date().toISOString(), caFingerprint: ca.fingerprint, engine: saved, manager: manager.snapshot() })
 }
 
-export async function resumeSimulation(path: string, options: { ca: CaInfo; workers?: number }): Promise<{ engine: FleetEngine; manager: Manager }> {
+/** `limits` bound what the resumed manager stores from now on; the saved data is kept whole. */
+export async function resumeSimulation(
+  path: string,
+  options: { ca: CaInfo; workers?: number; limits?: Partial<StoredLimits> }
+): Promise<{ engine: FleetEngine; manager: Manager }> {
   const state = await readStateFile(path, options.ca.fingerprint)
   const saved = state.engine
   const templateIds = new Map(state.manager.templates.templates.filter((t) => t.kind === 'master').map((t) => [t.name, t.id]))
@@ -31,5 +36,5 @@ export async function resumeSimulation(path: string, options: { ca: CaInfo; work
           }
         })
   const engine = await FleetEngine.restore(saved, { workers: options.workers, caFingerprint: options.ca.fingerprint, scenario })
-  return { engine, manager: createManager(engine, options.ca, state.manager) }
+  return { engine, manager: createManager(engine, options.ca, { saved: state.manager, limits: options.limits }) }
 }

@@ -10,17 +10,26 @@
  *   agents' bytes                 each field's bytes, in the order of the table
  *   32 bytes                      SHA-256 of everything before it
  *
- * Writes go to a temporary file in the same directory, then rename over the target, so a
- * crash mid-write leaves the previous state intact. A file that is not a fleetsim state, is
- * of another version, or fails its checksum is refused with a message saying so; it is never
- * overwritten silently.
+ * Writes go to a temporary file in the same directory (`.<name>.<pid>.tmp`), then rename over
+ * the target, so a crash mid-write leaves the previous state intact; a write that fails removes
+ * its temporary file, and start-up removes those a killed process left (removeStaleTemporaries).
+ * A file that is not a fleetsim state, is of another version, or fails its checksum is refused
+ * with a message saying so; it is never overwritten silently.
+ *
+ * The JSON header holds everything the manager stores, so within the stored-data limits
+ * (src/manager/limits.ts) it may be larger than one JavaScript string: it is written and read
+ * in pieces (large-json.ts), never built or decoded as one string. Its length field allows up
+ * to 4 GiB - 1 bytes.
  */
-import { createHash } from 'node:crypto'
-import { open, readFile, rename, rm } from 'node:fs/promises'
+import { createHash, type Hash } from 'node:crypto'
+import { readdirSync, rmSync } from 'node:fs'
+import { open, rename, rm, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { EngineSnapshot } from '../fleet/fleet.js'
 import type { FieldName } from '../fleet/layout.js'
 import type { ManagerSnapshot } from '../manager/manager.js'
+import { jsonPieces, parseJsonBytes } from './large-json.js'
 
 const MAGIC = Buffer.from('FLEETSIM-STATE\n', 'latin1')
 export const STATE_FORMAT_VERSION = 1
@@ -52,70 +61,184 @@ interface Header {
   buffers: Array<{ name: FieldName; bytes: number }>
 }
 
+const MAX_HEADER_BYTES = 0xffff_ffff
+/** UTF-16 units of header text serialised at a time (at most 3 MiB of UTF-8). */
+const HEADER_PIECE_LENGTH = 1 << 20
+/** Bytes read at a time while checking a file. */
+const READ_CHUNK_BYTES = 8 << 20
+
 function uint32(value: number): Buffer {
   const b = Buffer.alloc(4)
   b.writeUInt32BE(value)
   return b
 }
 
+/** The temporary file a save of `path` by process `pid` writes before renaming it over `path`. */
+export function temporaryPath(path: string, pid = process.pid): string {
+  return join(dirname(path), `.${basename(path)}.${pid}.tmp`)
+}
+
+async function writeAll(file: FileHandle, bytes: Uint8Array): Promise<void> {
+  for (let offset = 0; offset < bytes.byteLength; ) {
+    const { bytesWritten } = await file.write(bytes, offset, bytes.byteLength - offset)
+    offset += bytesWritten
+  }
+}
+
 export async function writeStateFile(path: string, state: SavedState): Promise<void> {
   const { buffers, ...engine } = state.engine
   const table = (Object.entries(buffers) as Array<[FieldName, Uint8Array]>).map(([name, bytes]) => ({ name, bytes: bytes.byteLength }))
   const header: Header = { savedAt: state.savedAt, caFingerprint: state.caFingerprint, engine, manager: state.manager, buffers: table }
-  const json = Buffer.from(JSON.stringify(header), 'utf8')
-  const parts: Uint8Array[] = [MAGIC, uint32(STATE_FORMAT_VERSION), uint32(json.byteLength), json, ...table.map((t) => buffers[t.name])]
-  const hash = createHash('sha256')
-  for (const part of parts) hash.update(part)
-  parts.push(hash.digest())
+  // The length comes before the header and the checksum covers both in order, so the header is
+  // serialised twice: once to measure it, once to write it. Both passes read the same snapshot
+  // (copies the engine and the manager made). Requests are served between pieces.
+  let headerBytes = 0
+  for (const piece of jsonPieces(header, HEADER_PIECE_LENGTH)) {
+    headerBytes += Buffer.byteLength(piece, 'utf8')
+    await nextTurn()
+  }
+  if (headerBytes > MAX_HEADER_BYTES) {
+    throw new RangeError(`the state header would be ${headerBytes} bytes, more than the ${MAX_HEADER_BYTES} the state file format holds; lower the stored-data limits (docs/limits.md)`)
+  }
 
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`)
-  const file = await open(temporary, 'w', 0o600)
-  try {
-    for (const part of parts) await file.write(part)
-    // On disk before the rename, so the renamed file is never a partial one.
-    await file.sync()
-  } finally {
-    await file.close()
+  const temporary = temporaryPath(path)
+  const hash = createHash('sha256')
+  const put = async (file: FileHandle, bytes: Uint8Array): Promise<void> => {
+    hash.update(bytes)
+    await writeAll(file, bytes)
   }
   try {
+    const file = await open(temporary, 'w', 0o600)
+    try {
+      await put(file, MAGIC)
+      await put(file, uint32(STATE_FORMAT_VERSION))
+      await put(file, uint32(headerBytes))
+      let written = 0
+      for (const piece of jsonPieces(header, HEADER_PIECE_LENGTH)) {
+        const bytes = Buffer.from(piece, 'utf8')
+        written += bytes.byteLength
+        await put(file, bytes)
+      }
+      // A header that changed between the passes would not match its length field.
+      if (written !== headerBytes) throw new Error(`the state changed while it was saved (header of ${written} bytes, measured ${headerBytes})`)
+      for (const { name } of table) await put(file, buffers[name])
+      await writeAll(file, hash.digest())
+      // On disk before the rename, so the renamed file is never a partial one.
+      await file.sync()
+    } finally {
+      await file.close()
+    }
     await rename(temporary, path)
   } catch (error) {
+    // A failed save leaves nothing behind: the previous state file is untouched.
     await rm(temporary, { force: true })
     throw error
   }
 }
 
-/** Reads and checks a state file; `expectedCa` refuses a state made with another CA. */
+/** Reads `length` bytes at `position` into a new buffer and adds them to `hash`. */
+async function readHashed(file: FileHandle, position: number, length: number, hash: Hash): Promise<Buffer> {
+  const bytes = Buffer.allocUnsafe(length)
+  for (let offset = 0; offset < length; ) {
+    const { bytesRead } = await file.read(bytes, offset, Math.min(READ_CHUNK_BYTES, length - offset), position + offset)
+    if (bytesRead === 0) throw new Error('the file became shorter while it was read')
+    offset += bytesRead
+  }
+  hash.update(bytes)
+  return bytes
+}
+
+/**
+ * Reads and checks a state file; `expectedCa` refuses a state made with another CA. The file
+ * is read part by part (prefix, header, fields, checksum), so neither it nor its header has to
+ * fit in one buffer or string.
+ */
 export async function readStateFile(path: string, expectedCa?: string): Promise<SavedState> {
-  const data = await readFile(path)
   const fix = `Move it away or pass another --state-file; fleetsim will not overwrite it.`
-  if (data.byteLength < MAGIC.byteLength + 8 + 32 || !data.subarray(0, MAGIC.byteLength).equals(MAGIC)) {
-    throw new StateFileError('E_STATE_NOT_FLEETSIM', `${path} is not a fleetsim state file (it does not start with "FLEETSIM-STATE"). ${fix}`)
+  const file = await open(path, 'r')
+  try {
+    const size = (await file.stat()).size
+    const headerStart = MAGIC.byteLength + 8
+    const hash = createHash('sha256')
+    const prefix = size < headerStart + 32 ? undefined : await readHashed(file, 0, headerStart, hash)
+    if (prefix === undefined || !prefix.subarray(0, MAGIC.byteLength).equals(MAGIC)) {
+      throw new StateFileError('E_STATE_NOT_FLEETSIM', `${path} is not a fleetsim state file (it does not start with "FLEETSIM-STATE"). ${fix}`)
+    }
+    const version = prefix.readUInt32BE(MAGIC.byteLength)
+    if (version !== STATE_FORMAT_VERSION) {
+      throw new StateFileError('E_STATE_VERSION', `${path} is a fleetsim state file of format ${version}; this fleetsim reads format ${STATE_FORMAT_VERSION}. ${fix}`)
+    }
+    const corrupt = (what: string): StateFileError => new StateFileError('E_STATE_CORRUPT', `${path} is damaged: ${what}. ${fix}`)
+    const headerLength = prefix.readUInt32BE(MAGIC.byteLength + 4)
+    const fieldsLength = size - 32 - headerStart - headerLength
+    if (fieldsLength < 0) throw corrupt('it is shorter than its header says (truncated?)')
+    const headerBytes = await readHashed(file, headerStart, headerLength, hash)
+    const fields = await readHashed(file, headerStart + headerLength, fieldsLength, hash)
+    const checksum = Buffer.alloc(32)
+    await file.read(checksum, 0, 32, size - 32)
+    if (!hash.digest().equals(checksum)) throw corrupt('its checksum does not match its content (truncated or edited?)')
+
+    let header: Header
+    try {
+      header = parseJsonBytes(headerBytes) as Header
+    } catch (error) {
+      throw corrupt(`its header is not valid JSON (${(error as Error).message})`)
+    }
+    if (expectedCa !== undefined && header.caFingerprint !== expectedCa) {
+      throw new StateFileError(
+        'E_STATE_FOREIGN',
+        `${path} was saved with CA ${header.caFingerprint}, but this data directory's CA is ${expectedCa}: its agents would name a CA that does not exist. ${fix}`
+      )
+    }
+    const buffers = {} as Record<FieldName, Uint8Array>
+    let offset = 0
+    for (const { name, bytes } of header.buffers) {
+      if (offset + bytes > fields.byteLength) throw corrupt(`field "${name}" runs past the end of the file`)
+      buffers[name] = new Uint8Array(fields.buffer, fields.byteOffset + offset, bytes)
+      offset += bytes
+    }
+    return { savedAt: header.savedAt, caFingerprint: header.caFingerprint, engine: { ...header.engine, buffers }, manager: header.manager }
+  } finally {
+    await file.close()
   }
-  const version = data.readUInt32BE(MAGIC.byteLength)
-  if (version !== STATE_FORMAT_VERSION) {
-    throw new StateFileError('E_STATE_VERSION', `${path} is a fleetsim state file of format ${version}; this fleetsim reads format ${STATE_FORMAT_VERSION}. ${fix}`)
+}
+
+/** Whether a process with this id runs (EPERM: it does, as another user). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
-  const body = data.subarray(0, data.byteLength - 32)
-  const checksum = createHash('sha256').update(body).digest()
-  if (!checksum.equals(data.subarray(data.byteLength - 32))) {
-    throw new StateFileError('E_STATE_CORRUPT', `${path} is damaged: its checksum does not match its content (truncated or edited?). ${fix}`)
+}
+
+/**
+ * Removes the temporary files that saves of `path` left when their process was killed
+ * mid-write (kill -9, a crash, power loss): `.<name>.<pid>.tmp` next to it whose process no
+ * longer runs, or whose pid is this process's (an earlier process had it: containers reuse
+ * pids). The temporary file of another running fleetsim saving to the same path is left alone.
+ * Synchronous, for start-up: call it before this process's first save. Returns the paths removed.
+ */
+export function removeStaleTemporaries(path: string): string[] {
+  const prefix = `.${basename(path)}.`
+  let names: string[]
+  try {
+    names = readdirSync(dirname(path))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
   }
-  const headerLength = data.readUInt32BE(MAGIC.byteLength + 4)
-  const headerStart = MAGIC.byteLength + 8
-  const header = JSON.parse(body.subarray(headerStart, headerStart + headerLength).toString('utf8')) as Header
-  if (expectedCa !== undefined && header.caFingerprint !== expectedCa) {
-    throw new StateFileError(
-      'E_STATE_FOREIGN',
-      `${path} was saved with CA ${header.caFingerprint}, but this data directory's CA is ${expectedCa}: its agents would name a CA that does not exist. ${fix}`
-    )
+  const removed: string[] = []
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue
+    const pidText = name.slice(prefix.length, -'.tmp'.length)
+    if (!/^[1-9]\d{0,9}$/.test(pidText)) continue
+    const pid = Number(pidText)
+    if (pid !== process.pid && isRunning(pid)) continue
+    const stale = join(dirname(path), name)
+    rmSync(stale, { force: true })
+    removed.push(stale)
   }
-  const buffers = {} as Record<FieldName, Uint8Array>
-  let offset = headerStart + headerLength
-  for (const { name, bytes } of header.buffers) {
-    if (offset + bytes > body.byteLength) throw new StateFileError('E_STATE_CORRUPT', `${path} is damaged: field "${name}" runs past the end of the file. ${fix}`)
-    buffers[name] = new Uint8Array(body.buffer, body.byteOffset + offset, bytes)
-    offset += bytes
-  }
-  return { savedAt: header.savedAt, caFingerprint: header.caFingerprint, engine: { ...header.engine, buffers }, manager: header.manager }
+  return removed
 }

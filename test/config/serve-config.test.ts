@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ConfigError, SERVE_FLAGS, envName, parseServeConfig, type ConfigContext } from '../../src/config.js'
+import { STORED_LIMIT_DEFAULTS } from '../../src/manager/limits.js'
 
 const NOW = Date.UTC(2030, 0, 2, 3, 4, 5)
 const files: Record<string, string> = {
@@ -64,7 +65,15 @@ describe('parseServeConfig defaults and precedence', () => {
       journalSize: 10000,
       journalMaxBytes: 33554432,
       stateFile: undefined,
-      snapshotInterval: 300
+      snapshotInterval: 300,
+      maxLabels: 10000,
+      maxLabelsPerAgent: 64,
+      maxLabelValueBytes: 4096,
+      maxNameBytes: 1024,
+      maxTextBytes: 4096,
+      maxVerbatimBytes: 65536,
+      maxTemplates: 10000,
+      maxFields: 1000
     })
   })
 
@@ -111,7 +120,8 @@ describe('parseServeConfig defaults and precedence', () => {
       journalSize: 50,
       journalMaxBytes: 2097152,
       stateFile: '/tmp/sim/state.bin',
-      snapshotInterval: 0
+      snapshotInterval: 0,
+      ...STORED_LIMIT_DEFAULTS
     })
   })
 

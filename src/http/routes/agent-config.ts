@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AgentConfig } from '../../fleet/fleet-api.js'
+import { checkAgentSizes } from '../../manager/limits.js'
 import { displayFingerprint } from '../../tls/ca-info.js'
 import { apiError } from '../errors.js'
 import { viewByQuery } from '../links.js'
@@ -34,6 +35,7 @@ export function agentConfigRoutes(app: FastifyInstance, kit: RouteKit): void {
     const schema = { summary: 'Create an agent', body: AddAgentBody, response }
     typed.post(url, { ...options, schema }, async (request, reply) => {
       const config = request.body['global-config']
+      checkAgentSizes(kit.manager.limits, { name: request.body.name, config })
       // The name check and the add in one serial section: a concurrent add or rename to the
       // same name waits, then fails the check.
       const name = await kit.serial(async () => {
@@ -78,6 +80,7 @@ export function agentConfigRoutes(app: FastifyInstance, kit: RouteKit): void {
       const current = request.query.agentName
       const { name } = request.body
       const config = request.body['global-config']
+      checkAgentSizes(kit.manager.limits, { name, config })
       // Lookup, name check and change in one serial section: the agent cannot be deleted or
       // renamed, nor the new name taken, in between.
       await kit.serial(async () => {

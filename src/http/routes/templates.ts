@@ -30,6 +30,14 @@ function masterConfig(config: MasterGlobalConfig, caFingerprint: string): Master
   }
 }
 
+/**
+ * Only what a sub template has: members the schema does not know are not kept (they were
+ * never shown, yet would have been held and saved at any size).
+ */
+function subConfig(config: { verbatim?: string } | undefined): SubConfig {
+  return config?.verbatim === undefined ? {} : { verbatim: config.verbatim }
+}
+
 /** A template as viewagentortemplate shows it: the body form plus id and kind. */
 export function templateRecord(template: Template): TemplateRecord {
   return {
@@ -79,7 +87,7 @@ export function templateRoutes(app: FastifyInstance, kit: RouteKit): void {
   for (const { url, options } of kit.routes('addsubtemplate')) {
     typed.post(url, { ...options, schema: { summary: 'Create a sub template', body: SubTemplateBody, response } }, async (request, reply) => {
       const body = request.body
-      const template = await kit.serial(() => templates.add('sub', { name: body.name, description: body.description, config: { ...body['global-config'] } }))
+      const template = await kit.serial(() => templates.add('sub', { name: body.name, description: body.description, config: subConfig(body['global-config']) }))
       return sendEnvelope(request, reply, {
         servicename: 'addsubtemplate',
         values: [{ message: `Sub template "${template.name}" created.` }],
@@ -112,7 +120,7 @@ export function templateRoutes(app: FastifyInstance, kit: RouteKit): void {
         templates.modify('sub', request.query.subTemplateName, {
           name: body.name,
           description: body.description,
-          config: { ...body['global-config'] }
+          config: subConfig(body['global-config'])
         })
       )
       return sendEnvelope(request, reply, {

@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
+import { STORED_LIMIT_DEFAULTS } from '../../src/manager/limits.js'
+import { createManager, type Manager } from '../../src/manager/manager.js'
+import { resumeSimulation, saveSimulation } from '../../src/state/simulation-state.js'
+import { STATE_FORMAT_VERSION, readStateFile } from '../../src/state/state-file.js'
+import type { CaInfo } from '../../src/tls/ca-info.js'
+
+const ca: CaInfo = {
+  fingerprint: 'AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01',
+  subject: 'CN=test CA,O=fleetsim',
+  issuer: 'CN=test CA,O=fleetsim',
+  serialNumber: '01',
+  notBefore: new Date('2026-01-01T00:00:00Z'),
+  notAfter: new Date('2036-01-01T00:00:00Z'),
+  sigAlgName: 'SHA256withECDSA',
+  pem: ''
+}
+const START = Date.parse('2026-08-01T00:00:00Z')
+/** The longest string the tests let JSON make: a stand-in for V8's limit of about 512 Mi units. */
+const STRING_LIMIT = 1 << 20
+
+let dir: string
+const open: FleetEngine[] = []
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'fleetsim-large-state-'))
+})
+afterEach(async () => {
+  vi.restoreAllMocks()
+  await Promise.all(open.splice(0).map((engine) => engine.close()))
+  await rm(dir, { recursive: true, force: true })
+})
+
+async function fleet(agents: number): Promise<FleetEngine> {
+  const engine = await createFleet({ agents, seed: 5, workers: 1, paused: true, startTime: START, caFingerprint: ca.fingerprint })
+  open.push(engine)
+  return engine
+}
+
+/** JSON.stringify and JSON.parse that fail, as V8 does past its string limit, past STRING_LIMIT. */
+function limitJsonStrings(): void {
+  const stringify = JSON.stringify
+  const parse = JSON.parse
+  vi.spyOn(JSON, 'stringify').mockImplementation((...args: Parameters<typeof JSON.stringify>) => {
+    const text = stringify(...args)
+    if (text !== undefined && text.length > STRING_LIMIT) throw new RangeError('Invalid string length')
+    return text
+  })
+  vi.spyOn(JSON, 'parse').mockImplementation((...args: Parameters<typeof JSON.parse>) => {
+    if (args[0].length > STRING_LIMIT) throw new RangeError('Invalid string length')
+    return parse(...args) as unknown
+  })
+}
+
+/** Every agent with the most labels of the largest value, and templates with the largest verbatim text. */
+function fillToTheLimits(manager: Manager, agents: number, templates: number): void {
+  const agentIndices = Array.from({ length: agents }, (_, i) => i)
+  for (let l = 0; l < STORED_LIMIT_DEFAULTS.maxLabelsPerAgent; l++) {
+    manager.labels.set({ name: `label-${l}`, value: `${l}`.padEnd(STORED_LIMIT_DEFAULTS.maxLabelValueBytes, 'v'), agents: agentIndices })
+  }
+  for (let t = 0; t < templates; t++) {
+    manager.templates.add('sub', { name: `sub-${t}`, description: 'd'.repeat(STORED_LIMIT_DEFAULTS.maxTextBytes), config: { verbatim: `${t}`.padEnd(STORED_LIMIT_DEFAULTS.maxVerbatimBytes, 'x') } })
+  }
+}
+
+describe('a state file with large stored data', () => {
+  it('saves and resumes data at the default limits without making its header one string', async () => {
+    const engine = await fleet(20)
+    const manager = createManager(engine, ca)
+    fillToTheLimits(manager, 20, 40)
+    const path = join(dir, 'state.bin')
+    limitJsonStrings()
+
+    await saveSimulation(path, engine, manager, ca)
+    // The header alone is several times the string limit the test set.
+    const headerBytes = (await readFile(path)).readUInt32BE('FLEETSIM-STATE\n'.length + 4)
+    expect(headerBytes).toBeGreaterThan(4 * STRING_LIMIT)
+
+    const resumed = await resumeSimulation(path, { ca, workers: 1 })
+    open.push(resumed.engine)
+    expect(resumed.manager.snapshot()).toEqual(manager.snapshot())
+    expect(resumed.manager.labels.labelsOf(19)).toHaveLength(STORED_LIMIT_DEFAULTS.maxLabelsPerAgent)
+  })
+
+  it('reads a state file whose header was written as one JSON text', async () => {
+    // What a fleetsim before streamed saves wrote: the same format, built with one JSON.stringify.
+    const engine = await fleet(50)
+    const manager = createManager(engine, ca)
+    manager.labels.set({ name: 'env', value: 'prod', agents: [1, 2] })
+    const { buffers, ...rest } = await engine.snapshot()
+    const table = Object.entries(buffers).map(([name, bytes]) => ({ name, bytes: bytes.byteLength }))
+    const header = Buffer.from(JSON.stringify({ savedAt: 'then', caFingerprint: ca.fingerprint, engine: rest, manager: manager.snapshot(), buffers: table }))
+    const uint32 = (value: number) => Buffer.from([value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255])
+    const body = Buffer.concat([Buffer.from('FLEETSIM-STATE\n'), uint32(STATE_FORMAT_VERSION), uint32(header.byteLength), header, ...Object.values(buffers)])
+    const path = join(dir, 'old.bin')
+    await writeFile(path, Buffer.concat([body, createHash('sha256').update(body).digest()]))
+
+    const state = await readStateFile(path, ca.fingerprint)
+    expect(state.savedAt).toBe('then')
+    expect(state.manager).toEqual(manager.snapshot())
+    expect(state.engine.buffers).toEqual(buffers)
+  })
+
+  it('refuses a file whose header length runs past its end, as damaged', async () => {
+    const engine = await fleet(10)
+    const path = join(dir, 'state.bin')
+    await saveSimulation(path, engine, createManager(engine, ca), ca)
+    const bytes = await readFile(path)
+    bytes.writeUInt32BE(bytes.byteLength, 'FLEETSIM-STATE\n'.length + 4)
+    await writeFile(path, bytes)
+    await expect(readStateFile(path)).rejects.toMatchObject({ code: 'E_STATE_CORRUPT', message: expect.stringContaining('shorter than its header says') })
+  })
+})
