@@ -6,7 +6,10 @@
 
 export const SCENARIO_ERROR_CODES = {
   FSC_READ: 'the file cannot be read',
+  FSC_TOO_LARGE: 'the text is larger than a scenario may be',
+  FSC_TOO_DEEP: 'lists and mappings nest deeper than a scenario may',
   FSC_YAML: 'the text is not valid YAML (including duplicate keys)',
+  FSC_ALIAS: 'an alias has no anchor before it, is inside the value it refers to, or aliases stand for too many values',
   FSC_TYPE: 'a value has the wrong type (for example a list where a mapping belongs)',
   FSC_UNKNOWN_KEY: 'a key the schema does not know, with a suggestion when one is close',
   FSC_MISSING: 'a required key is missing',
