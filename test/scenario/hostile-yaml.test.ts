@@ -3,6 +3,7 @@
  * parser (issue 13, finding 3) are problems like any other, found before the parser recurses.
  */
 import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -91,6 +92,13 @@ describe('scenario text the YAML parser cannot safely read', () => {
     await writeFile(deep, `description: deep\nfleet: ${'['.repeat(10_000)}\n`)
     const deepResult = await loadScenarioFile(deep)
     expect(deepResult.ok ? [] : deepResult.issues.map(formatIssue)).toEqual([expect.stringMatching(new RegExp(`^${deep}:2:71 lists and mappings nest more than 64 levels`))])
+  })
+
+  it.skipIf(!existsSync('/dev/zero'))('reads an endless file only one byte past the limit', async () => {
+    const result = await loadScenarioFile('/dev/zero')
+    expect(result.ok ? [] : result.issues).toEqual([
+      expect.objectContaining({ code: 'FSC_TOO_LARGE', file: '/dev/zero', message: expect.stringMatching(/^the scenario is more than the 1048576 bytes \(1 MiB\)/) })
+    ])
   })
 
   it('treats keys that become the same property name as duplicates, which the last one silently won', () => {
