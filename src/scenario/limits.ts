@@ -1,7 +1,7 @@
 /**
  * The bounds of a scenario's text, checked before the YAML package builds anything from it:
- * its size and how deep its lists and mappings nest. (How much its aliases repeat is checked on
- * the parsed document, in aliases.ts.) docs/limits.md lists them.
+ * its size and how deep its lists and mappings nest. (Its anchors and aliases are counted on the
+ * parsed document, in aliases.ts.) docs/limits.md lists them.
  *
  * Why depth is checked first: the yaml package reads text in three steps. Its lexer and its CST
  * parser are loops with a stack of their own, but its composer, which turns the CST into nodes,
@@ -19,6 +19,8 @@ export const SCENARIO_LIMITS = Object.freeze({
   maxBytes: 1024 * 1024,
   /** lists and mappings inside each other; the scenario schema needs fewer than ten */
   maxDepth: 64,
+  /** anchors (`&name`) and aliases (`*name`) together: the yaml package resolves aliases in time quadratic in them */
+  maxAnchorsAndAliases: 1000,
   /** values that aliases (`*name`) stand for, each counted as if written out where it is used */
   maxAliasedValues: 10_000
 })

@@ -62,11 +62,13 @@ function yamlIssue(error: YAMLError, sourceName: string): ScenarioIssue {
 function aliasMessage(problem: AliasProblem): string {
   const { name } = problem
   switch (problem.kind) {
+    case 'too-many-names':
+      return `${name} makes more than the ${SCENARIO_LIMITS.maxAnchorsAndAliases} anchors (&name) and aliases (*name) a scenario may have; write values out, or share fewer of them`
     case 'unknown':
       return `alias *${name} has no anchor &${name} before it; put the anchor on an earlier value (an alias only refers back)`
     case 'cycle':
       return `alias *${name} is inside the value anchored &${name}, which would then contain itself without end; refer to a value outside it`
-    case 'too-many':
+    case 'too-many-values':
       return `with alias *${name}, aliases stand for ${problem.values} values, more than the ${SCENARIO_LIMITS.maxAliasedValues} a scenario may repeat (an alias counts every value of what it refers to); use fewer aliases, or anchor smaller values`
   }
 }
@@ -97,7 +99,7 @@ export function parseScenario(text: string, sourceName: string): LoadResult {
       issues.push({ code: 'FSC_YAML', file: sourceName, path: '', ...at(offset), message })
     }
     if (issues.length > 0) return { ok: false, issues: inDocumentOrder(issues) }
-    const alias = aliasProblem(doc.contents, SCENARIO_LIMITS.maxAliasedValues)
+    const alias = aliasProblem(doc.contents)
     if (alias !== undefined) return { ok: false, issues: [{ code: 'FSC_ALIAS', file: sourceName, path: '', ...at(alias.offset), message: aliasMessage(alias) }] }
     // The package's own alias count stays on as a second guard.
     value = doc.toJS({ maxAliasCount: SCENARIO_LIMITS.maxAliasedValues })

@@ -24,6 +24,7 @@ const hostile = [
   ['10,000 block lists', `${'- '.repeat(10_000)}x\n`, YAML, { issue: 'FSC_TOO_DEEP', line: 1, column: 129 }, /nest more than 64 levels deep/],
   ['block mappings 1,000 levels deep', `${Array.from({ length: 1000 }, (_, i) => `${' '.repeat(i)}k:`).join('\n')} x\n`, YAML, { issue: 'FSC_TOO_DEEP', line: 65 }, /nest more than 64 levels deep/],
   ['an alias bomb', billionLaughs(), YAML, { issue: 'FSC_ALIAS', line: 6 }, /aliases stand for \d+ values, more than the 10000 a scenario may repeat .*use fewer aliases/],
+  ['1,001 anchors', `${Array.from({ length: 1001 }, (_, i) => `- &a${i} x`).join('\n')}\n`, YAML, { issue: 'FSC_ALIAS', line: 1001 }, /&a1000 makes more than the 1000 anchors \(&name\) and aliases \(\*name\) a scenario may have/],
   ['an alias without anchor', 'description: x\nfleet: *none\n', YAML, { issue: 'FSC_ALIAS', line: 2, column: 8 }, /alias \*none has no anchor &none before it/],
   ['a 2 MiB scenario', `description: big\n# ${'x'.repeat(2 * 1024 * 1024)}\n`, YAML, { issue: 'FSC_TOO_LARGE', line: null }, /the scenario is 2097172 bytes, more than the 1048576 bytes \(1 MiB\) a scenario may have; shorten it/]
 ] as const

@@ -78,6 +78,7 @@ describe('checking a scenario text before parsing', () => {
     const row = (what: string) => docs.split('\n').find((line) => line.startsWith(`| ${what}`)) ?? ''
     expect(row('scenario text')).toContain(`| ${SCENARIO_LIMITS.maxBytes} bytes (1 MiB)`)
     expect(row('scenario nesting')).toContain(`| ${SCENARIO_LIMITS.maxDepth} levels |`)
+    expect(row('scenario anchors')).toContain(`| ${SCENARIO_LIMITS.maxAnchorsAndAliases} |`)
     expect(row('scenario aliases')).toContain(`| ${SCENARIO_LIMITS.maxAliasedValues} values |`)
   })
 })
