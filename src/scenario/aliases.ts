@@ -22,7 +22,10 @@ export type AliasProblem =
   /** no anchor of that name comes before the alias */
   | { readonly kind: 'unknown'; readonly name: string; readonly offset: number }
 
-export type AliasLimits = Pick<typeof SCENARIO_LIMITS, 'maxAnchorsAndAliases' | 'maxAliasedValues'>
+export interface AliasLimits {
+  readonly maxAnchorsAndAliases: number
+  readonly maxAliasedValues: number
+}
 
 /**
  * The first anchor or alias problem in document order, or undefined. A value counts 1 (a scalar,
