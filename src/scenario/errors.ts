@@ -24,7 +24,8 @@ export const SCENARIO_ERROR_CODES = {
   FSC_NOT_ALLOWED: 'a key or action is not allowed in this place',
   FSC_DUPLICATE: 'a name is used twice where names must be unique',
   FSC_REFERENCE: 'a name refers to something the scenario does not define',
-  FSC_FORMAT: 'a string does not have the expected form (for example a label "name=value")'
+  FSC_FORMAT: 'a string does not have the expected form (for example a label "name=value")',
+  FSC_MORE: 'more problems than are listed: the first ones are, this one counts the rest'
 } as const
 
 export type ScenarioErrorCode = keyof typeof SCENARIO_ERROR_CODES

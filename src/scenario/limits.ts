@@ -22,7 +22,9 @@ export const SCENARIO_LIMITS = Object.freeze({
   /** anchors (`&name`) and aliases (`*name`) together: the yaml package resolves aliases in time quadratic in them */
   maxAnchorsAndAliases: 1000,
   /** values that aliases (`*name`) stand for, each counted as if written out where it is used */
-  maxAliasedValues: 10_000
+  maxAliasedValues: 10_000,
+  /** problems listed for one scenario: without it, 1 MiB of unknown keys got an answer many times its size */
+  maxListedProblems: 100
 })
 
 /** CST tokens that are lists or mappings; the parser's stack also holds the document and scalars. */

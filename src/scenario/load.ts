@@ -36,10 +36,17 @@ function nameOf(sourceName: string): string {
   return basename(sourceName, extname(sourceName)) || 'scenario'
 }
 
-/** Document order reads best; issues without a position keep their place at the end. */
-function inDocumentOrder(issues: readonly ScenarioIssue[]): ScenarioIssue[] {
+/**
+ * Document order reads best; issues without a position keep their place at the end. Past
+ * maxListedProblems, one FSC_MORE issue counts the rest.
+ */
+function inDocumentOrder(issues: readonly ScenarioIssue[], sourceName: string): ScenarioIssue[] {
   const order = (i: ScenarioIssue) => (i.line ?? Infinity) * 1e6 + (i.column ?? 0)
-  return issues.map((issue, n) => ({ issue, n })).sort((a, b) => order(a.issue) - order(b.issue) || a.n - b.n).map((x) => x.issue)
+  const sorted = issues.map((issue, n) => ({ issue, n })).sort((a, b) => order(a.issue) - order(b.issue) || a.n - b.n).map((x) => x.issue)
+  const max = SCENARIO_LIMITS.maxListedProblems
+  if (sorted.length <= max) return sorted
+  const message = `and ${sorted.length - max} more problems, not listed; fix the ones above and check the scenario again`
+  return [...sorted.slice(0, max), { code: 'FSC_MORE', file: sourceName, path: '', line: null, column: null, message }]
 }
 
 function finish(value: unknown, sourceName: string, locator: Locator): LoadResult {
@@ -50,7 +57,7 @@ function finish(value: unknown, sourceName: string, locator: Locator): LoadResul
     const at = locator.locate(p.path, p.atKey)
     return { code: p.code, file: sourceName, path: formatPath(p.path), line: at?.line ?? null, column: at?.column ?? null, message: p.message }
   })
-  return { ok: false, issues: inDocumentOrder(issues) }
+  return { ok: false, issues: inDocumentOrder(issues, sourceName) }
 }
 
 function yamlIssue(error: YAMLError, sourceName: string): ScenarioIssue {
@@ -98,7 +105,7 @@ export function parseScenario(text: string, sourceName: string): LoadResult {
       const message = `invalid YAML: the key ${JSON.stringify(key)} is already in this mapping at line ${at(firstOffset).line}; keep one of the two`
       issues.push({ code: 'FSC_YAML', file: sourceName, path: '', ...at(offset), message })
     }
-    if (issues.length > 0) return { ok: false, issues: inDocumentOrder(issues) }
+    if (issues.length > 0) return { ok: false, issues: inDocumentOrder(issues, sourceName) }
     const alias = aliasProblem(doc.contents)
     if (alias !== undefined) return { ok: false, issues: [{ code: 'FSC_ALIAS', file: sourceName, path: '', ...at(alias.offset), message: aliasMessage(alias) }] }
     // The package's own alias count stays on as a second guard.

@@ -43,6 +43,15 @@ describe('hostile scenario uploads', () => {
     }
   })
 
+  it('answers 1,000 unknown keys with the first 100 problems and a count of the rest', async () => {
+    const text = `description: x\n${Array.from({ length: 1000 }, (_, i) => `k${i}: 1`).join('\n')}\n`
+    const response = await admin(h.app, 'PUT', '/scenario', text, YAML)
+    expect(response.statusCode).toBe(400)
+    const { errors } = response.json()
+    expect(errors).toHaveLength(101)
+    expect(errors[100]).toMatchObject({ code: 'E_INVALID_SCENARIO', issue: 'FSC_MORE', message: expect.stringMatching(/^admin-upload and 900 more problems, not listed/) })
+  })
+
   it('keeps the running fleet and serves the next requests', async () => {
     for (const [, body, headers] of hostile) await admin(h.app, 'PUT', '/scenario', body, headers)
     expect(h.engine.counts().agents).toBe(20)

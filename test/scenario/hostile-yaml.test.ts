@@ -101,6 +101,14 @@ describe('scenario text the YAML parser cannot safely read', () => {
     ])
   })
 
+  it('lists the first 100 problems and counts the rest, where 1 MiB of unknown keys listed every one', () => {
+    const text = `description: x\n${Array.from({ length: 150 }, (_, i) => `k${i}: 1`).join('\n')}\n`
+    const issues = refused(text)
+    expect(issues).toHaveLength(101)
+    expect(issues[99]).toMatchObject({ code: 'FSC_UNKNOWN_KEY', path: 'k99', line: 101 })
+    expect(issues[100]).toEqual({ code: 'FSC_MORE', file: 'hostile.yaml', path: '', line: null, column: null, message: 'and 50 more problems, not listed; fix the ones above and check the scenario again' })
+  })
+
   it('treats keys that become the same property name as duplicates, which the last one silently won', () => {
     const issues = refused('description: x\nfleet:\n  templates: { 10: 0.5, "10": 0.25 }\n')
     expect(issues).toEqual([

@@ -80,5 +80,6 @@ describe('checking a scenario text before parsing', () => {
     expect(row('scenario nesting')).toContain(`| ${SCENARIO_LIMITS.maxDepth} levels |`)
     expect(row('scenario anchors')).toContain(`| ${SCENARIO_LIMITS.maxAnchorsAndAliases} |`)
     expect(row('scenario aliases')).toContain(`| ${SCENARIO_LIMITS.maxAliasedValues} values |`)
+    expect(row('scenario problems listed')).toContain(`| ${SCENARIO_LIMITS.maxListedProblems} |`)
   })
 })
