@@ -84,7 +84,7 @@ export function tooLarge(sourceName: string, bytes?: number): ScenarioIssue {
     path: '',
     line: null,
     column: null,
-    message: `the scenario is ${size}more than the ${max} bytes (1 MiB) a scenario may have; shorten it: repeated stages or timeline events can usually be one entry with a pick or an "every" schedule`
+    message: `the scenario is ${size}more than the ${max} bytes (${max / 1024 / 1024} MiB) a scenario may have; shorten it: repeated stages or timeline events can usually be one entry with a pick or an "every" schedule`
   }
 }
 

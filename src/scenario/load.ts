@@ -1,6 +1,7 @@
 /**
  * Loading a scenario: text (YAML, which includes JSON) or a file, to the normalised and frozen
- * `Scenario`, or to every problem found, each with its file, path and line:column.
+ * `Scenario`, or to the problems found (the first 100, and a count of the rest), each with its
+ * file, path and line:column.
  *
  * Untrusted text is read in this order, each step only on what the one before let through:
  * size and nesting depth (limits.ts), the yaml package's parse, duplicate keys (unique-keys.ts),
