@@ -6,7 +6,10 @@
 
 export const SCENARIO_ERROR_CODES = {
   FSC_READ: 'the file cannot be read',
+  FSC_TOO_LARGE: 'the text is larger than a scenario may be',
+  FSC_TOO_DEEP: 'lists and mappings nest deeper than a scenario may',
   FSC_YAML: 'the text is not valid YAML (including duplicate keys)',
+  FSC_ALIAS: 'an alias has no anchor before it, is inside the value it refers to, or aliases stand for too many values',
   FSC_TYPE: 'a value has the wrong type (for example a list where a mapping belongs)',
   FSC_UNKNOWN_KEY: 'a key the schema does not know, with a suggestion when one is close',
   FSC_MISSING: 'a required key is missing',
@@ -21,7 +24,8 @@ export const SCENARIO_ERROR_CODES = {
   FSC_NOT_ALLOWED: 'a key or action is not allowed in this place',
   FSC_DUPLICATE: 'a name is used twice where names must be unique',
   FSC_REFERENCE: 'a name refers to something the scenario does not define',
-  FSC_FORMAT: 'a string does not have the expected form (for example a label "name=value")'
+  FSC_FORMAT: 'a string does not have the expected form (for example a label "name=value")',
+  FSC_MORE: 'more problems than are listed: the first ones are, this one counts the rest'
 } as const
 
 export type ScenarioErrorCode = keyof typeof SCENARIO_ERROR_CODES

@@ -1,24 +1,53 @@
 /**
  * Loading a scenario: text (YAML, which includes JSON) or a file, to the normalised and frozen
- * `Scenario`, or to every problem found, each with its file, path and line:column.
+ * `Scenario`, or to the problems found (the first 100, and a count of the rest), each with its
+ * file, path and line:column.
+ *
+ * Untrusted text is read in this order, each step only on what the one before let through:
+ * size and nesting depth (limits.ts), the yaml package's parse, duplicate keys (unique-keys.ts),
+ * aliases (aliases.ts), plain values, the schema. Whatever the yaml package throws on the way
+ * becomes an issue too: a bad scenario is a list of problems, never an exception.
  */
-import { readFile } from 'node:fs/promises'
+import { Buffer } from 'node:buffer'
+import { open } from 'node:fs/promises'
 import { basename, extname } from 'node:path'
-import { LineCounter, parseDocument } from 'yaml'
+import { LineCounter, parseDocument, type YAMLError } from 'yaml'
+import { aliasProblem, type AliasProblem } from './aliases.js'
 import { Sink, formatPath } from './check.js'
 import { readScenario } from './document.js'
 import { ScenarioError, type ScenarioIssue } from './errors.js'
 import { deepFreeze } from './freeze.js'
+import { SCENARIO_LIMITS, checkText, tooLarge } from './limits.js'
 import { NO_POSITIONS, yamlLocator, type Locator } from './locate.js'
 import type { Scenario } from './types.js'
+import { duplicateKeys } from './unique-keys.js'
 
 export type LoadResult =
   | { readonly ok: true; readonly scenario: Scenario }
   | { readonly ok: false; readonly issues: readonly ScenarioIssue[] }
 
+/**
+ * The yaml package's options. Duplicate keys are found by unique-keys.ts (the package's own check
+ * is quadratic); its warnings (a list used as a key, say) are not printed on the server's stderr.
+ */
+const YAML_OPTIONS = { prettyErrors: true, uniqueKeys: false, logLevel: 'error' } as const
+
 /** `scenarios/steady-fleet.yaml` → `steady-fleet` */
 function nameOf(sourceName: string): string {
   return basename(sourceName, extname(sourceName)) || 'scenario'
+}
+
+/**
+ * Document order reads best; issues without a position keep their place at the end. Past
+ * maxListedProblems, one FSC_MORE issue counts the rest.
+ */
+function inDocumentOrder(issues: readonly ScenarioIssue[], sourceName: string): ScenarioIssue[] {
+  const order = (i: ScenarioIssue) => (i.line ?? Infinity) * 1e6 + (i.column ?? 0)
+  const sorted = issues.map((issue, n) => ({ issue, n })).sort((a, b) => order(a.issue) - order(b.issue) || a.n - b.n).map((x) => x.issue)
+  const max = SCENARIO_LIMITS.maxListedProblems
+  if (sorted.length <= max) return sorted
+  const message = `and ${sorted.length - max} more problems, not listed; fix the ones above and check the scenario again`
+  return [...sorted.slice(0, max), { code: 'FSC_MORE', file: sourceName, path: '', line: null, column: null, message }]
 }
 
 function finish(value: unknown, sourceName: string, locator: Locator): LoadResult {
@@ -29,25 +58,63 @@ function finish(value: unknown, sourceName: string, locator: Locator): LoadResul
     const at = locator.locate(p.path, p.atKey)
     return { code: p.code, file: sourceName, path: formatPath(p.path), line: at?.line ?? null, column: at?.column ?? null, message: p.message }
   })
-  // Document order reads best; issues without a position keep their place at the end.
-  const order = (i: ScenarioIssue) => (i.line ?? Infinity) * 1e6 + (i.column ?? 0)
-  return { ok: false, issues: issues.map((issue, n) => ({ issue, n })).sort((a, b) => order(a.issue) - order(b.issue) || a.n - b.n).map((x) => x.issue) }
+  return { ok: false, issues: inDocumentOrder(issues, sourceName) }
+}
+
+function yamlIssue(error: YAMLError, sourceName: string): ScenarioIssue {
+  const pos = error.linePos?.[0]
+  const first = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
+  return { code: 'FSC_YAML', file: sourceName, path: '', line: pos?.line ?? null, column: pos?.col ?? null, message: `invalid YAML: ${first}` }
+}
+
+function aliasMessage(problem: AliasProblem): string {
+  const { name } = problem
+  switch (problem.kind) {
+    case 'too-many-names':
+      return `${name} makes more than the ${SCENARIO_LIMITS.maxAnchorsAndAliases} anchors (&name) and aliases (*name) a scenario may have; write values out, or share fewer of them`
+    case 'unknown':
+      return `alias *${name} has no anchor &${name} before it; put the anchor on an earlier value (an alias only refers back)`
+    case 'cycle':
+      return `alias *${name} is inside the value anchored &${name}, which would then contain itself without end; refer to a value outside it`
+    case 'too-many-values':
+      return `with alias *${name}, aliases stand for ${problem.values} values, more than the ${SCENARIO_LIMITS.maxAliasedValues} a scenario may repeat (an alias counts every value of what it refers to); use fewer aliases, or anchor smaller values`
+  }
+}
+
+/** Something the yaml package threw: its alias checks throw ReferenceError, the rest is a parse failure. */
+function thrownIssue(error: unknown, sourceName: string): ScenarioIssue {
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]
+  if (error instanceof ReferenceError) return { code: 'FSC_ALIAS', file: sourceName, path: '', line: null, column: null, message: `${message}; use fewer aliases (*name)` }
+  return { code: 'FSC_YAML', file: sourceName, path: '', line: null, column: null, message: `invalid YAML: ${message}` }
 }
 
 /** Parses YAML (or JSON) text; `sourceName` names it in messages and sets the default name. */
 export function parseScenario(text: string, sourceName: string): LoadResult {
+  const refused = checkText(text, sourceName)
+  if (refused !== undefined) return { ok: false, issues: [refused] }
   const lines = new LineCounter()
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true })
-  if (doc.errors.length > 0) {
-    const issues = doc.errors.map((e): ScenarioIssue => {
-      const pos = e.linePos?.[0]
-      const first = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
-      const message = `invalid YAML: ${first}`
-      return { code: 'FSC_YAML', file: sourceName, path: '', line: pos?.line ?? null, column: pos?.col ?? null, message }
-    })
-    return { ok: false, issues }
+  const at = (offset: number) => {
+    const { line, col } = lines.linePos(offset)
+    return { line, column: col }
   }
-  return finish(doc.toJS({ maxAliasCount: 1000 }), sourceName, yamlLocator(doc.contents, lines))
+  let doc: ReturnType<typeof parseDocument>
+  let value: unknown
+  try {
+    doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter: lines })
+    const issues = doc.errors.map((e) => yamlIssue(e, sourceName))
+    for (const { key, offset, firstOffset } of duplicateKeys(doc.contents)) {
+      const message = `invalid YAML: the key ${JSON.stringify(key)} is already in this mapping at line ${at(firstOffset).line}; keep one of the two`
+      issues.push({ code: 'FSC_YAML', file: sourceName, path: '', ...at(offset), message })
+    }
+    if (issues.length > 0) return { ok: false, issues: inDocumentOrder(issues, sourceName) }
+    const alias = aliasProblem(doc.contents)
+    if (alias !== undefined) return { ok: false, issues: [{ code: 'FSC_ALIAS', file: sourceName, path: '', ...at(alias.offset), message: aliasMessage(alias) }] }
+    // The package's own alias count stays on as a second guard.
+    value = doc.toJS({ maxAliasCount: SCENARIO_LIMITS.maxAliasedValues })
+  } catch (error) {
+    return { ok: false, issues: [thrownIssue(error, sourceName)] }
+  }
+  return finish(value, sourceName, yamlLocator(doc.contents, lines))
 }
 
 /** Checks an already parsed value (for example a JSON request body); no line numbers. */
@@ -55,16 +122,38 @@ export function checkScenarioValue(value: unknown, sourceName: string): LoadResu
   return finish(value, sourceName, NO_POSITIONS)
 }
 
-export async function loadScenarioFile(path: string): Promise<LoadResult> {
-  let text: string
+/** The file's text, or `tooLarge` without reading more than one byte past the limit. */
+async function readText(path: string): Promise<{ text: string } | { tooLarge: number | undefined }> {
+  const max = SCENARIO_LIMITS.maxBytes
+  const file = await open(path, 'r')
   try {
-    text = await readFile(path, 'utf8')
+    const { size } = await file.stat()
+    if (size > max) return { tooLarge: size }
+    // A pipe or a device says size 0: read up to one byte past the limit to know.
+    const buffer = Buffer.alloc(max + 1)
+    let length = 0
+    while (length < buffer.length) {
+      const { bytesRead } = await file.read(buffer, length, buffer.length - length, null)
+      if (bytesRead === 0) break
+      length += bytesRead
+    }
+    return length > max ? { tooLarge: undefined } : { text: buffer.toString('utf8', 0, length) }
+  } finally {
+    await file.close()
+  }
+}
+
+export async function loadScenarioFile(path: string): Promise<LoadResult> {
+  let read: Awaited<ReturnType<typeof readText>>
+  try {
+    read = await readText(path)
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message
     const issue: ScenarioIssue = { code: 'FSC_READ', file: path, path: '', line: null, column: null, message: `cannot read the file (${reason})` }
     return { ok: false, issues: [issue] }
   }
-  return parseScenario(text, path)
+  if ('tooLarge' in read) return { ok: false, issues: [tooLarge(path, read.tooLarge)] }
+  return parseScenario(read.text, path)
 }
 
 /** The scenario, or a thrown ScenarioError (code FSC_INVALID) listing every problem. */

@@ -25,7 +25,7 @@ export interface AdminHarness {
   close(): Promise<void>
 }
 
-export async function adminHarness(options: { agents?: number; scenario?: string; wait?: Wait; workers?: number } = {}): Promise<AdminHarness> {
+export async function adminHarness(options: { agents?: number; scenario?: string; wait?: Wait; workers?: number; bodyLimit?: number } = {}): Promise<AdminHarness> {
   // A scenario replaces the fleet at once, so the starting fleet is left empty then.
   const engine = await createFleet({
     agents: options.scenario === undefined ? (options.agents ?? 50) : 0,
@@ -47,7 +47,7 @@ export async function adminHarness(options: { agents?: number; scenario?: string
       waits.push(ms)
     })
   const faults = new FaultState(engine)
-  const app = await buildApp({ fleet: engine, ca: CA, auth: { user: AUTH.REST_USER, password: AUTH.REST_PASSWORD }, manager })
+  const app = await buildApp({ fleet: engine, ca: CA, auth: { user: AUTH.REST_USER, password: AUTH.REST_PASSWORD }, manager, ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }) })
   await app.register(faultsPlugin, { state: faults, wait })
   await app.register(adminPlugin, { engine, manager, auth: { user: AUTH.REST_USER, password: AUTH.REST_PASSWORD }, faults })
   return {

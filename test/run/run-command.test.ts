@@ -68,6 +68,16 @@ describe('fleetsim run', () => {
     expect(err).toEqual([])
   })
 
+  it('exits 1 on a scenario larger than 1 MiB', async () => {
+    const dir = join(await tempDir(), 'report')
+    const big = join(await tempDir(), 'big.yaml')
+    await import('node:fs/promises').then((fs) => fs.writeFile(big, `description: x\n# ${'x'.repeat(2 * 1024 * 1024)}\n`))
+    const { io, err } = capture()
+    expect(await run([big, '--out', dir], io)).toBe(1)
+    expect(err.join('')).toContain(`${big} the scenario is 2097170 bytes, more than the 1048576 bytes (1 MiB) a scenario may have`)
+    expect(err.join('')).toContain('is not a valid scenario (1 problem); nothing was run')
+  })
+
   it.each([
     [['scenarios/steady-fleet.yaml'], '--out <dir> is required'],
     [['scenarios/steady-fleet.yaml', '--out', 'x', '--duration', 'soon'], '--duration must be a duration of whole seconds'],

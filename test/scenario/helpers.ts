@@ -26,3 +26,11 @@ export function onlyIssue(text: string): ScenarioIssue {
 export function doc(rest: string): string {
   return `description: test scenario\n${rest}`
 }
+
+/** Nine levels of nine aliases each: 387,420,489 "lol"s once written out. */
+export function billionLaughs(): string {
+  const lines = ['description: laughs', 'a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+  const names = 'abcdefghi'
+  for (let i = 1; i < names.length; i++) lines.push(`${names[i]}: &${names[i]} [${Array(9).fill(`*${names[i - 1]}`).join(', ')}]`)
+  return `${lines.join('\n')}\n`
+}
