@@ -53,8 +53,8 @@ type ServerMessage =
 
 async function serve(speed: number): Promise<void> {
   const { parseServeConfig } = await import('../src/config.js')
-  const { buildServeApp, createLogger } = await import('../src/server.js')
-  const { createManager } = await import('../src/manager/manager.js')
+  const { buildApp } = await import('../src/app.js')
+  const { createLogger } = await import('../src/server.js')
   const { createFleet } = await import('../src/fleet/fleet.js')
   const { compileScenario } = await import('../src/fleet/scenario-program.js')
   const { loadScenarioFileOrThrow } = await import('../src/scenario/index.js')
@@ -77,7 +77,7 @@ async function serve(speed: number): Promise<void> {
   }
   // The app `fleetsim serve` answers with (front door included), at the level a load test uses.
   const config = parseServeConfig(['--user', USER, '--password', PASSWORD, '--log-level', 'warn'], {})
-  const { app, handler } = await buildServeApp(config, { fleet, manager: createManager(fleet, ca), ca, logger: createLogger(config.logLevel) })
+  const { app, handler } = await buildApp({ fleet, ca, logger: createLogger(config.logLevel) }, config)
   let serverErrors = 0
   let responses = 0
   const server = createServer((request, response) => {

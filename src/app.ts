@@ -1,23 +1,37 @@
 /**
- * buildApp registers the whole manager facade (every operation of the spec under
- * `${appPath}/restservice/`, content parsers, error envelope, 404/405, OpenAPI) and never
- * listens: the server entry listens, tests use `inject`.
+ * The composition root: `buildApp` assembles the whole app `fleetsim serve` answers with, and
+ * nothing else does. In order: the fastify instance with the facade's parsers, validation and
+ * error envelope; the request journal and strict rules (src/harness); the request limits; the
+ * OpenAPI document; every operation of the spec under `${appPath}/restservice/`; the scenario's
+ * API faults (src/faults); the admin API (src/admin); metrics (src/metrics); and, in front of
+ * fastify, the fast path for repeated agentinfo polls (src/http/front-door.ts). It never
+ * listens: src/server.ts serves `handler` over HTTP(S), tests use `app.inject`, the benchmarks
+ * and the soak measure this very app.
  *
  * Observing requests: every operation's route sets `request.operation` (e.g. `agentinfo`) in
- * its first onRequest hook; hooks added with `app.addHook(...)` after buildApp see it from
- * their own onRequest on (route-level hooks run after app-level ones, so read it from
- * preHandler / onResponse onward, or compare `request.routeOptions.config.operation`).
+ * its first onRequest hook; hooks added with `app.addHook(...)` see it from their own
+ * onRequest on (route-level hooks run after app-level ones, so read it from preHandler /
+ * onResponse onward, or compare `request.routeOptions.config.operation`).
  */
 import { readFileSync } from 'node:fs'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import type { RequestListener } from 'node:http'
 import swagger from '@fastify/swagger'
-import type { Fleet } from './fleet/fleet-api.js'
-import type { CaInfo } from './tls/ca-info.js'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import type { Registry } from 'prom-client'
+import { adminPlugin } from './admin/plugin.js'
+import type { ServeConfig } from './config.js'
+import type { Wait } from './faults/body.js'
+import { faultsPlugin } from './faults/plugin.js'
+import { FaultState } from './faults/state.js'
+import type { FleetEngine } from './fleet/fleet.js'
+import { createHarness, harnessPlugin, type Harness } from './harness/plugin.js'
 import { AnswerCache } from './http/answer-cache.js'
 import { createAuthCheck } from './http/auth.js'
+import { handleClientError } from './http/client-errors.js'
 import { registerContentParsers } from './http/content-parsers.js'
 import { createErrorHandler } from './http/error-handler.js'
-import { handleClientError } from './http/client-errors.js'
+import { frontDoor } from './http/front-door.js'
 import { registerLimits } from './http/limits.js'
 import { Links } from './http/links.js'
 import { createNotFoundHandler } from './http/not-found.js'
@@ -32,52 +46,209 @@ import { templateRoutes } from './http/routes/templates.js'
 import { viewRoutes } from './http/routes/view.js'
 import { MAX_PARAM_LENGTH, handleFrameworkError } from './http/unrouted.js'
 import { createValidatorCompiler } from './http/validation.js'
-import { createHarness, harnessPlugin, type Harness } from './harness/plugin.js'
-import type { StoredLimits } from './manager/limits.js'
 import { createManager, type Manager } from './manager/manager.js'
+import { STORED_LIMIT_DEFAULTS, type StoredLimits } from './manager/limits.js'
+import { metricsPlugin } from './metrics/plugin.js'
+import { createRegistry } from './metrics/registry.js'
 import { RequestLogController } from './metrics/request-log.js'
+import type { StateSaver } from './state/state-saver.js'
+import type { CaInfo } from './tls/ca-info.js'
 import './http/request-context.js'
 
-export { createAuthCheck, type AuthCheck, type Credentials } from './http/auth.js'
-export { createManager, type Manager } from './manager/manager.js'
-
-export interface AppOptions {
-  fleet: Fleet
-  /** application path ending in `mvc`; default `/manager/mvc` */
-  appPath?: string
-  auth: { user: string; password: string }
+/** What the app serves: the simulation, and what it needs from outside the process. */
+export interface AppParts {
+  /** the simulated fleet (src/fleet): the facade reads and changes it, the admin API drives its clock */
+  fleet: FleetEngine
+  /** the CA agents' configurations name (addagent's ca-fingerprint, certificateinfo) */
   ca: CaInfo
-  logger?: FastifyServerOptions['logger'] | FastifyBaseLogger
-  /** largest request body in bytes; default 1 MiB */
-  bodyLimit?: number
-  /** most items one list query parameter may hold; default 100000 */
-  maxListItems?: number
-  /** longest query string in bytes (414 past it); default 1 MiB */
-  maxQueryLength?: number
-  /** manager state to serve; default a fresh one for the fleet and CA */
+  /** templates, labels, fields and certificates; default a new one over the fleet and CA, with the settings' limits */
   manager?: Manager
+  /** a pino logger (fastify logs through it); default no logging */
+  logger?: Logger
+  /** saves the simulation (POST /__admin/snapshot); absent without --state-file */
+  saveState?: StateSaver
+  /** how an injected latency waits; default a real timer (tests record the waits instead) */
+  faultWait?: Wait
+  /** prom-client's process and Node.js metrics on /metrics; default true */
+  processMetrics?: boolean
   /**
-   * how much the default manager stores for clients (labels, fields, templates, agents' text;
-   * src/manager/limits.ts); default STORED_LIMIT_DEFAULTS. A given `manager` keeps its own.
+   * whether the fast path may answer now, on top of its own conditions (not strict, no fault
+   * rule, no request lines in the log); default always. The differential test switches it.
    */
-  storedLimits?: Partial<StoredLimits>
-  /** `host:port` agentmanager reports the agent listener on; default `0.0.0.0:4041` */
-  agentListener?: string
-  /** request journal and strict mode (src/harness); default a lenient one with 10,000 entries */
-  harness?: Harness
-  /** kept agentinfo-by-name answers, shared with a front door (src/http/front-door.ts); default one of its own */
-  answers?: AnswerCache
+  fastPath?: () => boolean
+  /**
+   * registers more on the app before it is ready (hooks, routes): an embedding program's own
+   * routes, or a test's deliberately broken server. Runs after everything else is registered.
+   * Requests the fast path answers skip fastify and so these hooks too: pass
+   * `fastPath: () => false` when a hook must see every agentinfo request.
+   */
+  extend?: (app: FastifyInstance) => unknown
 }
 
-export const DEFAULT_APP_PATH = '/manager/mvc'
-export const DEFAULT_BODY_LIMIT = 1024 * 1024
-export const DEFAULT_MAX_LIST_ITEMS = 100_000
-export const DEFAULT_MAX_QUERY_LENGTH = 1024 * 1024
+/** The settings the app reads from the serve flags (docs: README flag table, docs/limits.md). */
+export type AppSettings = Pick<
+  ServeConfig,
+  | 'appPath'
+  | 'user'
+  | 'password'
+  | 'adminUser'
+  | 'adminPassword'
+  | 'bodyLimit'
+  | 'maxListItems'
+  | 'maxQueryLength'
+  | 'strict'
+  | 'journalSize'
+  | 'journalMaxBytes'
+  | 'metricsAuth'
+> &
+  StoredLimits & {
+    /** `host:port` agentmanager reports the agent listener on */
+    readonly agentListener: string
+  }
+
+/** The app's settings when a caller gives none: the serve flags' defaults, user and password `admin`. */
+export const APP_DEFAULTS: AppSettings = Object.freeze({
+  appPath: '/manager/mvc',
+  user: 'admin',
+  password: 'admin',
+  adminUser: 'admin',
+  adminPassword: 'admin',
+  bodyLimit: 1024 * 1024,
+  maxListItems: 100_000,
+  // 10,000 agentUuids in one query (the multi-agent load the benchmarks use) take about 370 KiB.
+  maxQueryLength: 1024 * 1024,
+  strict: false,
+  journalSize: 10_000,
+  journalMaxBytes: 32 * 1024 * 1024,
+  metricsAuth: false,
+  agentListener: '0.0.0.0:4041',
+  ...STORED_LIMIT_DEFAULTS
+})
+
+/** The assembled app, ready, not listening. */
+export interface FleetsimApp {
+  readonly app: FastifyInstance
+  /** the request listener to serve with: the fast path (src/http/front-door.ts), then fastify */
+  readonly handler: RequestListener
+  /** the request journal and client report */
+  readonly harness: Harness
+  /** the API fault rules in force (the scenario's, switched by the admin API) */
+  readonly faults: FaultState
+  /** the Prometheus registry /metrics exposes */
+  readonly registry: Registry
+  /** requests the fast path answered without fastify */
+  fastPathAnswers(): number
+  readonly manager: Manager
+  close(): Promise<void>
+}
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
 
-function isLoggerInstance(logger: AppOptions['logger']): logger is FastifyBaseLogger {
-  return typeof logger === 'object' && logger !== null && typeof (logger as FastifyBaseLogger).child === 'function'
+/**
+ * Builds the whole app. `settings` are usually a ServeConfig; anything left out takes
+ * APP_DEFAULTS, and the admin credentials default to the REST ones.
+ */
+export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}): Promise<FleetsimApp> {
+  const settings: AppSettings = {
+    ...APP_DEFAULTS,
+    adminUser: given.user ?? APP_DEFAULTS.adminUser,
+    adminPassword: given.password ?? APP_DEFAULTS.adminPassword,
+    ...given,
+    appPath: normaliseAppPath(given.appPath ?? APP_DEFAULTS.appPath)
+  }
+  const { fleet, ca } = parts
+  const rest = { user: settings.user, password: settings.password }
+  const admin = { user: settings.adminUser, password: settings.adminPassword }
+  const restAuth = createAuthCheck(rest)
+  const manager = parts.manager ?? createManager(fleet, ca, { limits: settings })
+  const answers = new AnswerCache(fleet)
+  const harness = createHarness({ strict: settings.strict, journalSize: settings.journalSize, journalMaxBytes: settings.journalMaxBytes, auth: admin })
+  // Shared by the faults plugin, which applies the rules, and the admin API, which switches them.
+  const faults = new FaultState(fleet)
+  const { registry, api } = createRegistry(fleet, { process: parts.processMetrics ?? true, ...(parts.saveState === undefined ? {} : { stateSaves: parts.saveState.totals }) })
+
+  const app = Fastify({
+    bodyLimit: settings.bodyLimit,
+    // Router errors (a bad percent-encoding, an overlong path segment) in the error envelope.
+    frameworkErrors: handleFrameworkError,
+    // Unreadable HTTP on servers fastify itself listens with (tests); src/server.ts installs the same.
+    clientErrorHandler: handleClientError,
+    http: { requireHostHeader: false },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // One structured line per request (operation, status, time) instead of fastify's pair.
+    logController: new RequestLogController(),
+    // pino's Logger is a FastifyBaseLogger; saying so keeps the instance's type the one plugins take.
+    ...(parts.logger === undefined ? { logger: false } : { loggerInstance: parts.logger as FastifyBaseLogger })
+  })
+  try {
+    app.setValidatorCompiler(createValidatorCompiler(settings.maxListItems))
+    app.decorateRequest('operation', '')
+    app.decorateRequest('format', 'xml')
+    registerContentParsers(app)
+    app.setErrorHandler(createErrorHandler(settings.bodyLimit))
+    app.setNotFoundHandler(createNotFoundHandler(settings.appPath))
+    // Before the routes, so its hooks wrap every one of them (see src/harness/recorder.ts).
+    await app.register(harnessPlugin, {
+      harness,
+      authCheck: createAuthCheck(admin),
+      now: () => fleet.now(),
+      uuidOf: (name) => {
+        const index = fleet.findByName(name)
+        return index === undefined ? undefined : fleet.uuid(index)
+      },
+      faultCounts: () => fleet.stats.faultsInjected
+    })
+    registerLimits(app, { maxQueryLength: settings.maxQueryLength })
+    await registerOpenApi(app)
+
+    const kit = createRouteKit({
+      manager,
+      links: new Links(settings.appPath),
+      agentListener: settings.agentListener,
+      answers,
+      appVersion: PACKAGE_VERSION,
+      authCheck: restAuth
+    })
+    await app.register(
+      async (scope) => {
+        agentinfoRoutes(scope, kit)
+        agentConfigRoutes(scope, kit)
+        agentCommandRoutes(scope, kit)
+        labelRoutes(scope, kit)
+        templateRoutes(scope, kit)
+        managerRoutes(scope, kit)
+        certificateRoutes(scope, kit)
+        viewRoutes(scope, kit)
+      },
+      { prefix: `${settings.appPath}/restservice` }
+    )
+    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+
+    await app.register(faultsPlugin, { state: faults, ...(parts.faultWait === undefined ? {} : { wait: parts.faultWait }) })
+    await app.register(adminPlugin, { engine: fleet, manager, auth: admin, faults, ...(parts.saveState === undefined ? {} : { saveState: parts.saveState }) })
+    // --metrics-auth makes /metrics take the REST credentials (docs/security.md).
+    await app.register(metricsPlugin, { engine: fleet, registry, api, requireAuth: settings.metricsAuth, authCheck: restAuth })
+    await parts.extend?.(app)
+    await app.ready()
+  } catch (error) {
+    await app.close()
+    throw error
+  }
+
+  const allowed = parts.fastPath ?? (() => true)
+  const door = frontDoor(
+    {
+      answers,
+      authCheck: restAuth,
+      journal: harness.journal,
+      now: () => fleet.now(),
+      api,
+      // Strict rules, fault rules and request lines need fastify's hooks for every request.
+      open: () => !harness.strict && !faults.active() && parts.logger?.isLevelEnabled('info') !== true && allowed()
+    },
+    app.routing.bind(app) as RequestListener
+  )
+  return { app, handler: door.handler, harness, faults, registry, manager, fastPathAnswers: door.answered, close: () => app.close() }
 }
 
 /** `manager/mvc/` → `/manager/mvc` */
@@ -86,44 +257,7 @@ function normaliseAppPath(path: string): string {
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`
 }
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const appPath = normaliseAppPath(options.appPath ?? DEFAULT_APP_PATH)
-  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
-  const logger = options.logger
-  const app = Fastify({
-    bodyLimit,
-    // Router errors (a bad percent-encoding, an overlong path segment) in the error envelope.
-    frameworkErrors: handleFrameworkError,
-    // Unreadable HTTP on servers fastify itself listens with (tests, benchmarks); src/server.ts installs the same.
-    clientErrorHandler: handleClientError,
-    http: { requireHostHeader: false },
-    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // One structured line per request (operation, status, time) instead of fastify's pair.
-    logController: new RequestLogController(),
-    ...(isLoggerInstance(logger) ? { loggerInstance: logger } : { logger: logger ?? false })
-  })
-
-  app.setValidatorCompiler(createValidatorCompiler(options.maxListItems ?? DEFAULT_MAX_LIST_ITEMS))
-  app.decorateRequest('operation', '')
-  app.decorateRequest('format', 'xml')
-  registerContentParsers(app)
-  app.setErrorHandler(createErrorHandler(bodyLimit))
-  app.setNotFoundHandler(createNotFoundHandler(appPath))
-  // Before the routes, so its hooks wrap every one of them (see src/harness/recorder.ts).
-  const harness = options.harness ?? createHarness()
-  await app.register(harnessPlugin, {
-    harness,
-    // The admin credentials when the harness has its own (--admin-user), else the facade's.
-    authCheck: createAuthCheck(harness.auth ?? options.auth),
-    now: () => options.fleet.now(),
-    uuidOf: (name) => {
-      const index = options.fleet.findByName(name)
-      return index === undefined ? undefined : options.fleet.uuid(index)
-    },
-    faultCounts: () => (options.fleet as Partial<{ stats: { faultsInjected: Record<string, number> } }>).stats?.faultsInjected ?? {}
-  })
-  registerLimits(app, { maxQueryLength: options.maxQueryLength ?? DEFAULT_MAX_QUERY_LENGTH })
-
+async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -141,29 +275,4 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       security: [{ restUser: [], restPassword: [] }]
     }
   })
-
-  const kit = createRouteKit({
-    manager: options.manager ?? createManager(options.fleet, options.ca, { limits: options.storedLimits }),
-    links: new Links(appPath),
-    agentListener: options.agentListener ?? '0.0.0.0:4041',
-    answers: options.answers ?? new AnswerCache(options.fleet),
-    appVersion: PACKAGE_VERSION,
-    authCheck: createAuthCheck(options.auth)
-  })
-  await app.register(
-    async (scope) => {
-      agentinfoRoutes(scope, kit)
-      agentConfigRoutes(scope, kit)
-      agentCommandRoutes(scope, kit)
-      labelRoutes(scope, kit)
-      templateRoutes(scope, kit)
-      managerRoutes(scope, kit)
-      certificateRoutes(scope, kit)
-      viewRoutes(scope, kit)
-    },
-    { prefix: `${appPath}/restservice` }
-  )
-
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
-  return app
 }

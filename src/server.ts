@@ -6,35 +6,22 @@
  * programs can start and stop servers freely.
  */
 import { once } from 'node:events'
-import { existsSync } from 'node:fs'
-import { createServer as createHttpServer, type RequestListener, type Server, type ServerOptions } from 'node:http'
+import { createServer as createHttpServer, type Server, type ServerOptions } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import { hostname } from 'node:os'
 import pino, { type DestinationStream, type Logger } from 'pino'
 import pretty from 'pino-pretty'
-import { adminPlugin } from './admin/plugin.js'
-import { compileForManager } from './admin/scenario-load.js'
-import type { FastifyInstance } from 'fastify'
-import { buildApp, createAuthCheck, createManager } from './app.js'
-import { faultsPlugin } from './faults/plugin.js'
-import { FaultState } from './faults/state.js'
-import { AnswerCache } from './http/answer-cache.js'
+import { buildApp } from './app.js'
+import type { LogLevel, ServeConfig } from './config.js'
+import type { FleetEngine } from './fleet/fleet.js'
+import type { Harness } from './harness/plugin.js'
 import { handleClientError } from './http/client-errors.js'
 import { trackConnections, type Connections } from './http/connections.js'
-import { frontDoor } from './http/front-door.js'
 import { markConnections } from './http/limits.js'
-import type { LogLevel, ServeConfig } from './config.js'
-import { createFleet, type FleetEngine } from './fleet/fleet.js'
-import { createHarness, type Harness } from './harness/plugin.js'
 import { startFleetLog } from './metrics/fleet-log.js'
-import { metricsPlugin } from './metrics/plugin.js'
-import { createRegistry } from './metrics/registry.js'
-import { loadScenarioFileOrThrow } from './scenario/load.js'
-import { resumeSimulation } from './state/simulation-state.js'
-import { stateSaver, type StateSaver } from './state/state-saver.js'
-import type { Scenario } from './scenario/types.js'
+import { loadServeScenario, startSimulation } from './simulation.js'
+import { stateSaver } from './state/state-saver.js'
 import type { CaInfo } from './tls/ca-info.js'
-import type { Manager } from './manager/manager.js'
 import { TLS_CIPHERS, TLS_MIN_VERSION, loadOrCreateTls } from './tls/tls-store.js'
 
 /** Room in the request head for the request line and the headers beyond the query string. */
@@ -87,7 +74,7 @@ export function createLogger(level: LogLevel, options: { pretty?: boolean; desti
 export async function startServer(config: ServeConfig, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel)
   const announce = options.announce ?? ((line: string) => void process.stdout.write(`${line}\n`))
-  const scenario = await loadScenario(config)
+  const scenario = await loadServeScenario(config)
 
   // The CA exists even with --http: addagent's ca-fingerprint and certificateinfo refer to it,
   // and a client keeps the same fingerprint whichever transport it uses.
@@ -97,7 +84,7 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
 
   const { fleet, manager } = await startSimulation(config, tls.ca, logger, scenario)
   const saveState = stateSaver(config, fleet, manager, tls.ca, logger)
-  const { app, harness, handler } = await buildServeApp(config, { fleet, manager, ca: tls.ca, logger, saveState }).catch(async (error: unknown) => {
+  const { app, harness, handler } = await buildApp({ fleet, manager, ca: tls.ca, logger, ...(saveState === undefined ? {} : { saveState }) }, config).catch(async (error: unknown) => {
     await fleet.close()
     throw error
   })
@@ -168,131 +155,6 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
       return closing
     }
   }
-}
-
-export interface ServeApp {
-  app: FastifyInstance
-  harness: Harness
-  /** the request listener to serve with: the front door (src/http/front-door.ts), then the app */
-  handler: RequestListener
-}
-
-/** What buildServeApp assembles the app around. */
-export interface ServeAppParts {
-  fleet: FleetEngine
-  manager: Manager
-  ca: CaInfo
-  logger: Logger
-  /** saves to --state-file (POST /__admin/snapshot); undefined without one */
-  saveState?: StateSaver
-}
-
-/**
- * The app `fleetsim serve` answers with: the manager facade (buildApp) with the request
- * journal and strict mode of the flags, the scenario's API faults, the admin API and metrics.
- * Ready, not listening. The benchmarks measure this very app.
- */
-export async function buildServeApp(config: ServeConfig, parts: ServeAppParts): Promise<ServeApp> {
-  const { fleet, manager, ca, logger, saveState } = parts
-  const authCheck = createAuthCheck({ user: config.user, password: config.password })
-  const answers = new AnswerCache(fleet)
-  const { registry, api } = createRegistry(fleet, { stateSaves: saveState?.totals })
-  const harness = createHarness({
-    strict: config.strict,
-    journalSize: config.journalSize,
-    journalMaxBytes: config.journalMaxBytes,
-    auth: { user: config.adminUser, password: config.adminPassword }
-  })
-  // Fault injection state, shared by the faults plugin and the admin API that switches it.
-  const faults = new FaultState(fleet)
-  const app = await buildApp({
-    fleet,
-    appPath: config.appPath,
-    auth: { user: config.user, password: config.password },
-    ca,
-    logger,
-    bodyLimit: config.bodyLimit,
-    maxListItems: config.maxListItems,
-    maxQueryLength: config.maxQueryLength,
-    harness,
-    manager,
-    answers
-  })
-  try {
-    // The scenario's API faults (src/faults) and the admin API (src/admin, docs/admin.md).
-    await app.register(faultsPlugin, { state: faults })
-    await app.register(adminPlugin, { engine: fleet, manager, auth: { user: config.adminUser, password: config.adminPassword }, faults, ...(saveState === undefined ? {} : { saveState }) })
-    // Metrics (src/metrics, docs/metrics.md): /metrics and the API metric hooks for this fleet;
-    // --metrics-auth makes /metrics take the REST credentials.
-    await app.register(metricsPlugin, { engine: fleet, registry, api, requireAuth: config.metricsAuth, authCheck })
-    await app.ready()
-  } catch (error) {
-    await app.close()
-    throw error
-  }
-  const handler = frontDoor(
-    {
-      answers,
-      authCheck,
-      journal: harness.journal,
-      now: () => fleet.now(),
-      api,
-      // Strict rules, fault rules and request lines need fastify's hooks for every request.
-      open: () => !harness.strict && !faults.active() && !logger.isLevelEnabled('info')
-    },
-    app.routing.bind(app) as RequestListener
-  )
-  return { app, harness, handler }
-}
-
-/**
- * The scenario of --scenario. The file is loaded and checked first, so a broken scenario is
- * reported with every problem before anything starts.
- */
-/**
- * The fleet and the manager: resumed from --state-file when that file exists (its scenario,
- * clock and seed win over the flags), else built from --scenario or the flags.
- */
-async function startSimulation(
-  config: ServeConfig,
-  ca: CaInfo,
-  logger: Logger,
-  scenario: Scenario | undefined
-): Promise<{ fleet: FleetEngine; manager: Manager }> {
-  if (config.stateFile !== undefined && existsSync(config.stateFile)) {
-    const resumed = await resumeSimulation(config.stateFile, { ca, workers: config.workers, limits: config })
-    if (scenario !== undefined) logger.warn({ stateFile: config.stateFile, scenario: scenario.name }, 'resuming from the state file: --scenario is ignored')
-    logger.info({ stateFile: config.stateFile, second: resumed.engine.second(), agents: resumed.engine.size() }, 'resumed the simulation from the state file')
-    return { fleet: resumed.engine, manager: resumed.manager }
-  }
-  const fleet = await createFleet({
-    agents: config.agents,
-    seed: config.seed,
-    workers: config.workers,
-    speed: config.speed,
-    startTime: config.startTime,
-    paused: config.paused,
-    caFingerprint: ca.fingerprint,
-    // With a scenario the fleet starts empty and is rebuilt from it below, once the manager
-    // exists to own the scenario's templates: building --agents first would be wasted work.
-    ...(scenario !== undefined ? { agents: 0 } : {})
-  })
-  const manager = createManager(fleet, ca, { limits: config })
-  if (scenario !== undefined) {
-    try {
-      await fleet.reset(compileForManager(scenario, fleet.clock.epochMs, manager))
-    } catch (error) {
-      await fleet.close()
-      throw new Error(`--scenario ${config.scenario}: ${(error as Error).message}`, { cause: error })
-    }
-    logger.info({ scenario: scenario.name, agents: fleet.size() }, 'scenario loaded')
-  }
-  return { fleet, manager }
-}
-
-async function loadScenario(config: ServeConfig): Promise<Scenario | undefined> {
-  if (config.scenario === undefined) return undefined
-  return loadScenarioFileOrThrow(config.scenario)
 }
 
 /** Names the server certificate must cover for this --host (a wildcard address: this machine's name). */

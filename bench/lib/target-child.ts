@@ -10,13 +10,13 @@ import { createServer as createHttpsServer } from 'node:https'
 import { once } from 'node:events'
 import Fastify from 'fastify'
 import pino from 'pino'
-import { createManager } from '../../src/app.js'
+import { buildApp } from '../../src/app.js'
 import { parseServeConfig } from '../../src/config.js'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
 import { compileScenario } from '../../src/fleet/scenario-program.js'
 import type { AgentStateName } from '../../src/fleet/states.js'
 import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
-import { buildServeApp, createLogger } from '../../src/server.js'
+import { createLogger } from '../../src/server.js'
 import { TLS_MIN_VERSION } from '../../src/tls/tls-store.js'
 import type { CaInfo } from '../../src/tls/ca-info.js'
 import { BENCH_CREDENTIALS, type BareRoute, type ChildMessage, type Command, type CommandResults, type RssSample, type TargetSpec, type TlsFiles } from './protocol.js'
@@ -90,10 +90,9 @@ async function startFleetsim(spec: Extract<TargetSpec, { kind: 'fleetsim' }>): P
     ],
     {}
   )
-  const manager = createManager(fleet, { ...CA, fingerprint: spec.caFingerprint })
   // Discarded lines are still formatted and written (synchronously, as to stdout), to /dev/null.
   const logger = createLogger(config.logLevel, spec.discardLogs === true ? { destination: pino.destination('/dev/null') } : {})
-  const { handler } = await buildServeApp(config, { fleet, manager, ca: { ...CA, fingerprint: spec.caFingerprint }, logger })
+  const { handler } = await buildApp({ fleet, ca: { ...CA, fingerprint: spec.caFingerprint }, logger }, config)
   return { handler, fleet, buildMs }
 }
 

@@ -46,10 +46,18 @@ export interface FrontDoorOptions {
 
 const OPERATION = 'agentinfo'
 
-export function frontDoor(options: FrontDoorOptions, routing: RequestListener): RequestListener {
+export interface FrontDoor {
+  /** the request listener: the door, then `routing` for everything it does not answer */
+  readonly handler: RequestListener
+  /** requests the door answered itself since it was made */
+  answered(): number
+}
+
+export function frontDoor(options: FrontDoorOptions, routing: RequestListener): FrontDoor {
   const { answers, authCheck, journal, now, open } = options
   const series = answerSeries(options.api, OPERATION, 'GET', 200)
-  return (request: IncomingMessage, response: ServerResponse) => {
+  let answered = 0
+  const handler = (request: IncomingMessage, response: ServerResponse) => {
     const started = performance.now()
     const headers = request.headers
     const url = request.url ?? ''
@@ -74,10 +82,12 @@ export function frontDoor(options: FrontDoorOptions, routing: RequestListener): 
     const wallMs = Date.now()
     response.writeHead(200, { 'content-type': format === 'json' ? JSON_TYPE : XML_TYPE, 'content-length': kept.body.length })
     response.end(kept.body)
+    answered++
     const seconds = (performance.now() - started) / 1000
     observeAnswer(series, seconds, kept.body.length)
     if (journal.enabled) journal.addShared(journalFacts(kept, format, headers.accept, headers['content-type']), Math.round(seconds * 1000 * 100) / 100, wallMs, now())
   }
+  return { handler, answered: () => answered }
 }
 
 /** The `.json` / `.xml` suffix of the operation in the path, as the suffix routes have it. */

@@ -1,15 +1,14 @@
 /**
- * Shared set-up of the admin and fault tests: the facade, a paused fleet, the manager, and the
- * admin and faults plugins wired as the server wires them, over one FaultState.
+ * Shared set-up of the admin and fault tests: a paused fleet, its manager and the whole app
+ * (buildApp: facade, faults, admin API, metrics), with fault waits recorded instead of slept.
  */
 import type { FastifyInstance, InjectOptions } from 'fastify'
-import { buildApp, createManager, type Manager } from '../../src/app.js'
-import { adminPlugin } from '../../src/admin/plugin.js'
+import { buildApp } from '../../src/app.js'
 import { compileForManager } from '../../src/admin/scenario-load.js'
-import { faultsPlugin } from '../../src/faults/plugin.js'
-import { FaultState } from '../../src/faults/state.js'
 import type { Wait } from '../../src/faults/body.js'
+import type { FaultState } from '../../src/faults/state.js'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
+import { createManager, type Manager } from '../../src/manager/manager.js'
 import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
 import { AUTH, CA, START } from '../http/helpers.js'
 
@@ -46,10 +45,10 @@ export async function adminHarness(options: { agents?: number; scenario?: string
     (async (ms) => {
       waits.push(ms)
     })
-  const faults = new FaultState(engine)
-  const app = await buildApp({ fleet: engine, ca: CA, auth: { user: AUTH.REST_USER, password: AUTH.REST_PASSWORD }, manager, ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }) })
-  await app.register(faultsPlugin, { state: faults, wait })
-  await app.register(adminPlugin, { engine, manager, auth: { user: AUTH.REST_USER, password: AUTH.REST_PASSWORD }, faults })
+  const { app, faults } = await buildApp(
+    { fleet: engine, ca: CA, manager, faultWait: wait, processMetrics: false },
+    { user: AUTH.REST_USER, password: AUTH.REST_PASSWORD, ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }) }
+  )
   return {
     app,
     engine,

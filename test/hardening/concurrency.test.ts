@@ -29,7 +29,7 @@ beforeEach(async () => {
   // window between a route's checks and its change (the races this file is about).
   fleet = await createFleet({ agents: 120, seed: 11, workers: 1, speed: 100, startTime: START, caFingerprint: CA.fingerprint })
   manager = createManager(fleet, CA)
-  app = await buildApp({ fleet, manager, ca: CA, auth: { user: 'admin', password: 'secret' } })
+  app = (await buildApp({ fleet, manager, ca: CA, processMetrics: false }, { user: 'admin', password: 'secret' })).app
 })
 
 afterEach(async () => {

@@ -22,7 +22,7 @@ beforeAll(async () => {
   // A fast clock: operations that wait for agents to reconnect answer within milliseconds.
   fleet = await createFleet({ agents: 100, seed: 3, workers: 1, speed: 2000, startTime: START, caFingerprint: CA.fingerprint })
   manager = createManager(fleet, CA)
-  app = await buildApp({ fleet, manager, ca: CA, auth: { user: 'fuzz', password: 'fuzz-secret' }, ...FUZZ_LIMITS })
+  app = (await buildApp({ fleet, manager, ca: CA, processMetrics: false }, { user: 'fuzz', password: 'fuzz-secret', ...FUZZ_LIMITS })).app
   await app.listen({ host: '127.0.0.1', port: 0 })
   port = (app.server.address() as { port: number }).port
 })

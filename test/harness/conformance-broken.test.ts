@@ -59,10 +59,12 @@ describe('each conformance check against a server that breaks its answer', () =>
   let transport: Transport
 
   beforeAll(async () => {
-    h = await harness(30)
-    h.app.addHook('onSend', async (request, reply, payload) => {
-      if (broken === undefined || (typeof payload !== 'string' && payload !== undefined && payload !== null && payload !== '')) return payload
-      return broken(request, reply, typeof payload === 'string' ? payload : '') ?? payload
+    h = await harness(30, {}, {
+      extend: (app) =>
+        app.addHook('onSend', async (request, reply, payload) => {
+          if (broken === undefined || (typeof payload !== 'string' && payload !== undefined && payload !== null && payload !== '')) return payload
+          return broken(request, reply, typeof payload === 'string' ? payload : '') ?? payload
+        })
     })
     transport = async ({ method, url, headers, body }) => {
       const { pathname, search } = new URL(url)

@@ -7,15 +7,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { bodyText, callKey } from '../../src/harness/call-key.js'
 import { DETAIL_CAP, HEADER_CAP, MAX_VIOLATIONS, SHAPE_KEYS, SHAPE_KEYS_PER_OBJECT, URL_CAP, measureShape } from '../../src/harness/journal-bounds.js'
 import type { JournalEntry } from '../../src/harness/journal.js'
-import { createHarness, type Harness as HarnessState } from '../../src/harness/plugin.js'
+import type { Harness as HarnessState } from '../../src/harness/plugin.js'
 import { AUTH, JSON_HEADERS, REST, harness, type Harness } from '../http/helpers.js'
 
 let h: Harness
 let state: HarnessState
 
 beforeAll(async () => {
-  state = createHarness({ journalSize: 10_000 })
-  h = await harness(10, { harness: state })
+  h = await harness(10, { journalSize: 10_000 })
+  state = h.built.harness
 })
 afterAll(() => h.close())
 beforeEach(() => state.journal.clear())
@@ -43,8 +43,8 @@ describe('the journal of a long request', () => {
   })
 
   it('drops the oldest entries when their bytes would pass --journal-max-bytes, and counts them', async () => {
-    const small = createHarness({ journalSize: 10_000, journalMaxBytes: 256 * 1024 })
-    const app = await harness(10, { harness: small })
+    const app = await harness(10, { journalSize: 10_000, journalMaxBytes: 256 * 1024 })
+    const small = app.built.harness
     try {
       for (let i = 0; i < 40; i++) await app.app.inject({ method: 'GET', url: `${REST}/agentinfo.json?agentname=${i}${'b'.repeat(20_000)}` })
       expect(small.journal.bytes).toBeLessThanOrEqual(256 * 1024)

@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { URL_CAP } from '../../src/harness/journal-bounds.js'
-import { createHarness, type Harness as HarnessState } from '../../src/harness/plugin.js'
+import type { Harness as HarnessState } from '../../src/harness/plugin.js'
 import { JSON_HEADERS, REST, harness, type Harness } from '../http/helpers.js'
 
 setFlagsFromString('--expose-gc')
@@ -37,8 +37,8 @@ function send(path: string, headers: Record<string, string>, method = 'GET', bod
 }
 
 beforeAll(async () => {
-  state = createHarness({ journalSize: 10_000 })
-  h = await harness(10, { harness: state })
+  h = await harness(10, { journalSize: 10_000 })
+  state = h.built.harness
   await h.app.listen({ host: '127.0.0.1', port: 0 })
   port = (h.app.server.address() as { port: number }).port
 })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createHarness, type Harness as HarnessState } from '../../src/harness/plugin.js'
+import type { Harness as HarnessState } from '../../src/harness/plugin.js'
 import type { JournalEntry } from '../../src/harness/journal.js'
 import { AUTH, REST, agentBody, call, harness, someUuids, type Harness } from '../http/helpers.js'
 
@@ -13,8 +13,8 @@ async function entries(query = ''): Promise<JournalEntry[]> {
 }
 
 beforeAll(async () => {
-  state = createHarness({ journalSize: 5 })
-  h = await harness(20, { harness: state })
+  h = await harness(20, { journalSize: 5 })
+  state = h.built.harness
 })
 afterAll(() => h.close())
 beforeEach(async () => {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHarness, type Harness as HarnessState } from '../../src/harness/plugin.js'
+import type { Harness as HarnessState } from '../../src/harness/plugin.js'
 import { AUTH, REST, call, harness, someUuids, type Harness } from '../http/helpers.js'
 
 describe('strict mode', () => {
   let h: Harness
   let state: HarnessState
   beforeAll(async () => {
-    state = createHarness({ strict: true })
-    h = await harness(20, { harness: state })
+    h = await harness(20, { strict: true })
+    state = h.built.harness
   })
   afterAll(() => h.close())
 
@@ -42,8 +42,8 @@ describe('lenient mode (the default)', () => {
   let h: Harness
   let state: HarnessState
   beforeAll(async () => {
-    state = createHarness()
-    h = await harness(20, { harness: state })
+    h = await harness(20, {})
+    state = h.built.harness
   })
   afterAll(() => h.close())
 

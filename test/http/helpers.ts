@@ -1,6 +1,6 @@
 /** Shared set-up of the route tests: a real (paused) fleet, a CA description and the app. */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
-import { buildApp, type AppOptions } from '../../src/app.js'
+import { buildApp, type AppParts, type AppSettings, type FleetsimApp } from '../../src/app.js'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
 import type { CaInfo } from '../../src/tls/ca-info.js'
 
@@ -26,14 +26,18 @@ export const CA: CaInfo = {
 export interface Harness {
   app: FastifyInstance
   fleet: FleetEngine
+  /** everything buildApp assembled: the journal (`built.harness`), faults, registry */
+  built: FleetsimApp
   close(): Promise<void>
 }
 
-export async function harness(agents = 50, overrides: Partial<AppOptions> = {}): Promise<Harness> {
+export async function harness(agents = 50, settings: Partial<AppSettings> = {}, parts: Partial<AppParts> = {}): Promise<Harness> {
   const fleet = await createFleet({ agents, seed: 7, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
-  const app = await buildApp({ fleet, ca: CA, auth: { user: 'admin', password: 'secret' }, ...overrides })
+  const built = await buildApp({ fleet, ca: CA, processMetrics: false, ...parts }, { user: 'admin', password: 'secret', ...settings })
+  const app = built.app
   return {
     app,
+    built,
     fleet,
     async close() {
       await app.close()

@@ -6,7 +6,7 @@ import { agentBody, CA, call, harness, START, type Harness } from './helpers.js'
 
 let h: Harness
 beforeAll(async () => {
-  h = await harness(5, { storedLimits: { maxLabels: 3, maxLabelValueBytes: 16, maxVerbatimBytes: 8, maxFields: 1, maxTemplates: 1 } })
+  h = await harness(5, { maxLabels: 3, maxLabelValueBytes: 16, maxVerbatimBytes: 8, maxFields: 1, maxTemplates: 1 })
 })
 afterAll(() => h.close())
 
@@ -55,7 +55,7 @@ describe('sub templates', () => {
   beforeAll(async () => {
     const fleet = await createFleet({ agents: 2, seed: 7, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
     manager = createManager(fleet, CA)
-    const app = await buildApp({ fleet, ca: CA, auth: { user: 'admin', password: 'secret' }, manager })
+    const { app } = await buildApp({ fleet, ca: CA, manager, processMetrics: false }, { user: 'admin', password: 'secret' })
     close = async () => {
       await app.close()
       await fleet.close()

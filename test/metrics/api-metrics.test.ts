@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/app.js'
 import { createFleet } from '../../src/fleet/fleet.js'
 import { EAGER_ITEMS } from '../../src/http/reply.js'
-import { metricsPlugin } from '../../src/metrics/plugin.js'
 import { CA, REST } from '../http/helpers.js'
 import { parseExposition, valueOf } from './helpers.js'
 
@@ -14,8 +13,7 @@ afterEach(async () => {
 
 async function served(agents = 50) {
   const fleet = await createFleet({ agents, seed: 5, workers: 1, paused: true, startTime: Date.parse('2026-03-01T00:00:00Z'), caFingerprint: CA.fingerprint })
-  const app = await buildApp({ fleet, ca: CA, auth: { user: 'admin', password: 'secret' } })
-  await app.register(metricsPlugin, { engine: fleet, processMetrics: false })
+  const { app } = await buildApp({ fleet, ca: CA, processMetrics: false }, { user: 'admin', password: 'secret' })
   closers.push(() => fleet.close(), () => app.close())
   const scrape = async () => parseExposition((await app.inject({ url: '/metrics' })).body)
   return { fleet, app, scrape }

@@ -1,4 +1,4 @@
-import Fastify from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/app.js'
 import { createAuthCheck } from '../../src/http/auth.js'
@@ -26,10 +26,9 @@ async function bare(options: { requireAuth?: boolean } = {}) {
   return app
 }
 
-async function served(agents: number): Promise<{ fleet: FleetEngine; app: Awaited<ReturnType<typeof buildApp>> }> {
+async function served(agents: number): Promise<{ fleet: FleetEngine; app: FastifyInstance }> {
   const fleet = await createFleet({ agents, seed: 3, workers: 1, paused: true, startTime: Date.parse('2026-03-01T00:00:00Z'), caFingerprint: CA.fingerprint })
-  const app = await buildApp({ fleet, ca: CA, auth: { user: 'admin', password: 'secret' } })
-  await app.register(metricsPlugin, { engine: fleet, processMetrics: false })
+  const { app } = await buildApp({ fleet, ca: CA, processMetrics: false }, { user: 'admin', password: 'secret' })
   closers.push(() => fleet.close(), () => app.close())
   return { fleet, app }
 }

@@ -21,9 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/app.js'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
 import { compileScenario } from '../../src/fleet/scenario-program.js'
-import { faultsPlugin } from '../../src/faults/plugin.js'
 import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
-import { metricsPlugin } from '../../src/metrics/plugin.js'
 import { CA } from '../http/helpers.js'
 
 const RATE_INTERVAL = '10s'
@@ -196,10 +194,8 @@ describe.skipIf(prometheusBin === undefined)('every dashboard query against a re
     writeFileSync(scenarioFile, SCENARIO)
     const scenario = compileScenario(await loadScenarioFileOrThrow(scenarioFile), START, templateIds())
     fleet = await createFleet({ agents: 0, seed: 0, workers: 1, speed: 120, startTime: START, caFingerprint: CA.fingerprint, scenario })
-    // As startServer wires them: the facade, the scenario's API faults, then the metrics.
-    app = await buildApp({ fleet, ca: CA, auth: { user: 'admin', password: 'secret' } })
-    await app.register(faultsPlugin, { engine: fleet })
-    await app.register(metricsPlugin, { engine: fleet })
+    // The app fleetsim serve answers with: facade, the scenario's API faults, metrics.
+    app = (await buildApp({ fleet, ca: CA }, { user: 'admin', password: 'secret' })).app
     await app.listen({ host: '127.0.0.1', port: 0 })
     const appPort = (app.server.address() as { port: number }).port
 

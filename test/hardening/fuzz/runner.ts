@@ -21,7 +21,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import fc from 'fast-check'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { adminPlugin } from '../../../src/admin/plugin.js'
 import { buildApp } from '../../../src/app.js'
 import { createFleet, type FleetEngine } from '../../../src/fleet/fleet.js'
 import { findNameProblem } from '../../../src/http/names.js'
@@ -73,9 +72,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const began = performance.now()
   const fleet = await createFleet({ agents: options.agents ?? 200, seed: options.seed >>> 0, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
   const manager = createManager(fleet, CA)
-  const app = await buildApp({ fleet, manager, ca: CA, auth: { user: USER, password: PASSWORD }, ...FUZZ_LIMITS })
-  await app.register(adminPlugin, { engine: fleet, manager, auth: { user: USER, password: PASSWORD } })
-  await app.ready()
+  const { app } = await buildApp({ fleet, manager, ca: CA, processMetrics: false }, { user: USER, password: PASSWORD, ...FUZZ_LIMITS })
   const report: FuzzReport = { requests: 0, serverErrors: 0, dropped: 0, byStatus: {}, byOperation: {}, byFamily: {}, msByFamily: {}, added: 0, deleted: 0, invariantChecks: 0, problems: [], durationMs: 0 }
   const problem = (text: string) => {
     if (report.problems.length < MAX_PROBLEMS) report.problems.push(text)
