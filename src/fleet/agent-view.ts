@@ -6,9 +6,11 @@
 import { AgentState, MODULE_STATUSES, ModuleStatus, stateName } from './states.js'
 import { MAX_MODULES, readConsistent, type FleetViews } from './layout.js'
 import type { FleetProgram } from './program.js'
-import type { Identity } from './identity.js'
+import { AGENT_PORT, type Identity } from './identity.js'
 import { countersAt, loadAt, memoryAt, newCounters } from './counters.js'
 import type { AgentView, ModuleView } from './fleet-api.js'
+
+const PORT_SUFFIX = `:${AGENT_PORT}`
 
 /** What only the engine knows of an agent: its current name, UUID and address. */
 export interface ShownIdentity {
@@ -57,7 +59,7 @@ export function agentView(
     status: stateName(snapshot.state),
     os,
     address: shown.address,
-    service: `${shown.address}:4041`,
+    service: shown.address + PORT_SUFFIX,
     started: epochMs + snapshot.startedAt * 1000,
     lastOnline: epochMs + snapshot.lastOnlineAt * 1000,
     load: loadAt(program, i, t, running),

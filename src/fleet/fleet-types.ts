@@ -9,6 +9,8 @@ import type { FieldName } from './layout.js'
 import type { CompiledScenario } from './scenario-program.js'
 import type { Scenario } from '../scenario/types.js'
 import type { AgentConfig } from './fleet-api.js'
+import type { StepTally } from './lifecycle.js'
+import type { WorkerTask } from './worker.js'
 
 /** The reconnect wait the spec states: an agent not back within it has failed to reconnect. */
 export const RECONNECT_WAIT_SECONDS = 10
@@ -30,7 +32,24 @@ export interface FleetOptions {
   scenario?: CompiledScenario
   /** extra slots for agents added through the API (default: 5% of agents, at least 1,000) */
   headroom?: number
+  /** how each step task reaches the pool; only tests set it (see StepTaskRunner) */
+  stepTask?: StepTaskRunner
 }
+
+/** The task that steps one shard to a virtual second. */
+export type StepTask = Extract<WorkerTask, { kind: 'step' }>
+
+/**
+ * Runs one task on the engine's worker pool: by worker.ts, or by the worker entry `filename`
+ * (a module whose default export takes the task, loaded by the pool's threads).
+ */
+export type PoolRun = (task: StepTask, filename?: string) => Promise<StepTally>
+
+/**
+ * How a step task reaches the pool. The engine's own is `(task, run) => run(task)`; a test
+ * passes another to make a worker die part way through a shard (test/fleet/pool.test.ts).
+ */
+export type StepTaskRunner = (task: StepTask, run: PoolRun) => Promise<StepTally>
 
 /** The fleet's make-up beyond states, for metrics. */
 export interface FleetComposition {

@@ -13,6 +13,13 @@ import { Stream, hash32, permute32, unpermute32 } from './random.js'
 
 const ROLES = ['web', 'app', 'db', 'mail', 'dns', 'proxy', 'files', 'dc', 'build', 'k8s', 'cache', 'log', 'vpn', 'erp', 'backup', 'mon']
 
+/**
+ * The port of every generated agent's configuration and service. The spec says only that the
+ * port belongs to the configured address; the simulator's agents listen on 4041 (Listen mode),
+ * and its manager reports its agent listener on 4041 by default (Connect mode).
+ */
+export const AGENT_PORT = 4041
+
 const UUID_KEY = 0x5555
 const CERT_KEY = 0xce27
 

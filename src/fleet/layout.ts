@@ -1,14 +1,14 @@
 /**
  * The fleet's dynamic state in shared memory: one SharedArrayBuffer per field, one typed
  * array element per agent (struct of arrays). This module is the only contract between the
- * main thread (fleet.ts, the HTTP facade) and the workers (worker.ts, step.ts): both build the
+ * main thread (the engine's parts, the HTTP facade) and the workers (worker.ts, step.ts): both build the
  * same views over the same buffers from it.
  *
  * Ownership and consistency
  * - During a step, a worker owns the agents of its shard: it alone writes their fields.
  * - Between steps, the main thread owns every agent (API operations, timeline events) while
- *   no task is in flight; fleet.ts guarantees this by running mutations only after the
- *   running step has finished.
+ *   no task is in flight; the engine guarantees this by running mutations and step rounds
+ *   in one queue of turns (fleet.ts, turn-queue.ts).
  * - Readers on the main thread may read while a step runs. Every write to an agent in a
  *   worker happens inside a sequence lock on `seq[i]`: the writer makes it odd, writes, makes
  *   it even again. A reader copies the fields it needs and retries if `seq[i]` was odd or

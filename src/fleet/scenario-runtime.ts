@@ -1,21 +1,201 @@
 /**
- * What a running scenario needs to remember on the main thread: where the timeline is, and
- * the fixed sets of agents that reconnect-failure rules picked when the scenario started.
+ * A running scenario on the main thread: what the scenario says about the starting fleet
+ * beyond the workers' draws (labels, templates, which agents each stage and reconnect rule
+ * picked), the timeline events, which need the whole fleet and fire between step rounds, and
+ * the scenario's reconnect-failure rules. Rolling events (`spread`) only set a per-agent timer
+ * here; the workers fire them.
+ *
+ * It remembers where the timeline is and the fixed sets of agents the reconnect-failure rules
+ * picked when the scenario started; a snapshot saves both (snapshot.ts).
  */
-import type { CompiledScenario } from './scenario-program.js'
+import { Action, sample } from './program.js'
+import { Flag } from './layout.js'
+import { advanceCounters } from './counters.js'
+import { applyAction, matches } from './lifecycle.js'
+import { initAgent } from './agent-init.js'
+import { pickAgents } from './selection.js'
+import { Stream, hash32, uniform } from './random.js'
 import { TimelineCursor } from './timeline.js'
+import { agentName } from './reads.js'
+import { applyLockout, type ReconnectFailure, type ReconnectRules } from './mutations.js'
+import type { FleetCore } from './fleet-core.js'
+import type { CompiledScenario, MainSelector } from './scenario-program.js'
+import type { ScenarioInfo } from './fleet-types.js'
+import type { ReconnectOperation } from '../scenario/types.js'
 
-export class ScenarioRuntime {
+export class ScenarioRuntime implements ReconnectRules {
   readonly cursor: TimelineCursor
   /** per reconnect rule: the agents that always fail (fraction and count rules), else null */
   readonly failureSets: Array<Set<number> | null>
 
-  constructor(readonly compiled: CompiledScenario) {
+  constructor(
+    readonly compiled: CompiledScenario,
+    private readonly core: FleetCore
+  ) {
     this.cursor = new TimelineCursor(compiled.scenario.timeline.map((event) => event.schedule))
     this.failureSets = compiled.scenario.reconnect.failures.map(() => null)
   }
 
   get name(): string {
     return this.compiled.scenario.name
+  }
+
+  /**
+   * Gives the starting fleet what the scenario says about it beyond the workers' draws:
+   * labels, templates, which agents each stage and reconnect rule picked. Then arms stages.
+   */
+  start(): void {
+    const { core, compiled } = this
+    const { fleet, stages, reconnect } = compiled.scenario
+    const { v, seed } = core
+    const labelNames = [...new Set(compiled.labels.map((l) => l.name))]
+    const templateCumulative: number[] = []
+    fleet.templates.reduce((sum, t) => (templateCumulative.push(sum + t.fraction), sum + t.fraction), 0)
+    for (let i = 0; i < core.used; i++) {
+      // One draw per label name: an agent carries at most one value of each label.
+      labelNames.forEach((name, n) => {
+        const u = hash32(seed, i, n, Stream.LABEL) / 4294967296
+        let cumulative = 0
+        compiled.labels.forEach((label, bit) => {
+          if (label.name !== name) return
+          const low = cumulative
+          cumulative += fleet.labels[bit].fraction
+          const selector = compiled.labelSelectors[bit]
+          if (u >= low && u < cumulative && (selector === null || this.matches(i, selector, false))) v.labelMask[i] |= 1 << bit
+        })
+      })
+      const u = hash32(seed, i, 0, Stream.TEMPLATE) / 4294967296
+      const k = templateCumulative.findIndex((c) => u < c)
+      v.templateId[i] = k < 0 ? -1 : compiled.templateIds[k]
+    }
+    stages.forEach((stage, s) => {
+      if (!compiled.program.stages[s].usesPickMask) return
+      const picked = pickAgents(this.candidates(compiled.stageSelectors[s], false), stage.pick, seed, s, Stream.STAGE_PICK)
+      for (const i of picked) v.stageMask[i] |= 1 << s
+    })
+    reconnect.failures.forEach((rule, k) => {
+      if (rule.mode.kind === 'probability') return
+      const pick = rule.mode.kind === 'count' ? { kind: 'count' as const, count: rule.mode.count } : { kind: 'fraction' as const, fraction: rule.mode.fraction }
+      this.failureSets[k] = new Set(pickAgents(this.candidates(compiled.reconnectSelectors[k], false), pick, seed, 1000 + k, Stream.STAGE_PICK))
+    })
+    const ctx = core.mutationContext()
+    const all: number[] = []
+    for (let i = 0; i < core.used; i++) if ((v.flags[i] & Flag.EXISTS) !== 0) all.push(i)
+    core.finishMutation(ctx, all)
+  }
+
+  /** Applies the timeline events due at second t (the fleet has been stepped to t). */
+  fireTimeline(t: number): void {
+    const { core, compiled } = this
+    for (const occurrence of this.cursor.due(t)) {
+      const event = compiled.scenario.timeline[occurrence.event]
+      const action = compiled.timelineActions[occurrence.event]
+      core.stats.timelineFired[event.name] = (core.stats.timelineFired[event.name] ?? 0) + 1
+      if (action.kind === Action.MANAGER_RESTART) {
+        applyLockout(core, true)
+        if (action.forSeconds > 0) core.lockoutEndsAt = t + action.forSeconds
+        continue
+      }
+      const key = occurrence.event * 65536 + occurrence.n
+      if (action.kind === Action.JOIN) {
+        this.joinAgents(event.pick.kind === 'count' ? event.pick.count : 0, t, event.spread, key)
+        continue
+      }
+      const picked = pickAgents(this.candidates(compiled.timelineSelectors[occurrence.event], true), event.pick, core.seed, key, Stream.TIMELINE_PICK)
+      const ctx = core.mutationContext()
+      for (const i of picked) {
+        const offset = event.spread > 0 ? Math.floor((hash32(core.seed, i, key, Stream.TIMELINE_SPREAD) / 4294967296) * event.spread) : 0
+        if (offset === 0) {
+          advanceCounters(core.program, core.v, i, t)
+          applyAction(ctx, i, t, action)
+        } else {
+          // A rolling event reaches this agent later; the worker applies it then.
+          core.v.timelineIdx[i] = occurrence.event
+          core.v.timelineAt[i] = t + offset
+        }
+      }
+      core.finishMutation(ctx, picked)
+    }
+  }
+
+  /**
+   * New agents installed by a timeline `join`: generated identities at the next free slots,
+   * listed OFFLINE from now and reporting in at seeded offsets within `spread` seconds.
+   */
+  private joinAgents(count: number, t: number, spread: number, key: number): void {
+    const { core } = this
+    const ctx = core.mutationContext()
+    const joined: number[] = []
+    for (let k = 0; k < count && core.used < core.capacity; k++) {
+      const i = core.used++
+      const offset = Math.floor((hash32(core.seed, i, key, Stream.TIMELINE_SPREAD) / 4294967296) * spread)
+      initAgent(ctx, i, { t, initial: false, joinAt: t + Math.max(1, offset) })
+      core.census.added(core, i)
+      joined.push(i)
+    }
+    core.finishMutation(ctx, joined)
+  }
+
+  /** The first of the scenario's reconnect-failure rules that fails agent i, if any. */
+  reconnectFailure(i: number, operation: ReconnectOperation | undefined, u: number): ReconnectFailure {
+    const { v, seed } = this.core
+    const rules = this.compiled.scenario.reconnect.failures
+    for (let k = 0; k < rules.length; k++) {
+      const rule = rules[k]
+      if (operation !== undefined && !rule.operations.includes(operation)) continue
+      const fixed = this.failureSets[k]
+      const fails =
+        fixed !== null
+          ? fixed.has(i)
+          : rule.mode.kind === 'probability' &&
+            this.matches(i, this.compiled.reconnectSelectors[k], false) &&
+            uniform(seed, i, v.eventNo[i] * 64 + k, Stream.RECONNECT_FAIL) < rule.mode.probability
+      if (!fails) continue
+      const recoverAfter =
+        rule.recoverAfter === null ? 0 : Math.max(1, Math.round(sample(rule.recoverAfter, u, uniform(seed, i, v.eventNo[i], Stream.RECONNECT_DELAY))))
+      return { fails: true, recoverAfter }
+    }
+    return { fails: false, recoverAfter: 0 }
+  }
+
+  /** The scenario and its progress. */
+  info(): ScenarioInfo {
+    const { core } = this
+    const { scenario } = this.compiled
+    const next = this.cursor.nextAt()
+    return {
+      name: scenario.name,
+      description: scenario.description,
+      source: scenario.source,
+      second: core.steppedTo,
+      stages: scenario.stages.map((stage) => stage.name),
+      timeline: scenario.timeline.map((event, k) => ({ name: event.name, fired: this.cursor.fired()[k] })),
+      nextTimelineAt: next === Infinity ? null : next,
+      lockedOut: core.lockout,
+      reconnectFailureSets: this.failureSets.map((set) => (set === null ? null : [...set].map((i) => agentName(core, i))))
+    }
+  }
+
+  /** The API fault rules of the scenario. */
+  faultRules(): CompiledScenario['scenario']['faults'] {
+    return this.compiled.scenario.faults
+  }
+
+  /** Whether agent i matches a main-thread selector; `withStates` false ignores its state. */
+  private matches(i: number, selector: MainSelector, withStates: boolean): boolean {
+    const masks = withStates || selector.masks.states === 0 ? selector.masks : { ...selector.masks, states: 0 }
+    if (!matches(this.core.v, i, masks, 0)) return false
+    if (selector.names === null) return true
+    const name = agentName(this.core, i)
+    return selector.names.some((pattern) => pattern.test(name))
+  }
+
+  private candidates(selector: MainSelector, withStates: boolean): number[] {
+    const { v, used } = this.core
+    const found: number[] = []
+    const masks = withStates ? selector.masks : { ...selector.masks, states: 0 }
+    const statics: MainSelector = { masks, names: selector.names }
+    for (let i = 0; i < used; i++) if ((v.flags[i] & Flag.EXISTS) !== 0 && this.matches(i, statics, true)) found.push(i)
+    return found
   }
 }

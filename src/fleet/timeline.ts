@@ -1,6 +1,6 @@
 /**
  * When timeline events occur: the pure schedule arithmetic, kept apart from what an event
- * does to the fleet (fleet.ts). Times are virtual seconds since the scenario's start.
+ * does to the fleet (scenario-runtime.ts). Times are virtual seconds since the scenario's start.
  */
 import type { Schedule } from '../scenario/types.js'
 

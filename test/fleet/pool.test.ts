@@ -1,10 +1,26 @@
+import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
+import { createFleet, type FleetEngine, type StepTaskRunner } from '../../src/fleet/fleet.js'
 
 const START = Date.parse('2026-05-01T00:00:00Z')
 const open: FleetEngine[] = []
 
-async function fleet(options: { agents: number; seed: number; workers: number }): Promise<FleetEngine> {
+/** The worker entry that steps part of a shard, leaves an agent half-written and exits its thread. */
+const dyingWorker = fileURLToPath(new URL('./dying-worker.ts', import.meta.url))
+
+/** Sends the first step task of the first shard to the dying worker, every other task as usual; logs the first shard's tasks. */
+function dieOnce(): { stepTask: StepTaskRunner; firstShard: Array<{ to: number; dying: boolean }> } {
+  const firstShard: Array<{ to: number; dying: boolean }> = []
+  const stepTask: StepTaskRunner = (task, run) => {
+    if (task.range.shard !== 0) return run(task)
+    const dying = firstShard.length === 0
+    firstShard.push({ to: task.to, dying })
+    return dying ? run(task, dyingWorker) : run(task)
+  }
+  return { stepTask, firstShard }
+}
+
+async function fleet(options: { agents: number; seed: number; workers: number; stepTask?: StepTaskRunner }): Promise<FleetEngine> {
   const engine = await createFleet({ ...options, paused: true, startTime: START, caFingerprint: 'AB:CD' })
   open.push(engine)
   return engine
@@ -40,11 +56,16 @@ describe('the fleet in a worker pool', () => {
   })
 
   it('loses no agent when a worker dies in the middle of a step', async () => {
-    const crashed = await fleet({ agents: 4000, seed: 9, workers: 2 })
+    const dying = dieOnce()
+    const crashed = await fleet({ agents: 4000, seed: 9, workers: 2, stepTask: dying.stepTask })
     const intact = await fleet({ agents: 4000, seed: 9, workers: 2 })
-    await crashed.roundWithCrash(7200, 300)
+    await crashed.advance(7200)
     await intact.advance(7200)
+    // The task the dead worker left was sent again once, to a worker that finished it.
+    const [died, retried] = dying.firstShard
+    expect(retried).toEqual({ to: died.to, dying: false })
     expect(crashed.stats.workerRestarts).toBe(1)
+    expect(intact.stats.workerRestarts).toBe(0)
     expect(await crashed.digest()).toBe(await intact.digest())
     expect(Object.values(crashed.counts().byState)).toEqual(crashed.scanCounts())
   })

@@ -1,0 +1,77 @@
+/**
+ * Reading agents: finding one by name, UUID or certificate, and its name, UUID, configuration
+ * and view. Generated identities come from (seed, index) (identity.ts); the few the API
+ * replaced come from the overrides, which win. Called on every request, so each read goes
+ * straight to the core's current identity, overrides and views, with no copy in between.
+ */
+import { AgentState, MODES, type AgentStateName } from './states.js'
+import { Flag } from './layout.js'
+import { AGENT_PORT } from './identity.js'
+import { agentView } from './agent-view.js'
+import { normaliseFingerprint } from '../tls/ca-info.js'
+import type { FleetCore } from './fleet-core.js'
+import type { AgentConfig, AgentView } from './fleet-api.js'
+
+export function agentByName(core: FleetCore, name: string): number | undefined {
+  const overridden = core.overrides.indexOfName(name)
+  if (overridden !== undefined) return core.exists(overridden) ? overridden : undefined
+  const i = core.identity.indexOfName(name)
+  return i !== undefined && !core.overrides.renamed(i) && core.exists(i) ? i : undefined
+}
+
+export function agentByUuid(core: FleetCore, uuid: string): number | undefined {
+  const lower = uuid.toLowerCase()
+  const added = core.overrides.indexOfUuid(lower)
+  if (added !== undefined) return core.exists(added) ? added : undefined
+  const i = core.identity.indexOfUuid(lower)
+  return i !== undefined && !core.overrides.hasUuid(i) && core.exists(i) ? i : undefined
+}
+
+export function agentByCertFingerprint(core: FleetCore, fingerprint: string): number | undefined {
+  const normal = normaliseFingerprint(fingerprint)
+  const assigned = core.overrides.indexOfCert(normal)
+  if (assigned !== undefined) return core.exists(assigned) ? assigned : undefined
+  const i = core.identity.indexOfCertFingerprint(normal)
+  return i !== undefined && !core.overrides.reconfigured(i) && core.exists(i) ? i : undefined
+}
+
+/** Existing agents in index order, optionally only those in the given states. */
+export function* existingAgents(core: FleetCore, states?: ReadonlySet<AgentStateName>): Iterable<number> {
+  const wanted = states === undefined ? undefined : new Set([...states].map((s) => AgentState[s]))
+  for (let i = 0; i < core.used; i++) {
+    if ((core.v.flags[i] & Flag.EXISTS) === 0) continue
+    if (wanted !== undefined && !wanted.has(core.v.state[i] as 0)) continue
+    yield i
+  }
+}
+
+export function agentName(core: FleetCore, i: number): string {
+  return core.overrides.name(i) ?? core.identity.name(i)
+}
+
+export function agentUuid(core: FleetCore, i: number): string {
+  return core.overrides.uuid(i) ?? core.identity.uuid(i)
+}
+
+export function agentConfig(core: FleetCore, i: number): AgentConfig {
+  const mode = MODES[core.v.mode[i]]
+  const override = core.overrides.config(i)
+  if (override !== undefined) return { ...override, mode }
+  return {
+    // In Connect mode the configured address is the manager's; in Listen mode the agent's own.
+    address: mode === 'Listen' ? core.identity.address(i) : `manager.${core.identity.vocabulary.domain}`,
+    // One port in both modes: see AGENT_PORT.
+    port: AGENT_PORT,
+    caFingerprint: core.options.caFingerprint,
+    certFingerprint: core.identity.certFingerprint(i),
+    isLogToFile: true,
+    logLevel: 'INFO',
+    mode,
+    verbatim: ''
+  }
+}
+
+export function viewOf(core: FleetCore, i: number, withModules: boolean): AgentView {
+  const identity = { name: agentName(core, i), uuid: agentUuid(core, i), address: core.overrides.config(i)?.address ?? core.identity.address(i) }
+  return agentView(core.program, core.v, core.identity, core.options.startTime, core.steppedTo, i, withModules, identity)
+}

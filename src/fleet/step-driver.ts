@@ -1,0 +1,268 @@
+/**
+ * The step driver: brings the fleet to the virtual clock. It owns the Piscina pool and the
+ * shards it cuts the fleet into, and runs step rounds (one task per shard, in parallel) in
+ * the fleet's queue of turns, so a round never overlaps a mutation. Rounds end exactly at the
+ * fleet-wide moments the engine names (timeline events, the end of a lockout); the engine
+ * applies those on the main thread before the next round.
+ *
+ * Who writes what: during a round the workers write the agents of their shards (layout.ts,
+ * "Ownership"); this module writes the fleet's second, the census and the figures, on the
+ * main thread, after every task of the round has returned.
+ */
+import { fileURLToPath } from 'node:url'
+import { Piscina } from 'piscina'
+import { allocateBuffers, viewsOf, type FleetBuffers } from './layout.js'
+import type { StepTally } from './lifecycle.js'
+import { recoverShard, type ShardRange, type UndoArea } from './step.js'
+import type { ClockState } from './clock.js'
+import type { FleetCore } from './fleet-core.js'
+import type { PoolRun, StepTask, StepTaskRunner } from './fleet-types.js'
+import type { WorkerData, WorkerTask } from './worker.js'
+
+const MAX_CHUNK_SECONDS = 3600
+/**
+ * Rounds the clock driver starts are at least this far apart (wall ms). At high speed the
+ * fleet would otherwise be stepped one or two virtual seconds at a time, hundreds of rounds a
+ * second, and the per-round cost (a task per shard, tallies) alone took a third of a core at
+ * speed 600 (bench: 10k agents). A round steps every agent to its end exactly whatever its
+ * length, so only how fresh reads are between rounds changes. `advance` is not throttled.
+ * 40 rather than 10: under load each round also wakes a worker thread on a busy machine, and
+ * at speed 600 rounds 10 ms apart cost agentinfo answers more server CPU than rounds 40 ms
+ * apart (longer gave no more). Reads are at most 40 ms of wall time behind the clock.
+ */
+const MIN_ROUND_INTERVAL_MS = 40
+/**
+ * Agents in a shard at least: every shard is a pool task per round, and handing a task over
+ * and collecting its tally costs about as much as stepping thousands of agents. With a
+ * minimum of 1024, a fleet of 10k agents was 11 tasks a round: stepped flat out one virtual
+ * second at a time, a round took 0.83 ms, and 0.08 ms as one task (`npm run bench`, scale
+ * rows of results/all-2026-11-22T05-23-49.json and all-2026-11-22T08-07-09.json). Larger
+ * fleets still get workers × 8 shards.
+ */
+const MIN_SHARD_AGENTS = 16_384
+
+/** The worker entry next to this module, and how to load it from source (tsx, vitest). */
+function workerEntry(): { filename: string; execArgv: string[] } {
+  const fromSource = fileURLToPath(import.meta.url).endsWith('.ts')
+  return {
+    filename: fileURLToPath(new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url)),
+    execArgv: fromSource ? ['--import', 'tsx'] : []
+  }
+}
+
+/** What the engine tells the driver about fleet-wide moments, which rounds must not step over. */
+export interface RoundEdges {
+  /** the next second at which the main thread must act (Infinity: none) */
+  nextFleetWideAt(): number
+  /** the fleet was just stepped to second `to`: applies what is due then */
+  afterRound(to: number): void
+}
+
+export class StepDriver {
+  private shards: ShardRange[] = []
+  private undoBuffers!: FleetBuffers
+  private undo!: UndoArea
+  private pool!: Piscina<WorkerTask, StepTally>
+  private readonly runStep: (task: StepTask) => Promise<StepTally>
+  private timer: NodeJS.Timeout | undefined
+  /** wall time (performance.now) the last round of the clock driver ended */
+  private lastRoundEnd = -Infinity
+  private closed = false
+  private readonly waiters: Array<{ at: number; resolve: () => void }> = []
+
+  constructor(
+    private readonly core: FleetCore,
+    private readonly edges: RoundEdges,
+    stepTask?: StepTaskRunner
+  ) {
+    const onPool: PoolRun = (task, filename) => this.pool.run(task, filename === undefined ? undefined : { filename })
+    this.runStep = stepTask === undefined ? (task) => this.pool.run(task) : (task) => stepTask(task, onPool)
+  }
+
+  /**
+   * Gets ready for a new run of the core: new shards when its memory was allocated anew, and
+   * a new pool (workers receive the buffers and the program once: a new program needs new workers).
+   */
+  async restart(allocated: boolean): Promise<void> {
+    const { capacity } = this.core
+    if (allocated) {
+      const shardSize = Math.max(MIN_SHARD_AGENTS, Math.ceil(capacity / (this.core.options.workers * 8)))
+      this.shards = []
+      for (let start = 0, shard = 0; start < capacity; start += shardSize, shard++) {
+        this.shards.push({ shard, start, end: Math.min(capacity, start + shardSize) })
+      }
+      this.undoBuffers = allocateBuffers(this.shards.length)
+      this.undo = { views: viewsOf(this.undoBuffers), agent: new Int32Array(new SharedArrayBuffer(4 * this.shards.length)) }
+    }
+    this.undo.agent.fill(-1)
+    if (this.pool !== undefined) await this.pool.destroy()
+    this.pool = this.createPool()
+  }
+
+  private createPool(): Piscina<WorkerTask, StepTally> {
+    const { filename, execArgv } = workerEntry()
+    const workerData: WorkerData = {
+      buffers: this.core.buffers,
+      undoBuffers: this.undoBuffers,
+      undoAgent: this.undo.agent.buffer as SharedArrayBuffer,
+      program: this.core.program
+    }
+    return new Piscina<WorkerTask, StepTally>({
+      filename,
+      execArgv,
+      workerData,
+      minThreads: this.core.options.workers,
+      maxThreads: this.core.options.workers,
+      idleTimeout: 60_000
+    })
+  }
+
+  /** Brings agents [0, agents) of the starting fleet to life at second 0, then counts them. */
+  async build(agents: number): Promise<void> {
+    const tallies = await Promise.all(
+      this.shards
+        .filter((range) => range.start < agents)
+        .map((range) => this.pool.run({ kind: 'init', range: { ...range, end: Math.min(range.end, agents) }, t: 0, lockout: false }))
+    )
+    for (const tally of tallies) this.core.census.absorb(tally)
+    // The starting counts and the fleet's input rate come from one pass; afterwards every
+    // change arrives as a tally.
+    this.core.census.recount(this.core)
+  }
+
+  /** Steps the fleet until it has caught up with the clock, then sleeps until the next second. */
+  schedule(): void {
+    if (this.closed) return
+    clearTimeout(this.timer)
+    const { clock, steppedTo } = this.core
+    const target = Math.floor(clock.elapsedMs() / 1000)
+    if (target > steppedTo) {
+      const early = MIN_ROUND_INTERVAL_MS - (performance.now() - this.lastRoundEnd)
+      if (early > 0) {
+        this.timer = setTimeout(() => this.schedule(), Math.ceil(early))
+        return
+      }
+      void this.catchUp()
+        .then(() => (this.lastRoundEnd = performance.now()))
+        .then(() => this.schedule())
+      return
+    }
+    const wait = clock.wallMsUntil((steppedTo + 1) * 1000)
+    if (wait !== Infinity) this.timer = setTimeout(() => this.schedule(), Math.max(1, Math.ceil(wait)))
+  }
+
+  /**
+   * Steps to the clock. Not `exclusive`: the revision stays even while workers step, as their
+   * writes move the agents' own revisions; it moves on after each round's main-thread part.
+   */
+  private catchUp(): Promise<void> {
+    const core = this.core
+    return core.turns
+      .run(async () => {
+        // The clock as it is now: time passing during the rounds is the next catch-up's.
+        const target = Math.floor(core.clock.elapsedMs() / 1000)
+        for (;;) {
+          if (target <= core.steppedTo || this.closed) return
+          // Rounds end exactly at fleet-wide moments, which the main thread then applies
+          // before the next round.
+          const fleetWide = this.edges.nextFleetWideAt()
+          const to = Math.min(target, core.steppedTo + MAX_CHUNK_SECONDS, Math.max(fleetWide, core.steppedTo + 1))
+          await this.round(to)
+          this.edges.afterRound(to)
+          core.changes += 2
+        }
+      })
+      .catch((error: unknown) => {
+        if (!this.closed) throw error
+      })
+  }
+
+  /** One step round: every shard to virtual second `to`, in parallel. */
+  private async round(to: number): Promise<void> {
+    const core = this.core
+    const started = performance.now()
+    const lockout = core.lockout
+    const restartsBefore = core.stats.workerRestarts
+    const tallies = await Promise.all(this.shards.filter((r) => r.start < core.used).map((range) => this.stepRange(range, to, lockout)))
+    for (const tally of tallies) core.census.absorb(tally)
+    // The tally of the work a dead worker did is lost: a full pass replaces the counts.
+    if (core.stats.workerRestarts !== restartsBefore) core.census.recount(core)
+    core.stats.eventsReceived += core.census.fleetRate * (to - core.steppedTo)
+    core.steppedTo = to
+    core.stats.stepRounds++
+    core.stats.lastRoundMs = performance.now() - started
+    this.releaseWaiters()
+  }
+
+  private async stepRange(range: ShardRange, to: number, lockout: boolean): Promise<StepTally> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.runStep({ kind: 'step', range, to, lockout })
+      } catch (error) {
+        // A worker died mid-task: restore the agent it was writing and step the shard again
+        // on a fresh worker (piscina replaces dead workers). Finished agents are skipped.
+        if (this.closed || attempt >= 3) throw error
+        recoverShard(this.core.v, this.undo, range)
+        this.core.stats.workerRestarts++
+      }
+    }
+  }
+
+  /** Resolves whoever waits for a second the fleet has reached. */
+  releaseWaiters(): void {
+    for (let k = this.waiters.length - 1; k >= 0; k--) {
+      if (this.waiters[k].at <= this.core.steppedTo) {
+        this.waiters[k].resolve()
+        this.waiters.splice(k, 1)
+      }
+    }
+  }
+
+  /** Resolves once the fleet has been stepped to virtual second `at`. */
+  until(at: number): Promise<void> {
+    if (at <= this.core.steppedTo) return Promise.resolve()
+    return new Promise((resolve) => {
+      this.waiters.push({ at, resolve })
+      this.schedule()
+    })
+  }
+
+  setClock(change: { paused?: boolean; speed?: number }): ClockState {
+    const { clock } = this.core
+    if (change.speed !== undefined) clock.setSpeed(change.speed)
+    if (change.paused !== undefined) clock.setPaused(change.paused)
+    this.schedule()
+    return clock.state()
+  }
+
+  /** Moves the clock forward by exactly `seconds` and resolves once the fleet has been stepped there. */
+  async advance(seconds: number): Promise<ClockState> {
+    if (!Number.isInteger(seconds) || seconds < 0) throw new RangeError(`seconds must be a non-negative integer, got ${seconds}`)
+    // Advance from the fleet's own second, so that the outcome does not depend on how much
+    // wall time passed before the call while paused.
+    const target = this.core.steppedTo + seconds
+    this.core.clock.advance(Math.max(0, target * 1000 - this.core.clock.elapsedMs()))
+    await this.catchUp()
+    await this.until(target)
+    return this.core.clock.state()
+  }
+
+  /** How far the fleet lags behind the clock, in virtual seconds. */
+  lagSeconds(): number {
+    return Math.max(0, this.core.clock.elapsedMs() / 1000 - this.core.steppedTo)
+  }
+
+  /** Pool utilisation (0..1) and queued tasks, for metrics. */
+  poolStats(): { utilization: number; queueSize: number; threads: number } {
+    return { utilization: this.pool.utilization, queueSize: this.pool.queueSize, threads: this.pool.threads.length }
+  }
+
+  /** Stops stepping, lets waiters go, waits for the turn in flight, then ends the workers. */
+  async close(): Promise<void> {
+    this.closed = true
+    clearTimeout(this.timer)
+    for (const waiter of this.waiters.splice(0)) waiter.resolve()
+    await this.core.turns.settled()
+    await this.pool.destroy()
+  }
+}
