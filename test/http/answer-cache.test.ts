@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Fleet } from '../../src/fleet/fleet-api.js'
 import { AnswerCache, MAX_KEPT_AGENTS, MAX_VARIANTS } from '../../src/http/answer-cache.js'
 import { call, harness, type Harness } from './helpers.js'
 
@@ -107,10 +106,8 @@ describe('agentinfo by name from kept answers', () => {
   /** The app's cache, made here so the tests can count its hits (it reads the fleet the harness makes). */
   let answers: AnswerCache
   beforeAll(async () => {
-    let fleet: Fleet | undefined
-    answers = new AnswerCache({ revision: () => fleet!.revision(), agentRevision: (index) => fleet!.agentRevision(index) })
+    answers = new AnswerCache({ revision: () => h.fleet.revision(), agentRevision: (index) => h.fleet.agentRevision(index) })
     h = await harness(20, { answers })
-    fleet = h.fleet
   })
   afterAll(() => h.close())
 
