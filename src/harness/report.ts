@@ -6,7 +6,9 @@
  * again within RETRY_WINDOW_MS of the end of an attempt that failed: a 5xx, 408 or 429, an
  * injected fault, or a multi-agent answer with `errors`. Attempts of one call form a chain;
  * the gaps between them (end of one answer to the next request) show whether the client backs
- * off: with two or more gaps, backoff means the gaps grow.
+ * off: with two or more gaps, backoff means the gaps grow. Gaps come from the times the journal
+ * recorded (`wallMs`, `durationMs`), never from a clock read here, so a saved journal gets the
+ * same verdict later and a test decides the gaps by the times its requests are recorded at.
  */
 import { AGENT_STATES } from '../fleet/states.js'
 import { preferenceOf } from '../http/negotiation.js'

@@ -54,6 +54,7 @@ export const MAX_VARIANTS = 8
 export class AnswerCache {
   private readonly byUrl = new Map<string, Entry[]>()
   private count = 0
+  private hitCount = 0
 
   constructor(
     private readonly fleet: Pick<Fleet, 'revision' | 'agentRevision'>,
@@ -67,7 +68,10 @@ export class AnswerCache {
     for (let k = 0; k < entries.length; k++) {
       const entry = entries[k]
       if (entry.format !== format || entry.encrypted !== encrypted || entry.host !== host) continue
-      if (this.unchanged(entry.stamp)) return entry.answer
+      if (this.unchanged(entry.stamp)) {
+        this.hitCount++
+        return entry.answer
+      }
       this.remove(url, entries, k)
       return undefined
     }
@@ -109,6 +113,11 @@ export class AnswerCache {
   /** Answers kept. */
   get size(): number {
     return this.count
+  }
+
+  /** Requests answered with a kept answer since the cache was made (a test's proof that one was sent again). */
+  get hits(): number {
+    return this.hitCount
   }
 
   private remove(url: string, entries: Entry[], k: number): void {

@@ -22,6 +22,18 @@ describe('AnswerCache', () => {
     expect(cache.get(...at('k'))?.text).toBe('answer')
     fleet.agentRevs[3] += 2
     expect(cache.get(...at('k'))?.text).toBe('answer')
+    expect(cache.hits).toBe(3)
+  })
+
+  it('counts as hits only the answers it gives back', () => {
+    const fleet = stamps()
+    const cache = new AnswerCache(fleet)
+    expect(cache.get(...at('k'))).toBeUndefined()
+    cache.keep(...at('k'), cache.stamp([0])!, 'answer')
+    expect(cache.get(...at('k', 'xml'))).toBeUndefined()
+    fleet.agentRevs[0] += 2
+    expect(cache.get(...at('k'))).toBeUndefined()
+    expect(cache.hits).toBe(0)
   })
 
   it('drops an answer once the fleet or one of its agents has changed', () => {
@@ -91,21 +103,27 @@ describe('AnswerCache', () => {
 
 describe('agentinfo by name from kept answers', () => {
   let h: Harness
+  /** The app's cache, made here so the tests can count its hits (it reads the fleet the harness makes). */
+  let answers: AnswerCache
   beforeAll(async () => {
-    h = await harness(20)
+    answers = new AnswerCache({ revision: () => h.fleet.revision(), agentRevision: (index) => h.fleet.agentRevision(index) })
+    h = await harness(20, { answers })
   })
   afterAll(() => h.close())
 
-  it('answers the same bytes again, and what a change made once it is made', async () => {
+  it('answers the same bytes again from the cache, and what a change made once it is made', async () => {
     const [index] = h.fleet.indices(new Set(['ONLINE']))
     const name = h.fleet.name(index)
     const first = await call(h.app, 'GET', `agentinfo?agentname=${name}`)
+    const hits = answers.hits
     const again = await call(h.app, 'GET', `agentinfo?agentname=${name}`)
+    expect(answers.hits).toBe(hits + 1)
     expect(again.body).toBe(first.body)
     expect(first.json().values[0].content.status).toBe('ONLINE')
     const stopped = await call(h.app, 'POST', `stopagent?agentUuids=${h.fleet.uuid(index)}`)
     expect(stopped.statusCode).toBe(200)
     const after = await call(h.app, 'GET', `agentinfo?agentname=${name}`)
+    expect(answers.hits).toBe(hits + 1)
     expect(after.json().values[0].content.status).toBe('ERROR')
   })
 
@@ -128,7 +146,9 @@ describe('agentinfo by name from kept answers', () => {
     expect(otherHost.json().links[0].href).toContain('://manager.example:9443/')
     expect(json.json().values[0].content.modules).toBeUndefined()
     expect(modules.json().values[0].content.modules.length).toBeGreaterThan(0)
+    const hits = answers.hits
     expect((await call(h.app, 'GET', `agentinfo?agentname=${name}`)).body).toBe(json.body)
+    expect(answers.hits).toBe(hits + 1)
   })
 
   it('finds a renamed agent by its new name only', async () => {
