@@ -27,7 +27,7 @@ import { FaultState } from './faults/state.js'
 import type { FleetEngine } from './fleet/fleet.js'
 import { createHarness, harnessPlugin, type Harness } from './harness/plugin.js'
 import { AnswerCache } from './http/answer-cache.js'
-import { createAuthCheck } from './http/auth.js'
+import { createAuthCheck } from './protocol/auth.js'
 import { handleClientError } from './http/client-errors.js'
 import { registerContentParsers } from './http/content-parsers.js'
 import { createErrorHandler } from './http/error-handler.js'
@@ -69,6 +69,8 @@ export interface AppParts {
   saveState?: StateSaver
   /** how an injected latency waits; default a real timer (tests record the waits instead) */
   faultWait?: Wait
+  /** kept agentinfo answers (src/http/answer-cache.ts); default a new cache over the fleet */
+  answers?: AnswerCache
   /** prom-client's process and Node.js metrics on /metrics; default true */
   processMetrics?: boolean
   /**
@@ -161,7 +163,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
   const admin = { user: settings.adminUser, password: settings.adminPassword }
   const restAuth = createAuthCheck(rest)
   const manager = parts.manager ?? createManager(fleet, ca, { limits: settings })
-  const answers = new AnswerCache(fleet)
+  const answers = parts.answers ?? new AnswerCache(fleet)
   const harness = createHarness({ strict: settings.strict, journalSize: settings.journalSize, journalMaxBytes: settings.journalMaxBytes, auth: admin })
   // Shared by the faults plugin, which applies the rules, and the admin API, which switches them.
   const faults = new FaultState(fleet)

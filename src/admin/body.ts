@@ -2,8 +2,8 @@
  * Reading the small JSON bodies of the admin API. Every failure is a catalogue error that names
  * the field and the rule, e.g. `The body field "speed" must be a positive finite number, got 0.`
  */
-import { apiError, shown } from '../http/errors.js'
-import { parseDuration } from '../scenario/units.js'
+import { apiError, shown } from '../protocol/errors.js'
+import { parseDuration } from '../lib/units.js'
 
 export type Body = Record<string, unknown>
 

@@ -8,9 +8,9 @@
  * handlers apply to admin routes only, and the REST operations never see them.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { createAuthCheck, type AuthCheck, type Credentials } from '../http/auth.js'
+import { createAuthCheck, type AuthCheck, type Credentials } from '../protocol/auth.js'
 import { toCatalogueError } from '../http/error-handler.js'
-import { apiError } from '../http/errors.js'
+import { apiError } from '../protocol/errors.js'
 import { FaultState } from '../faults/state.js'
 import type { FleetEngine } from '../fleet/fleet.js'
 import type { Manager } from '../manager/manager.js'

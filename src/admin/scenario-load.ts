@@ -4,7 +4,7 @@
  * and the server's --scenario flag.
  */
 import { compileScenario, ScenarioCompileError, type CompiledScenario } from '../fleet/scenario-program.js'
-import { apiError } from '../http/errors.js'
+import { apiError } from '../protocol/errors.js'
 import type { Manager } from '../manager/manager.js'
 import { formatIssue, type ScenarioIssue } from '../scenario/errors.js'
 import { checkScenarioValue, parseScenario } from '../scenario/load.js'

@@ -5,7 +5,7 @@
  * Bad flags throw ConfigError: the dispatcher prints the message and returns exit code 2.
  */
 import { ConfigError } from '../flags/config-error.js'
-import { suggest } from '../scenario/suggest.js'
+import { suggest } from '../lib/suggest.js'
 import { formatHelp, readVersion } from './help.js'
 import { stdio, type Output } from './output.js'
 

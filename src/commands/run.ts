@@ -15,7 +15,7 @@ import { writeReport } from '../run/report.js'
 import { DEFAULT_RUN_START, runScenario } from '../run/runner.js'
 import { formatIssue } from '../scenario/errors.js'
 import { loadScenarioFile } from '../scenario/load.js'
-import { formatSeconds } from '../scenario/units.js'
+import { formatSeconds } from '../lib/units.js'
 
 const OUT = valueFlag({ name: 'out', valueName: '<dir>', defaultText: 'none', help: 'where the report goes (created if missing; required)', rule: nonEmpty })
 const DURATION = valueFlag({ name: 'duration', valueName: '<time>', defaultText: '24h', help: 'virtual time to run, e.g. 2h, 24h, 7d', rule: wholeSeconds(1) })

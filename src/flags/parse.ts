@@ -7,7 +7,7 @@
  *   --duration must be a duration of whole seconds, at least 1s (like 90s, 5m, 24h), got "soon"
  */
 import { parseArgs } from 'node:util'
-import { suggest } from '../scenario/suggest.js'
+import { suggest } from '../lib/suggest.js'
 import { ConfigError } from './config-error.js'
 import { RuleError, envName, type Flag, type FlagValue } from './flag.js'
 

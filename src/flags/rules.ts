@@ -4,7 +4,7 @@
  * time without a zone is refused everywhere rather than read in the machine's local zone
  * (which would make a run's digest depend on TZ).
  */
-import { parseDuration } from '../scenario/units.js'
+import { parseDuration } from '../lib/units.js'
 import { RuleError, type Rule } from './flag.js'
 
 /** A decimal integer within [min, max]: no signs, fractions, exponents or spaces. */

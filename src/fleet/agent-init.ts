@@ -4,7 +4,7 @@
  * and its first timers. Runs in workers at fleet build (a million agents in parallel) and on
  * the main thread for agents added through the API.
  */
-import { ModuleStatus } from './states.js'
+import { ModuleStatus } from '../protocol/states.js'
 import { Cert, Flag, Link, MAX_MODULES, NEVER, STAGE_SLOTS, type FleetViews } from './layout.js'
 import type { FleetProgram } from './program.js'
 import { Stream, cumulativeWeights, hash32, pickWeighted, uniform } from './random.js'

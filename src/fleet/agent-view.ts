@@ -3,7 +3,7 @@
  * layout.ts), its counters brought to the fleet's second (counters.ts), and the text of its
  * identity. Pure: reads the views, writes nothing.
  */
-import { AgentState, MODULE_STATUSES, ModuleStatus, stateName } from './states.js'
+import { AgentState, MODULE_STATUSES, ModuleStatus, stateName } from '../protocol/states.js'
 import { MAX_MODULES, readConsistent, type FleetViews } from './layout.js'
 import type { FleetProgram } from './program.js'
 import { AGENT_PORT, type Identity } from './identity.js'

@@ -4,7 +4,7 @@
  * counts never scans the fleet; a full pass (recount) is only needed at build, after a resume
  * and after a worker died (the tally of the work it did before dying is lost).
  */
-import { AGENT_STATES, AgentState, MODES, MODULE_STATUSES, ModuleStatus, type AgentStateName } from './states.js'
+import { AGENT_STATES, AgentState, MODES, MODULE_STATUSES, ModuleStatus, type AgentStateName } from '../protocol/states.js'
 import { Flag, MAX_MODULES, type FleetViews } from './layout.js'
 import type { FleetProgram } from './program.js'
 import { moduleRate } from './counters.js'

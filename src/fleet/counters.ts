@@ -8,7 +8,7 @@
  * instants gives the same totals to the bit: the digest does not depend on how a run was cut
  * into steps.
  */
-import { ModuleStatus } from './states.js'
+import { ModuleStatus } from '../protocol/states.js'
 import { Flag, Link, MAX_MODULES, type FleetViews } from './layout.js'
 import { QUEUE_CAPACITY, type FleetProgram } from './program.js'
 import { Stream, hash32 } from './random.js'

@@ -9,7 +9,7 @@
  *
  * Times are virtual epoch milliseconds (see src/fleet/clock.ts).
  */
-import type { AgentStateName, LogLevelName, ModeName, ModuleStatusName } from './states.js'
+import type { AgentStateName, LogLevelName, ModeName, ModuleStatusName } from '../protocol/states.js'
 
 /** Configuration of one agent: the `global-config` object of the spec plus the assignments. */
 export interface AgentConfig {

@@ -15,7 +15,7 @@ import { VirtualClock } from './clock.js'
 import { armStage, newTally, scheduleNext, type LifeContext } from './lifecycle.js'
 import { AgentOverrides } from './agent-overrides.js'
 import { Census } from './census.js'
-import { TurnQueue } from './turn-queue.js'
+import { TurnQueue } from '../lib/turn-queue.js'
 import { emptyStats, type FleetOptions, type FleetStats } from './fleet-types.js'
 
 /** The engine's options with every default filled in. */

@@ -3,7 +3,7 @@
  * and the admin overrides. Kept apart from fleet.ts so that readers of those shapes (metrics,
  * admin, state files) need not read the engine.
  */
-import { AGENT_STATES } from './states.js'
+import { AGENT_STATES } from '../protocol/states.js'
 import { Action, type FleetProgram } from './program.js'
 import type { FieldName } from './layout.js'
 import type { CompiledScenario } from './scenario-program.js'

@@ -11,7 +11,7 @@
  *
  * This class says which part runs in which turn. Two kinds of work touch agents, and they
  * never overlap (see layout.ts, "Ownership"): step rounds (workers, one task per shard) and
- * mutations (main thread). Both take turns in one queue (turn-queue.ts), so a mutation waits
+ * mutations (main thread). Both take turns in one queue (src/lib/turn-queue.ts), so a mutation waits
  * for the step round in flight, runs alone, and the next round sees its result. That is also
  * what makes a run reproducible: mutations land between rounds, at the fleet's current
  * virtual second. Reads take no turn: they are called on every request and go straight to
@@ -30,7 +30,7 @@ import { ScenarioRuntime } from './scenario-runtime.js'
 import { fleetDigest, resume, takeSnapshot } from './snapshot.js'
 import type { CompiledScenario } from './scenario-program.js'
 import type { ReconnectOperation } from '../scenario/types.js'
-import type { AgentStateName } from './states.js'
+import type { AgentStateName } from '../protocol/states.js'
 import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, NewAgent } from './fleet-api.js'
 import type { EngineSnapshot, FleetComposition, FleetOptions, FleetStats, OverrideAction, ScenarioInfo } from './fleet-types.js'
 

@@ -8,7 +8,7 @@
  * - During a step, a worker owns the agents of its shard: it alone writes their fields.
  * - Between steps, the main thread owns every agent (API operations, timeline events) while
  *   no task is in flight; the engine guarantees this by running mutations and step rounds
- *   in one queue of turns (fleet.ts, turn-queue.ts).
+ *   in one queue of turns (fleet.ts, src/lib/turn-queue.ts).
  * - Readers on the main thread may read while a step runs. Every write to an agent in a
  *   worker happens inside a sequence lock on `seq[i]`: the writer makes it odd, writes, makes
  *   it even again. A reader copies the fields it needs and retries if `seq[i]` was odd or

@@ -7,7 +7,7 @@
  * certificate, modules, flags) by deriveState, the one place that encodes what each state
  * means in the real product (manager-facts.md, "Agent states").
  */
-import { AgentState, ModuleStatus, Mode } from './states.js'
+import { AgentState, ModuleStatus, Mode } from '../protocol/states.js'
 import { Cert, Flag, Link, MAX_MODULES, NEVER, STAGE_SLOTS, type FleetViews } from './layout.js'
 import { Action, sample, type CompiledAction, type CompiledSelector, type FleetProgram } from './program.js'
 import { advanceCounters, moduleRate } from './counters.js'

@@ -7,7 +7,7 @@
  * An agent's state is never set here: each change alters conditions through lifecycle.ts,
  * whose tally the census absorbs when the change ends (FleetCore.finishMutation).
  */
-import { AgentState, Mode, ModuleStatus } from './states.js'
+import { AgentState, Mode, ModuleStatus } from '../protocol/states.js'
 import { Flag, Link, NEVER } from './layout.js'
 import { sample } from './program.js'
 import { advanceCounters } from './counters.js'

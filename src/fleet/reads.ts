@@ -4,7 +4,7 @@
  * replaced come from the overrides, which win. Called on every request, so each read goes
  * straight to the core's current identity, overrides and views, with no copy in between.
  */
-import { AgentState, MODES, type AgentStateName } from './states.js'
+import { AgentState, MODES, type AgentStateName } from '../protocol/states.js'
 import { Flag } from './layout.js'
 import { AGENT_PORT } from './identity.js'
 import { agentView } from './agent-view.js'

@@ -6,7 +6,7 @@
  * Text becomes indices here once: OS and version globs become bit masks over the program's
  * tables, template names become the manager's template ids, label specs become bits.
  */
-import { AGENT_STATES, MODES } from './states.js'
+import { AGENT_STATES, MODES } from '../protocol/states.js'
 import {
   Action,
   DEFAULT_MODULE_SETS,

@@ -13,8 +13,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { SERVE_DEFAULTS } from '../config.js'
-import type { AuthCheck, Credentials } from '../http/auth.js'
-import { apiError } from '../http/errors.js'
+import type { AuthCheck, Credentials } from '../protocol/auth.js'
+import { apiError } from '../protocol/errors.js'
 import '../http/request-context.js'
 import { Journal, type JournalFilter } from './journal.js'
 import { registerRecorder } from './recorder.js'

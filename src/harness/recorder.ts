@@ -12,7 +12,7 @@
  * the raw query is judged, not its coerced form).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { apiError } from '../http/errors.js'
+import { apiError } from '../protocol/errors.js'
 import '../http/request-context.js'
 import { hasStates, readAnswer, type AnswerFacts } from './answer.js'
 import { callKey } from './call-key.js'

@@ -10,9 +10,9 @@
  * recorded (`wallMs`, `durationMs`), never from a clock read here, so a saved journal gets the
  * same verdict later and a test decides the gaps by the times its requests are recorded at.
  */
-import { AGENT_STATES } from '../fleet/states.js'
-import { preferenceOf } from '../http/negotiation.js'
-import { OPERATIONS } from '../http/operations.js'
+import { AGENT_STATES } from '../protocol/states.js'
+import { preferenceOf } from '../protocol/negotiation.js'
+import { OPERATIONS } from '../protocol/operations.js'
 import { CUT_BYTES } from './journal-bounds.js'
 import type { JournalEntry } from './journal.js'
 import { RULES_BY_ID } from './rules.js'

@@ -8,8 +8,8 @@
  * `checkRequest` is a pure function of the request's facts, so every rule is testable
  * without a server.
  */
-import type { ErrorCode } from '../http/errors.js'
-import { preferenceOf } from '../http/negotiation.js'
+import type { ErrorCode } from '../protocol/errors.js'
+import { preferenceOf } from '../protocol/negotiation.js'
 import type { JournalViolation } from './journal.js'
 
 export interface Rule {

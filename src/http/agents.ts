@@ -1,6 +1,6 @@
 /** Looking agents up by the names and UUIDs clients send. */
 import type { Fleet } from '../fleet/fleet-api.js'
-import { apiError } from './errors.js'
+import { apiError } from '../protocol/errors.js'
 
 /** Indices of the named agents in request order, duplicates dropped; 404 naming every unknown one. */
 export function resolveUuids(fleet: Fleet, uuids: readonly string[]): number[] {

@@ -11,7 +11,7 @@
  */
 import type { Fleet } from '../fleet/fleet-api.js'
 import type { SharedFacts } from '../harness/journal.js'
-import type { Format } from './negotiation.js'
+import type { Format } from '../protocol/negotiation.js'
 
 /** A kept answer: its text, the same as UTF-8 bytes, and the request path and query it answers. */
 export interface KeptAnswer {

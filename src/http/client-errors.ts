@@ -11,8 +11,8 @@
  */
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { apiError, type ApiError } from './errors.js'
-import { XML_TYPE } from './negotiation.js'
+import { apiError, type ApiError } from '../protocol/errors.js'
+import { XML_TYPE } from '../protocol/negotiation.js'
 import { xmlDocument } from './xml-writer.js'
 
 /**

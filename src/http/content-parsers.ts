@@ -6,7 +6,7 @@
  */
 import type { FastifyBodyParser, FastifyInstance } from 'fastify'
 import { coerce } from './coerce.js'
-import { apiError } from './errors.js'
+import { apiError } from '../protocol/errors.js'
 import { parseXmlBody } from './xml-reader.js'
 
 const JSON_TYPES: Array<string | RegExp> = ['application/json', /^application\/[\w.-]+\+json$/]

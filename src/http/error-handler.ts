@@ -5,7 +5,7 @@
  * logged), never for bad input.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError, apiError } from './errors.js'
+import { ApiError, apiError } from '../protocol/errors.js'
 import { sendEnvelope } from './reply.js'
 import { describeUnrouted } from './unrouted.js'
 import './request-context.js'

@@ -27,9 +27,9 @@ import { LAZY_ANSWER_CHARS, entryOf, factsFrom, keptRaw, type RawFacts } from '.
 import { checkRequest } from '../harness/rules.js'
 import { answerSeries, observeAnswer, type ApiMetrics } from '../metrics/api-metrics.js'
 import type { AnswerCache, KeptAnswer } from './answer-cache.js'
-import type { AuthCheck } from './auth.js'
+import type { AuthCheck } from '../protocol/auth.js'
 import { connectionOverLimit, headError } from './limits.js'
-import { JSON_TYPE, XML_TYPE, negotiate, type Format } from './negotiation.js'
+import { JSON_TYPE, XML_TYPE, negotiate, type Format } from '../protocol/negotiation.js'
 import { AGENTINFO_SCHEMA } from './routes/agentinfo.js'
 
 export interface FrontDoorOptions {

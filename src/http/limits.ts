@@ -14,7 +14,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { apiError, type ApiError } from './errors.js'
+import { apiError, type ApiError } from '../protocol/errors.js'
 import { describeUnrouted } from './unrouted.js'
 import './request-context.js'
 

@@ -12,7 +12,7 @@
  * validator (validation.ts) runs `nameError` on them. docs/protocol.md, "Names", documents the
  * rule.
  */
-import { apiError, type ApiError } from './errors.js'
+import { apiError, type ApiError } from '../protocol/errors.js'
 
 /** Schema keyword naming the kind of a name field, e.g. `{ "x-name-rule": "agent" }`. */
 export const NAME_RULE = 'x-name-rule'

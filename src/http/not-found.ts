@@ -4,9 +4,9 @@
  * they reveal only what the public spec and /openapi.json already say.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { apiError } from './errors.js'
-import { negotiate } from './negotiation.js'
-import { OPERATIONS, isOperation } from './operations.js'
+import { apiError } from '../protocol/errors.js'
+import { negotiate } from '../protocol/negotiation.js'
+import { OPERATIONS, isOperation } from '../protocol/operations.js'
 import { sendEnvelope } from './reply.js'
 import './request-context.js'
 

@@ -9,7 +9,7 @@
  */
 import { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { JSON_TYPE, XML_TYPE } from './negotiation.js'
+import { JSON_TYPE, XML_TYPE } from '../protocol/negotiation.js'
 import type { ErrorItem, Link } from './schemas.js'
 import { XML_CLOSE, xmlDocument, xmlElement, xmlOpen } from './xml-writer.js'
 

@@ -10,12 +10,13 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
 import type { Manager } from '../manager/manager.js'
 import type { AnswerCache } from './answer-cache.js'
-import type { AuthCheck } from './auth.js'
-import { apiError } from './errors.js'
+import type { AuthCheck } from '../protocol/auth.js'
+import { apiError } from '../protocol/errors.js'
 import type { Links } from './links.js'
-import { negotiate, type Format } from './negotiation.js'
-import { OPERATIONS, type OperationName } from './operations.js'
+import { negotiate, type Format } from '../protocol/negotiation.js'
+import { OPERATIONS, type OperationName } from '../protocol/operations.js'
 import './request-context.js'
+import { TurnQueue } from '../lib/turn-queue.js'
 
 export interface RouteKit {
   manager: Manager
@@ -39,13 +40,8 @@ export interface RouteKit {
 
 export function createRouteKit(parts: Omit<RouteKit, 'routes' | 'serial'> & { authCheck: AuthCheck }): RouteKit {
   const { authCheck, ...rest } = parts
-  // The tail of the queue of sections; each starts when the one before it settled.
-  let tail: Promise<unknown> = Promise.resolve()
-  const serial = <T>(section: () => Promise<T> | T): Promise<T> => {
-    const run = tail.then(section)
-    tail = run.catch(() => undefined)
-    return run
-  }
+  const turns = new TurnQueue()
+  const serial = <T>(section: () => Promise<T> | T): Promise<T> => turns.run(section)
   const hook = (operation: string, suffix: Format | undefined): onRequestHookHandler =>
     function checkRequest(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
       request.operation = operation

@@ -3,7 +3,7 @@
  * types of the handlers, fast JSON serialisation and the OpenAPI document.
  */
 import Type, { type Static, type TSchema } from 'typebox'
-import { AGENT_STATES, LOG_LEVELS, MODES, MODULE_STATUSES } from '../fleet/states.js'
+import { AGENT_STATES, LOG_LEVELS, MODES, MODULE_STATUSES } from '../protocol/states.js'
 import { FIELD_TYPES } from '../manager/fields.js'
 import { NAME_RULE, type NameKind } from './names.js'
 

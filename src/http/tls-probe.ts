@@ -8,7 +8,7 @@
  */
 import type { Socket } from 'node:net'
 import { answerAndClose, rawErrorAnswer } from './client-errors.js'
-import { apiError } from './errors.js'
+import { apiError } from '../protocol/errors.js'
 
 export interface ProbeHandlers {
   /** the connection starts like TLS (or at least not like HTTP): hand it to the TLS server */

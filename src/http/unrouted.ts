@@ -5,8 +5,8 @@
  * format from the headers alone; the route hook, when it runs, does the same with the suffix.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { apiError, type ApiError } from './errors.js'
-import { JSON_TYPE, XML_TYPE, negotiate } from './negotiation.js'
+import { apiError, type ApiError } from '../protocol/errors.js'
+import { JSON_TYPE, XML_TYPE, negotiate } from '../protocol/negotiation.js'
 import { xmlDocument } from './xml-writer.js'
 import './request-context.js'
 

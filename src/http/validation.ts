@@ -8,7 +8,7 @@ import type { FastifySchemaCompiler } from 'fastify'
 import type { TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { coerce } from './coerce.js'
-import { ApiError, apiError, shown, type Where } from './errors.js'
+import { ApiError, apiError, shown, type Where } from '../protocol/errors.js'
 import { NAME_RULE, nameError, type NameKind } from './names.js'
 
 interface RawError {

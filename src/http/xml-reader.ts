@@ -9,7 +9,7 @@
  * and numeric character references are decoded here, which needs no DTD.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
-import { apiError } from './errors.js'
+import { apiError } from '../protocol/errors.js'
 
 const parser = new XMLParser({
   ignoreAttributes: false,

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto'
 import type { Fleet } from '../fleet/fleet-api.js'
 import { displayFingerprint, normaliseFingerprint, type CaInfo } from '../tls/ca-info.js'
-import { apiError } from '../http/errors.js'
+import { apiError } from '../protocol/errors.js'
 import { formatLocalMinute } from './time-format.js'
 
 const DAY_MS = 86_400_000

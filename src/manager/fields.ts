@@ -1,5 +1,5 @@
 /** Manager fields created with createfield: unique names, an id and a description id each. */
-import { apiError } from '../http/errors.js'
+import { apiError } from '../protocol/errors.js'
 import { checkFieldCount, checkFieldSizes, storedLimits, type StoredLimits } from './limits.js'
 
 /** The spec shows STRING; the others are the simulator's choice (docs/protocol.md). */

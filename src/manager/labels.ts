@@ -8,7 +8,7 @@
  * - removing unassigns the label from the listed agents (all agents when none are listed);
  *   a label assigned to no agent afterwards is removed from the system.
  */
-import { apiError } from '../http/errors.js'
+import { apiError } from '../protocol/errors.js'
 import { checkAgentLabelCount, checkLabelCount, checkLabelSizes, storedLimits, type StoredLimits } from './limits.js'
 
 export interface Label {

@@ -9,7 +9,7 @@
  * before they change anything, and the agent routes call checkAgentSizes. Saved states are
  * restored without these checks, so lowering a flag never makes a state file unreadable.
  */
-import { apiError, type Where } from '../http/errors.js'
+import { apiError, type Where } from '../protocol/errors.js'
 
 export interface StoredLimits {
   /** distinct custom labels, assigned or not */

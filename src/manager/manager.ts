@@ -5,7 +5,7 @@
  */
 import type { Fleet } from '../fleet/fleet-api.js'
 import type { CaInfo } from '../tls/ca-info.js'
-import { apiError } from '../http/errors.js'
+import { apiError } from '../protocol/errors.js'
 import { CertificateRegistry, type CertificatesSnapshot } from './certificates.js'
 import { FieldRegistry, type FieldsSnapshot } from './fields.js'
 import { LabelRegistry, type LabelsSnapshot } from './labels.js'

@@ -3,8 +3,8 @@
  * setTemplate), and which templates each agent has. Template names share one namespace with
  * agent names (viewagentortemplate looks both up by name); the caller passes that check in.
  */
-import type { LogLevelName, ModeName } from '../fleet/states.js'
-import { apiError } from '../http/errors.js'
+import type { LogLevelName, ModeName } from '../protocol/states.js'
+import { apiError } from '../protocol/errors.js'
 import { checkTemplateCount, checkTemplateSizes, storedLimits, type StoredLimits } from './limits.js'
 
 export type TemplateKind = 'master' | 'sub'

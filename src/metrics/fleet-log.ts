@@ -11,7 +11,7 @@
  * nothing.
  */
 import type { Logger } from 'pino'
-import { AGENT_STATES } from '../fleet/states.js'
+import { AGENT_STATES } from '../protocol/states.js'
 import { readScenario, type MetricsSource } from './source.js'
 
 export interface FleetLogOptions {

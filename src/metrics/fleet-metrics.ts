@@ -5,7 +5,7 @@
  * counters follow the engine's running totals (see totals.ts).
  */
 import { Gauge, type Registry } from 'prom-client'
-import { AGENT_STATES } from '../fleet/states.js'
+import { AGENT_STATES } from '../protocol/states.js'
 import type { MetricsSource } from './source.js'
 import { totalCounter } from './totals.js'
 

@@ -10,7 +10,7 @@
 import { PassThrough, pipeline, type Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Registry } from 'prom-client'
-import type { AuthCheck } from '../http/auth.js'
+import type { AuthCheck } from '../protocol/auth.js'
 import { answerSeries, observeAnswer, type ApiMetrics } from './api-metrics.js'
 import { operationOf } from './operation.js'
 import { registerMetrics } from './registry.js'

@@ -3,8 +3,8 @@
  * with axes, a legend, and a dashed marker at every timeline event (lettered, explained below
  * the axis). No dependencies: the SVG is text built from the samples.
  */
-import type { AgentStateName } from '../fleet/states.js'
-import { formatSeconds } from '../scenario/units.js'
+import type { AgentStateName } from '../protocol/states.js'
+import { formatSeconds } from '../lib/units.js'
 import type { FiredEvent, RunResult } from './runner.js'
 
 /** Bottom to top: healthy first, gone last, so trouble reads as bands eating into green. */

@@ -2,7 +2,7 @@
  * Progress of a headless run on stderr: a redrawn bar on a terminal, plain lines every 10%
  * otherwise (logs and CI keep a readable record instead of carriage returns).
  */
-import { formatSeconds } from '../scenario/units.js'
+import { formatSeconds } from '../lib/units.js'
 
 export interface ProgressStream {
   isTTY?: boolean

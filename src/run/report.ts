@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { AGENT_STATES } from '../fleet/states.js'
+import { AGENT_STATES } from '../protocol/states.js'
 import { renderChart } from './chart.js'
 import type { RunResult } from './runner.js'
 

@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os'
 import { createFleet } from '../fleet/fleet.js'
 import { compileScenario, type CompileContext } from '../fleet/scenario-program.js'
-import { AGENT_STATES, type AgentStateName } from '../fleet/states.js'
+import { AGENT_STATES, type AgentStateName } from '../protocol/states.js'
 import type { Scenario } from '../scenario/types.js'
 
 /** The virtual epoch of a run unless one is given: fixed, so runs are comparable across days. */

@@ -13,8 +13,8 @@
  * message per problem and produce the normalised form in the same pass.
  */
 import type { ScenarioErrorCode } from './errors.js'
-import { suggest } from './suggest.js'
-import { parseDuration, parseRate } from './units.js'
+import { suggest } from '../lib/suggest.js'
+import { parseDuration, parseRate } from '../lib/units.js'
 
 export type Path = readonly (string | number)[]
 

@@ -9,7 +9,7 @@ import { faultRule } from './faults.js'
 import { fleet } from './fleet.js'
 import { reconnect } from './reconnect.js'
 import { stage } from './stage.js'
-import { suggest } from './suggest.js'
+import { suggest } from '../lib/suggest.js'
 import { timelineEvent } from './timeline.js'
 import type { Action, FleetSpec, Scenario } from './types.js'
 

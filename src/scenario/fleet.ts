@@ -10,7 +10,7 @@
  *   ramp: { over: 10m }
  * ```
  */
-import { AGENT_STATES, MODES, type AgentStateName } from '../fleet/states.js'
+import { AGENT_STATES, MODES, type AgentStateName } from '../protocol/states.js'
 import { fields, fraction, integer, listOf, oneOf, positiveDuration, text, weight, type Path, type Read, type Sink } from './check.js'
 import { DEFAULTS } from './defaults.js'
 import { fractions, mix, normalise } from './mix.js'

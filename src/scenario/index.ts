@@ -5,5 +5,5 @@ export { checkScenarioValue, loadScenarioFile, loadScenarioFileOrThrow, parseSce
 export { LIBRARY_DIR, libraryFiles, listLibrary, type LibraryEntry } from './library.js'
 export { globToRegExp } from './selector.js'
 export { upperBound } from './distribution.js'
-export { parseDuration, parseRate, formatSeconds } from './units.js'
+export { parseDuration, parseRate, formatSeconds } from '../lib/units.js'
 export { DEFAULTS } from './defaults.js'

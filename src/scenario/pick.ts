@@ -1,6 +1,6 @@
 /** How many matching agents a rule takes: `all`, `one`, `{fraction: 0.02}` or `{count: 10}`. */
 import { describe, fraction, integer, isMapping, type Read } from './check.js'
-import { suggest } from './suggest.js'
+import { suggest } from '../lib/suggest.js'
 import type { Pick } from './types.js'
 
 const FORMS = ['all', 'one']

@@ -15,7 +15,7 @@ import { DEFAULTS } from './defaults.js'
 import { seconds, upperBound } from './distribution.js'
 import { ANY, selector } from './selector.js'
 import { RECONNECT_OPERATIONS, type FailureMode, type ReconnectFailure, type ReconnectPolicy } from './types.js'
-import { formatSeconds } from './units.js'
+import { formatSeconds } from '../lib/units.js'
 
 const MODES = ['probability', 'fraction', 'count'] as const
 

@@ -6,7 +6,7 @@
  * ```
  * Each key takes one value or a list of alternatives; all keys given must match.
  */
-import { AGENT_STATES, MODES } from '../fleet/states.js'
+import { AGENT_STATES, MODES } from '../protocol/states.js'
 import { fields, oneOf, oneOrMany, text, type Path, type Read, type Sink } from './check.js'
 import type { Selector } from './types.js'
 

@@ -12,7 +12,7 @@
  * The object returned by the loader is deeply frozen. docs/scenarios.md describes each field
  * and the semantics the engine implements.
  */
-import type { AgentStateName, ModeName } from '../fleet/states.js'
+import type { AgentStateName, ModeName } from '../protocol/states.js'
 
 /** A value with its probability in a mix; the probabilities of one mix sum to 1. */
 export interface Weighted<T> {

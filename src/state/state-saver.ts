@@ -9,6 +9,7 @@
  * every failure is logged once, at error level.
  */
 import type { Logger } from 'pino'
+import { TurnQueue } from '../lib/turn-queue.js'
 import type { FleetEngine } from '../fleet/fleet.js'
 import type { Manager } from '../manager/manager.js'
 import type { CaInfo } from '../tls/ca-info.js'
@@ -63,9 +64,10 @@ export function stateSaver(
     logger.warn({ err: error, stateFile: path }, 'could not look for temporary state files of interrupted saves')
   }
   const totals: SaveTotals = { saves: 0, failures: 0 }
-  let last: Promise<unknown> = Promise.resolve()
-  const save = (): Promise<SaveResult> => {
-    const run = last.then(async () => {
+  // One save at a time: they share the temporary file.
+  const turns = new TurnQueue()
+  const save = (): Promise<SaveResult> =>
+    turns.run(async () => {
       try {
         await saveSimulation(path, fleet, manager, ca)
       } catch (error) {
@@ -76,8 +78,5 @@ export function stateSaver(
       logger.info({ stateFile: path, second: fleet.second() }, 'saved the simulation')
       return { path, savedAt: new Date().toISOString() }
     })
-    last = run.catch(() => undefined)
-    return run
-  }
   return Object.assign(save, { path, totals: totals as Readonly<SaveTotals> })
 }

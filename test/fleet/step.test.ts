@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { AgentState } from '../../src/fleet/states.js'
+import { AgentState } from '../../src/protocol/states.js'
 import { NEVER, allocateBuffers, beginWrite, copyAgent, viewsOf, type FleetViews } from '../../src/fleet/layout.js'
 import { defaultProgram, type FleetProgram } from '../../src/fleet/program.js'
 import { cumulativeWeights } from '../../src/fleet/random.js'

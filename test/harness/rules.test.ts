@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ERRORS } from '../../src/http/errors.js'
+import { ERRORS } from '../../src/protocol/errors.js'
 import { RULES, checkRequest, type RequestFacts } from '../../src/harness/rules.js'
 
 const base: RequestFacts = {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AGENT_STATES } from '../../src/fleet/states.js'
+import { AGENT_STATES } from '../../src/protocol/states.js'
 import { call, harness, LINK_REST, type Harness } from './helpers.js'
 
 let h: Harness

@@ -107,7 +107,7 @@ describe('agentinfo by name from kept answers', () => {
   let answers: AnswerCache
   beforeAll(async () => {
     answers = new AnswerCache({ revision: () => h.fleet.revision(), agentRevision: (index) => h.fleet.agentRevision(index) })
-    h = await harness(20, { answers })
+    h = await harness(20, {}, { answers })
   })
   afterAll(() => h.close())
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createAuthCheck } from '../../src/http/auth.js'
+import { createAuthCheck } from '../../src/protocol/auth.js'
 
 const check = createAuthCheck({ user: 'admin', password: 'secret' })
 

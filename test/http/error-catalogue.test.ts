@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { ERRORS } from '../../src/http/errors.js'
+import { ERRORS } from '../../src/protocol/errors.js'
 
 const protocol = readFileSync(new URL('../../docs/protocol.md', import.meta.url), 'utf8')
 

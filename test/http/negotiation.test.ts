@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { negotiate } from '../../src/http/negotiation.js'
+import { negotiate } from '../../src/protocol/negotiation.js'
 
 describe('response format negotiation', () => {
   it('answers XML without accept header, suffix or body type', () => {

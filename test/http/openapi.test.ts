@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { OPERATIONS } from '../../src/http/operations.js'
+import { OPERATIONS } from '../../src/protocol/operations.js'
 import { harness, REST, type Harness } from './helpers.js'
 
 let h: Harness

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/http/errors.js'
+import { ApiError } from '../../src/protocol/errors.js'
 import { FieldRegistry } from '../../src/manager/fields.js'
 import { LabelRegistry } from '../../src/manager/labels.js'
 import { checkAgentSizes, storedLimits, type StoredLimits } from '../../src/manager/limits.js'

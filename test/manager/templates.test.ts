@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { apiError } from '../../src/http/errors.js'
+import { apiError } from '../../src/protocol/errors.js'
 import { TemplateRegistry, type MasterConfig } from '../../src/manager/templates.js'
 
 const config: MasterConfig = { address: '10.0.0.1', port: 4041, caFingerprint: 'AA', isLogToFile: true, logLevel: 'INFO', mode: 'Connect', verbatim: '' }

@@ -1,5 +1,5 @@
 /** Shared pieces of the metrics tests: a hand-driven metrics source and an exposition parser. */
-import { AGENT_STATES } from '../../src/fleet/states.js'
+import { AGENT_STATES } from '../../src/protocol/states.js'
 import { emptyStats, type FleetStats } from '../../src/fleet/fleet.js'
 import type { MetricsSource, ScenarioSummary } from '../../src/metrics/source.js'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { formatSeconds, parseDuration, parseRate } from '../../src/scenario/units.js'
-import { editDistance, suggest } from '../../src/scenario/suggest.js'
+import { formatSeconds, parseDuration, parseRate } from '../../src/lib/units.js'
+import { editDistance, suggest } from '../../src/lib/suggest.js'
 import { globToRegExp } from '../../src/scenario/selector.js'
 
 describe('scenario units', () => {

@@ -1,7 +1,7 @@
 /** GET /__admin/clock, POST /__admin/clock, POST /__admin/clock/advance. */
 import type { FastifyInstance } from 'fastify'
 import type { ClockState } from '../../fleet/clock.js'
-import { apiError, shown } from '../../http/errors.js'
+import { apiError, shown } from '../../protocol/errors.js'
 import { objectBody, optionalBoolean, requireField, seconds } from '../body.js'
 import type { AdminContext } from '../context.js'
 

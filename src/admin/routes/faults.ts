@@ -1,6 +1,6 @@
 /** GET /__admin/faults and PUT /__admin/faults: API fault injection on or off, and the rules. */
 import type { FastifyInstance } from 'fastify'
-import { apiError, shown } from '../../http/errors.js'
+import { apiError, shown } from '../../protocol/errors.js'
 import { objectBody, requireField } from '../body.js'
 import type { AdminContext } from '../context.js'
 

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { OVERRIDE_ACTIONS, type OverrideAction } from '../../fleet/fleet.js'
-import { apiError, shown } from '../../http/errors.js'
+import { apiError, shown } from '../../protocol/errors.js'
 import { objectBody, requireField, seconds } from '../body.js'
 import type { AdminContext } from '../context.js'
 

@@ -4,7 +4,7 @@
  * The scenario replaces the running one: the fleet is rebuilt at its start.
  */
 import type { FastifyInstance } from 'fastify'
-import { apiError } from '../../http/errors.js'
+import { apiError } from '../../protocol/errors.js'
 import { compileForManager, readScenario } from '../scenario-load.js'
 import type { AdminContext } from '../context.js'
 

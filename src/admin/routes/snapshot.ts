@@ -4,7 +4,7 @@
  * (disk full, no permission, ...), with the previous file left as it was.
  */
 import type { FastifyInstance } from 'fastify'
-import { apiError } from '../../http/errors.js'
+import { apiError } from '../../protocol/errors.js'
 import { StateSaveError } from '../../state/state-saver.js'
 
 export type SaveState = () => Promise<{ path: string; savedAt: string }>

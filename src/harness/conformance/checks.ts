@@ -4,7 +4,7 @@
  * the spec or the facts about the real manager say. Write checks create uniquely named
  * objects (`fleetsim-conformance-<run>-...`) and delete the agents they created.
  */
-import { AGENT_STATES } from '../../fleet/states.js'
+import { AGENT_STATES } from '../../protocol/states.js'
 import { CheckFailure, CheckSkipped, type Answer, type Context } from './context.js'
 
 export interface Check {

@@ -1,9 +1,9 @@
 /** agentinfo: agent records by name, by state, or all of them, with or without modules. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { AgentStateName } from '../../fleet/states.js'
+import type { AgentStateName } from '../../protocol/states.js'
 import { resolveNames } from '../agents.js'
-import { apiError } from '../errors.js'
+import { apiError } from '../../protocol/errors.js'
 import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
 import { renderEnvelope, sendList, sendRendered } from '../reply.js'

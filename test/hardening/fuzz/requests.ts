@@ -10,8 +10,8 @@
  * cannot address, huge URLs without credentials, and scenario bombs.
  */
 import fc from 'fast-check'
-import { OPERATIONS, type OperationName } from '../../../src/http/operations.js'
-import { AGENT_STATES } from '../../../src/fleet/states.js'
+import { OPERATIONS, type OperationName } from '../../../src/protocol/operations.js'
+import { AGENT_STATES } from '../../../src/protocol/states.js'
 import { FAMILY_WEIGHTS, hostileNameRequest, hugeUrlRequest, scenarioBombRequest } from './hostile.js'
 
 export interface FuzzRequest {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TurnQueue } from '../../src/fleet/turn-queue.js'
+import { TurnQueue } from '../../src/lib/turn-queue.js'
 
 /** A promise with its resolve, to decide from the test when a section ends. */
 function gate(): { opened: Promise<void>; open: () => void } {
