@@ -89,6 +89,7 @@ interface ValueSpec<T> {
   readonly help: string
 }
 
+/** A flag with a default written as a value; help shows it as written. */
 function value<T>(spec: ValueSpec<T> & { default: NoInfer<T> }): ValueFlag<T> & { readonly env: true; readonly default: Fixed<T> } {
   const { default: fallback, ...flag } = spec
   return Object.freeze({ ...valueFlag({ ...flag, defaultText: String(fallback), env: true }), env: true, default: { kind: 'fixed', value: fallback } } as const)
@@ -99,6 +100,7 @@ function optional<T>(spec: ValueSpec<T>): ValueFlag<T> & { readonly env: true; r
   return Object.freeze({ ...valueFlag({ ...spec, defaultText: 'none', env: true }), env: true, default: { kind: 'fixed', value: undefined } } as const)
 }
 
+/** A flag whose default depends on the machine or the moment; help shows `defaultText`. */
 function valueFromContext<T>(
   spec: ValueSpec<T> & { defaultText: string; default: (context: ConfigContext) => T }
 ): ValueFlag<T> & { readonly env: true; readonly default: FromContext<T> } {
@@ -106,6 +108,7 @@ function valueFromContext<T>(
   return Object.freeze({ ...valueFlag({ ...flag, env: true }), env: true, default: { kind: 'context', of } } as const)
 }
 
+/** A flag whose default parseServeArgs takes from other flags; help shows `defaultText`. */
 function valueFromFlags<T>(spec: ValueSpec<T> & { defaultText: string }): ValueFlag<T> & { readonly env: true; readonly default: FromFlags } {
   return Object.freeze({ ...valueFlag({ ...spec, env: true }), env: true, default: { kind: 'flags' } } as const)
 }
