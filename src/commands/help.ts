@@ -1,7 +1,8 @@
 /** The text of `fleetsim --help` and the version, both derived from the tables they describe. */
 import { readFileSync } from 'node:fs'
-import { SERVE_FLAGS, envName } from '../config.js'
-import type { Command } from './index.js'
+import { formatTable } from '../flags/help.js'
+import { formatServeFlags } from './serve.js'
+import { COMMANDS } from './table.js'
 
 /** The package version; package.json sits two levels above both src/commands and dist/commands. */
 export function readVersion(): string {
@@ -9,32 +10,17 @@ export function readVersion(): string {
   return pkg.version
 }
 
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)))
-  return rows.map((row) => `  ${row.map((cell, column) => (column < row.length - 1 ? cell.padEnd(widths[column]) : cell)).join('  ')}`.trimEnd()).join('\n')
-}
-
-/** Flags of `fleetsim serve`: flag, env twin, default, meaning. */
-export function formatServeFlags(): string {
-  const rows = SERVE_FLAGS.map((spec) => [
-    spec.type === 'boolean' ? `--${spec.name}` : `--${spec.name} ${spec.valueName ?? '<value>'}`,
-    envName(spec.name),
-    spec.defaultText,
-    spec.meaning
-  ])
-  return table([['flag', 'env', 'default', 'meaning'], ...rows])
-}
-
-export function formatHelp(commands: Readonly<Record<string, Command>>): string {
+export function formatHelp(): string {
   const commandRows = [
-    ...Object.values(commands).map((command) => [`fleetsim ${command.usage}`, command.summary]),
+    ...Object.values(COMMANDS).map((command) => [`fleetsim ${command.usage}`, command.summary]),
+    ['fleetsim <command> --help', 'show the flags of a command'],
     ['fleetsim --help', 'show this help'],
     ['fleetsim --version', 'show the version']
   ]
   return `fleetsim ${readVersion()}: a simulated agent fleet behind an agent-manager REST server
 
 Usage:
-${table(commandRows)}
+${formatTable(commandRows)}
 
 Flags of fleetsim serve (a flag beats its env twin, which beats the default):
 ${formatServeFlags()}

@@ -1,14 +1,32 @@
 /** `fleetsim serve`: parse the flags, start the server, close it gracefully on SIGINT or SIGTERM. */
-import { parseServeConfig } from '../config.js'
-import { formatHelp } from './help.js'
-import { COMMANDS } from './index.js'
+import { SERVE_FLAGS, parseServeArgs } from '../config.js'
+import { formatFlags } from '../flags/help.js'
+import { stdio, type Output } from './output.js'
 
-export async function run(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(formatHelp(COMMANDS))
+/** Flags of `fleetsim serve`: flag, env twin, default, meaning (also in `fleetsim --help`). */
+export function formatServeFlags(): string {
+  return formatFlags(SERVE_FLAGS, { env: true })
+}
+
+export function formatUsage(): string {
+  return `Usage: fleetsim serve [flags]   (the default command: fleetsim [flags] is the same)
+
+Runs the simulated agent manager until SIGINT or SIGTERM.
+
+Flags (a flag beats its env twin, which beats the default):
+${formatServeFlags()}
+
+Boolean flags take no value; --no-<flag> turns one off. Their env twins take true or false.
+`
+}
+
+export async function run(argv: string[], io: Output = stdio): Promise<number> {
+  const parsed = parseServeArgs(argv, process.env)
+  if (parsed.help) {
+    io.out(formatUsage())
     return 0
   }
-  const config = parseServeConfig(argv, process.env)
+  const { config } = parsed
   // Listen for signals before starting: a client that reads the "listening" line and signals at
   // once must find the handler in place, and a signal during start-up stops the server as soon
   // as it is up.

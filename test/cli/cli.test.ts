@@ -2,8 +2,11 @@ import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { SERVE_FLAGS, envName } from '../../src/config.js'
-import { COMMANDS, main, type Output } from '../../src/commands/index.js'
+import { main, type Output } from '../../src/commands/index.js'
+import { run as serve } from '../../src/commands/serve.js'
+import { COMMANDS } from '../../src/commands/table.js'
+import { SERVE_FLAGS } from '../../src/config.js'
+import { envName } from '../../src/flags/flag.js'
 
 const run = promisify(execFile)
 const cli = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...process.env, NO_COLOR: '1' } })
@@ -16,11 +19,12 @@ function capture(): Output & { stdout: string; stderr: string } {
 describe('the fleetsim executable', () => {
   it('prints help listing every serve flag with its env twin and default, and exits 0', async () => {
     const { stdout } = await cli('--help')
-    for (const spec of SERVE_FLAGS) {
-      const line = stdout.split('\n').find((candidate) => candidate.trimStart().split(' ')[0] === `--${spec.name}`)
-      expect(line, `help line of --${spec.name}`).toBeDefined()
-      expect(line).toContain(envName(spec.name))
-      expect(line).toContain(spec.defaultText)
+    for (const flag of SERVE_FLAGS) {
+      const line = stdout.split('\n').find((candidate) => candidate.trimStart().split(' ')[0] === `--${flag.name}`)
+      expect(line, `help line of --${flag.name}`).toBeDefined()
+      expect(line).toContain(envName(flag.name))
+      expect(line).toContain(flag.defaultText)
+      expect(line).toContain(flag.help)
     }
   })
 
@@ -74,6 +78,23 @@ describe('main', () => {
   it('runs serve when the first argument is a flag, so its flag errors come back as exit code 2', async () => {
     const output = capture()
     expect(await main(['--bogus'], output)).toBe(2)
-    expect(output.stderr).toBe('fleetsim: unknown flag --bogus (see fleetsim --help)\n')
+    expect(output.stderr).toBe('fleetsim: unknown flag --bogus (see fleetsim serve --help)\n')
+  })
+
+  it('suggests the nearest serve flag for a mistyped one', async () => {
+    const output = capture()
+    expect(await main(['--agent', '5'], output)).toBe(2)
+    expect(output.stderr).toBe('fleetsim: unknown flag --agent; did you mean --agents? (see fleetsim serve --help)\n')
+  })
+})
+
+describe('fleetsim serve --help', () => {
+  it('prints every serve flag with its env twin and exits 0 without starting a server', async () => {
+    for (const argv of [['--help'], ['--agents', 'ten', '-h']]) {
+      const output = capture()
+      expect(await serve(argv, output)).toBe(0)
+      expect(output.stdout).toMatch(/^Usage: fleetsim serve \[flags\]/)
+      for (const flag of SERVE_FLAGS) expect(output.stdout).toContain(envName(flag.name))
+    }
   })
 })

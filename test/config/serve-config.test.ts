@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, SERVE_FLAGS, envName, parseServeConfig, type ConfigContext } from '../../src/config.js'
+import { ConfigError, SERVE_FLAGS, parseServeArgs, parseServeConfig, type ConfigContext } from '../../src/config.js'
+import { envName } from '../../src/flags/flag.js'
 import { STORED_LIMIT_DEFAULTS } from '../../src/manager/limits.js'
 
 const NOW = Date.UTC(2030, 0, 2, 3, 4, 5)
@@ -196,20 +197,28 @@ describe('parseServeConfig defaults and precedence', () => {
 })
 
 describe('parseServeConfig messages', () => {
-  it('rejects an unknown flag, naming it', () => {
+  it('rejects an unknown flag, naming it and the nearest flag', () => {
     const error = errorOf(['--agnets', '5'])
     expect(error.code).toBe('FLEETSIM_UNKNOWN_FLAG')
-    expect(error.message).toBe('unknown flag --agnets (see fleetsim --help)')
+    expect(error.message).toBe('unknown flag --agnets; did you mean --agents? (see fleetsim serve --help)')
+  })
+
+  it('suggests --agents for --agent', () => {
+    expect(errorOf(['--agent', '5']).message).toBe('unknown flag --agent; did you mean --agents? (see fleetsim serve --help)')
+  })
+
+  it('says only where to look when no flag is near the unknown one', () => {
+    expect(errorOf(['--colour', 'red']).message).toBe('unknown flag --colour (see fleetsim serve --help)')
   })
 
   it('rejects --no- in front of a flag that is not a boolean', () => {
-    expect(errorOf(['--no-port']).message).toBe('unknown flag --no-port (see fleetsim --help)')
+    expect(errorOf(['--no-port']).message).toBe('unknown flag --no-port (see fleetsim serve --help)')
   })
 
   it('rejects a positional argument', () => {
     const error = errorOf(['extra'])
     expect(error.code).toBe('FLEETSIM_UNEXPECTED_ARGUMENT')
-    expect(error.message).toBe('unexpected argument "extra"; fleetsim serve takes only flags (see fleetsim --help)')
+    expect(error.message).toBe('unexpected argument "extra"; fleetsim serve takes only flags (see fleetsim serve --help)')
   })
 
   it('rejects a flag given without its value', () => {
@@ -322,11 +331,45 @@ describe('parseServeConfig messages', () => {
 
   it('rejects a start time without a time zone', () => {
     expect(errorOf(['--start-time', '2024-01-01T00:00:00']).message).toBe(
-      '--start-time must be an ISO 8601 date-time with a time zone, like 2024-01-01T00:00:00Z, got "2024-01-01T00:00:00"'
+      '--start-time must be an ISO 8601 date-time with a time zone, like 2026-01-01T00:00:00Z, got "2024-01-01T00:00:00"'
     )
   })
 
+  it('rejects a scenario file named in the environment that does not exist, naming the variable', () => {
+    expect(errorOf([], { FLEETSIM_SCENARIO: 'nope.yaml' }).message).toBe('--scenario must name an existing file, got "nope.yaml" (from FLEETSIM_SCENARIO)')
+  })
+
+
   it('rejects a start time on a day that does not exist', () => {
     expect(errorOf(['--start-time', '2024-02-30']).code).toBe('FLEETSIM_INVALID_VALUE')
+  })
+})
+
+describe('parseServeArgs', () => {
+  it('answers --help without checking the other flags', () => {
+    expect(parseServeArgs(['--agents', 'ten', '--help'], {}, context)).toEqual({ help: true })
+    expect(parseServeArgs(['-h'], {}, context)).toEqual({ help: true })
+  })
+
+  it('gives the same configuration as parseServeConfig otherwise', () => {
+    expect(parseServeArgs(['--agents', '5'], {}, context)).toEqual({ help: false, config: parse(['--agents', '5']) })
+  })
+
+  it('makes parseServeConfig refuse --help, which asks for no configuration', () => {
+    expect(errorOf(['--help']).message).toBe('--help asks for help, not a configuration; run fleetsim serve --help to read it')
+  })
+})
+
+describe('the serve flag table', () => {
+  it('gives every flag an env twin and a line of help', () => {
+    for (const flag of SERVE_FLAGS) {
+      expect(flag.env, flag.name).toBe(true)
+      expect(flag.help.length, flag.name).toBeGreaterThan(10)
+    }
+  })
+
+  it('names every flag once', () => {
+    const names = SERVE_FLAGS.map((flag) => flag.name)
+    expect(new Set(names).size).toBe(names.length)
   })
 })

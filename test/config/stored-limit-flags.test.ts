@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, SERVE_FLAGS, parseServeConfig, type ConfigContext } from '../../src/config.js'
+import { ConfigError, SERVE_FLAGS_BY_KEY, parseServeConfig, type ConfigContext } from '../../src/config.js'
 import { STORED_LIMIT_DEFAULTS, STORED_LIMIT_FLAGS, storedLimits } from '../../src/manager/limits.js'
 
 const context: ConfigContext = { now: () => 0, cpuCount: () => 2, readFile: () => '', isFile: () => false }
@@ -22,7 +22,7 @@ describe('stored-data limit flags', () => {
 
   it('are serve flags under the names the refusals tell the user to raise', () => {
     for (const [key, name] of Object.entries(STORED_LIMIT_FLAGS)) {
-      expect(SERVE_FLAGS.find((spec) => spec.key === key)?.name, key).toBe(name)
+      expect(SERVE_FLAGS_BY_KEY[key as keyof typeof STORED_LIMIT_FLAGS].name, key).toBe(name)
     }
   })
 
@@ -50,5 +50,8 @@ describe('stored-data limit flags', () => {
     expect(messageOf(['--max-labels', '0'])).toBe('--max-labels must be an integer from 1 to 1073741824, got "0"')
     expect(messageOf(['--max-verbatim-bytes', '64k'])).toBe('--max-verbatim-bytes must be an integer from 1 to 1073741824, got "64k"')
     expect(messageOf([], { FLEETSIM_MAX_FIELDS: '-5' })).toBe('--max-fields must be an integer from 1 to 1073741824, got "-5" (from FLEETSIM_MAX_FIELDS)')
+  })
+  it('suggest the nearest limit flag for a mistyped one', () => {
+    expect(messageOf(['--max-label', '5'])).toBe('unknown flag --max-label; did you mean --max-labels? (see fleetsim serve --help)')
   })
 })

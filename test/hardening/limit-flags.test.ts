@@ -63,6 +63,10 @@ describe('limit flags', () => {
     expect(messageOf([], { FLEETSIM_SHUTDOWN_GRACE: '5s' })).toBe('--shutdown-grace must be an integer from 0 to 60000 (milliseconds), got "5s" (from FLEETSIM_SHUTDOWN_GRACE)')
   })
 
+  it('suggest the nearest flag for a mistyped one', () => {
+    expect(messageOf(['--max-conections', '5'])).toBe('unknown flag --max-conections; did you mean --max-connections? (see fleetsim serve --help)')
+  })
+
   it('refuse a headers timeout longer than the request timeout', () => {
     expect(messageOf(['--headers-timeout', '40000'])).toBe('--headers-timeout (40000) must not exceed --request-timeout (30000); lower the first or raise the second')
   })
