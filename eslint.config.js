@@ -6,6 +6,8 @@ export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', '.fleetsim/', 'bench/results/', 'grafana/**/*.json'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // dependency-cruiser reads its configuration as CommonJS.
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

@@ -20,12 +20,12 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import type { Registry } from 'prom-client'
 import { adminPlugin } from './admin/plugin.js'
-import type { ServeConfig } from './config.js'
+import { SERVE_DEFAULTS, type ServeConfig } from './config.js'
 import type { Wait } from './faults/body.js'
 import { faultsPlugin } from './faults/plugin.js'
 import { FaultState } from './faults/state.js'
 import type { FleetEngine } from './fleet/fleet.js'
-import { createHarness, harnessPlugin, type Harness } from './harness/plugin.js'
+import { createHarness, harnessPlugin, type Harness } from './journal/plugin.js'
 import { AnswerCache } from './http/answer-cache.js'
 import { createAuthCheck } from './protocol/auth.js'
 import { handleClientError } from './http/client-errors.js'
@@ -53,7 +53,7 @@ import { createRegistry } from './metrics/registry.js'
 import { RequestLogController } from './metrics/request-log.js'
 import type { StateSaver } from './state/state-saver.js'
 import type { CaInfo } from './tls/ca-info.js'
-import './http/request-context.js'
+import './protocol/request-context.js'
 
 /** What the app serves: the simulation, and what it needs from outside the process. */
 export interface AppParts {
@@ -108,21 +108,21 @@ export type AppSettings = Pick<
     readonly agentListener: string
   }
 
-/** The app's settings when a caller gives none: the serve flags' defaults, user and password `admin`. */
+/** The app's settings when a caller gives none: the serve flags' defaults (src/config.ts). */
 export const APP_DEFAULTS: AppSettings = Object.freeze({
-  appPath: '/manager/mvc',
-  user: 'admin',
-  password: 'admin',
-  adminUser: 'admin',
-  adminPassword: 'admin',
-  bodyLimit: 1024 * 1024,
-  maxListItems: 100_000,
-  // 10,000 agentUuids in one query (the multi-agent load the benchmarks use) take about 370 KiB.
-  maxQueryLength: 1024 * 1024,
-  strict: false,
-  journalSize: 10_000,
-  journalMaxBytes: 32 * 1024 * 1024,
-  metricsAuth: false,
+  appPath: SERVE_DEFAULTS.appPath,
+  user: SERVE_DEFAULTS.user,
+  password: SERVE_DEFAULTS.password,
+  // The admin credentials default to the REST ones (buildApp applies that to given ones too).
+  adminUser: SERVE_DEFAULTS.user,
+  adminPassword: SERVE_DEFAULTS.password,
+  bodyLimit: SERVE_DEFAULTS.bodyLimit,
+  maxListItems: SERVE_DEFAULTS.maxListItems,
+  maxQueryLength: SERVE_DEFAULTS.maxQueryLength,
+  strict: SERVE_DEFAULTS.strict,
+  journalSize: SERVE_DEFAULTS.journalSize,
+  journalMaxBytes: SERVE_DEFAULTS.journalMaxBytes,
+  metricsAuth: SERVE_DEFAULTS.metricsAuth,
   agentListener: '0.0.0.0:4041',
   ...STORED_LIMIT_DEFAULTS
 })

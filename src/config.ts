@@ -16,6 +16,7 @@ import { ConfigError } from './flags/config-error.js'
 import { RuleError, envName, switchFlag, valueFlag, type Rule, type SwitchFlag, type ValueFlag } from './flags/flag.js'
 import { invalidValue, parseFlags, type ParsedFlags } from './flags/parse.js'
 import { integer, isoTime, nonEmpty, oneOf, positiveNumber, workerCount } from './flags/rules.js'
+import { JOURNAL_DEFAULTS } from './journal/journal.js'
 import { STORED_LIMIT_DEFAULTS, STORED_LIMIT_FLAGS, type StoredLimits } from './manager/limits.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -200,12 +201,12 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
     help: 'at SIGINT/SIGTERM, time requests in flight get to finish before their connections are cut'
   }),
   strict: off({ name: 'strict', help: 'reject requests that break a protocol rule with 400 (lenient: answer and record)' }),
-  journalSize: value({ name: 'journal-size', valueName: '<n>', rule: integer(0, 10_000_000), default: 10_000, help: 'requests kept in the journal of /__admin/requests and /__admin/report (0: none)' }),
+  journalSize: value({ name: 'journal-size', valueName: '<n>', rule: integer(0, 10_000_000), default: JOURNAL_DEFAULTS.size, help: 'requests kept in the journal of /__admin/requests and /__admin/report (0: none)' }),
   journalMaxBytes: value({
     name: 'journal-max-bytes',
     valueName: '<bytes>',
     rule: integer(MIN_JOURNAL_BYTES, MAX_LIMIT, 'bytes'),
-    default: 32 * 1024 * 1024,
+    default: JOURNAL_DEFAULTS.maxBytes,
     help: 'bytes the journal entries may hold together; past it the oldest are dropped'
   }),
   stateFile: optional({

@@ -4,8 +4,8 @@
  * a terminal (or as JSON / HTML).
  */
 import { switchFlag } from '../flags/flag.js'
-import { renderText } from '../harness/report-render.js'
-import type { ClientReport } from '../harness/report.js'
+import { renderText } from '../journal/report-render.js'
+import type { ClientReport } from '../journal/report.js'
 import { parseTargetArgs } from '../harness/target-options.js'
 import { stdio, type Output } from './output.js'
 

@@ -10,7 +10,7 @@
  * consistent state of the fleet. At speed 1 a kept answer lives at most a virtual second.
  */
 import type { Fleet } from '../fleet/fleet-api.js'
-import type { SharedFacts } from '../harness/journal.js'
+import type { SharedFacts } from '../journal/journal.js'
 import type { Format } from '../protocol/negotiation.js'
 
 /** A kept answer: its text, the same as UTF-8 bytes, and the request path and query it answers. */

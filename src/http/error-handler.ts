@@ -8,7 +8,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, apiError } from '../protocol/errors.js'
 import { sendEnvelope } from './reply.js'
 import { describeUnrouted } from './unrouted.js'
-import './request-context.js'
+import '../protocol/request-context.js'
 
 export function toCatalogueError(error: FastifyError | ApiError | Error, request: FastifyRequest, bodyLimit: number): ApiError {
   if (error instanceof ApiError) return error

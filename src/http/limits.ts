@@ -16,7 +16,7 @@ import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { apiError, type ApiError } from '../protocol/errors.js'
 import { describeUnrouted } from './unrouted.js'
-import './request-context.js'
+import '../protocol/request-context.js'
 
 /** Set on a socket the server accepted beyond its connection limit (see markConnections). */
 export const OVER_LIMIT: unique symbol = Symbol('fleetsim.overConnectionLimit')

@@ -8,7 +8,7 @@ import { apiError } from '../protocol/errors.js'
 import { negotiate } from '../protocol/negotiation.js'
 import { OPERATIONS, isOperation } from '../protocol/operations.js'
 import { sendEnvelope } from './reply.js'
-import './request-context.js'
+import '../protocol/request-context.js'
 
 export function createNotFoundHandler(appPath: string) {
   const prefix = `${appPath}/restservice/`

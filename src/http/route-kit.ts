@@ -15,7 +15,7 @@ import { apiError } from '../protocol/errors.js'
 import type { Links } from './links.js'
 import { negotiate, type Format } from '../protocol/negotiation.js'
 import { OPERATIONS, type OperationName } from '../protocol/operations.js'
-import './request-context.js'
+import '../protocol/request-context.js'
 import { TurnQueue } from '../lib/turn-queue.js'
 
 export interface RouteKit {

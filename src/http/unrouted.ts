@@ -8,7 +8,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { apiError, type ApiError } from '../protocol/errors.js'
 import { JSON_TYPE, XML_TYPE, negotiate } from '../protocol/negotiation.js'
 import { xmlDocument } from './xml-writer.js'
-import './request-context.js'
+import '../protocol/request-context.js'
 
 /** Sets `request.operation` (the last path segment, without a `.json`/`.xml` suffix) and `request.format`. */
 export function describeUnrouted(request: FastifyRequest): void {

@@ -1,6 +1,6 @@
 /** The `operation` label and log field of a request: bounded, never a URL. */
 import type { FastifyRequest } from 'fastify'
-import '../http/request-context.js'
+import '../protocol/request-context.js'
 import { OTHER_OPERATIONS } from './api-metrics.js'
 
 export function operationOf(request: FastifyRequest, metricsPath: string): string {

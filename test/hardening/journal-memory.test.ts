@@ -9,7 +9,7 @@ import { Agent, request } from 'node:http'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFleetsim, type RunningFleetsim } from '../../src/harness/embed.js'
+import { startFleetsim, type RunningFleetsim } from '../../src/embed.js'
 
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void

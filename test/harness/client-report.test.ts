@@ -8,9 +8,9 @@
  * and the requests themselves stay real.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { startFleetsim, type RunningFleetsim } from '../../src/harness/embed.js'
-import type { ClientReport } from '../../src/harness/report.js'
-import { renderText } from '../../src/harness/report-render.js'
+import { startFleetsim, type RunningFleetsim } from '../../src/embed.js'
+import type { ClientReport } from '../../src/journal/report.js'
+import { renderText } from '../../src/journal/report-render.js'
 
 describe('the client report of a client under test', () => {
   let sim: RunningFleetsim

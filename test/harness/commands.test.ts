@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { run as conformance } from '../../src/commands/conformance.js'
 import { run as report } from '../../src/commands/report.js'
 import { ConfigError } from '../../src/config.js'
-import { startFleetsim, type RunningFleetsim } from '../../src/harness/embed.js'
+import { startFleetsim, type RunningFleetsim } from '../../src/embed.js'
 
 function capture() {
   const io = { text: '', errors: '', out: (t: string) => void (io.text += t), err: (t: string) => void (io.errors += t) }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startFleetsim, type RunningFleetsim } from '../../src/harness/embed.js'
+import { startFleetsim, type RunningFleetsim } from '../../src/embed.js'
 import { CHECKS } from '../../src/harness/conformance/checks.js'
 import { formatJunit, formatTable } from '../../src/harness/conformance/output.js'
 import { runSuite } from '../../src/harness/conformance/suite.js'

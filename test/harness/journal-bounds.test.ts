@@ -4,10 +4,10 @@
  * and an entry for every request however deep its body (issue 13, findings 2 and 5).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { bodyText, callKey } from '../../src/harness/call-key.js'
-import { DETAIL_CAP, HEADER_CAP, MAX_VIOLATIONS, SHAPE_KEYS, SHAPE_KEYS_PER_OBJECT, URL_CAP, measureShape } from '../../src/harness/journal-bounds.js'
-import type { JournalEntry } from '../../src/harness/journal.js'
-import type { Harness as HarnessState } from '../../src/harness/plugin.js'
+import { bodyText, callKey } from '../../src/journal/call-key.js'
+import { DETAIL_CAP, HEADER_CAP, MAX_VIOLATIONS, SHAPE_KEYS, SHAPE_KEYS_PER_OBJECT, URL_CAP, measureShape } from '../../src/journal/journal-bounds.js'
+import type { JournalEntry } from '../../src/journal/journal.js'
+import type { Harness as HarnessState } from '../../src/journal/plugin.js'
 import { AUTH, JSON_HEADERS, REST, harness, type Harness } from '../http/helpers.js'
 
 let h: Harness

@@ -8,8 +8,8 @@ import { request } from 'node:http'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { URL_CAP } from '../../src/harness/journal-bounds.js'
-import type { Harness as HarnessState } from '../../src/harness/plugin.js'
+import { URL_CAP } from '../../src/journal/journal-bounds.js'
+import type { Harness as HarnessState } from '../../src/journal/plugin.js'
 import { JSON_HEADERS, REST, harness, type Harness } from '../http/helpers.js'
 
 setFlagsFromString('--expose-gc')

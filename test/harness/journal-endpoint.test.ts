@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { Harness as HarnessState } from '../../src/harness/plugin.js'
-import type { JournalEntry } from '../../src/harness/journal.js'
+import type { Harness as HarnessState } from '../../src/journal/plugin.js'
+import type { JournalEntry } from '../../src/journal/journal.js'
 import { AUTH, REST, agentBody, call, harness, someUuids, type Harness } from '../http/helpers.js'
 
 let h: Harness

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Journal, SharedFacts, type JournalEntry, type OwnNumbers } from '../../src/harness/journal.js'
+import { Journal, SharedFacts, type JournalEntry, type OwnNumbers } from '../../src/journal/journal.js'
 
 function entry(path: string): Omit<JournalEntry, 'id'> {
   return {

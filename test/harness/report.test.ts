@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { JournalEntry } from '../../src/harness/journal.js'
-import { backoffOf, buildReport } from '../../src/harness/report.js'
+import type { JournalEntry } from '../../src/journal/journal.js'
+import { backoffOf, buildReport } from '../../src/journal/report.js'
 
 let id = 0
 function entry(wallMs: number, fields: Partial<JournalEntry> = {}): JournalEntry {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ERRORS } from '../../src/protocol/errors.js'
-import { RULES, checkRequest, type RequestFacts } from '../../src/harness/rules.js'
+import { RULES, checkRequest, type RequestFacts } from '../../src/journal/rules.js'
 
 const base: RequestFacts = {
   method: 'POST',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Harness as HarnessState } from '../../src/harness/plugin.js'
+import type { Harness as HarnessState } from '../../src/journal/plugin.js'
 import { AUTH, REST, call, harness, someUuids, type Harness } from '../http/helpers.js'
 
 describe('strict mode', () => {

@@ -13,7 +13,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { apiError } from '../protocol/errors.js'
-import '../http/request-context.js'
+import '../protocol/request-context.js'
 import { hasStates, readAnswer, type AnswerFacts } from './answer.js'
 import { callKey } from './call-key.js'
 import { HEADER_CAP, URL_CAP, cut, itemsCharge, keptViolations, measureShape, requestCharge } from './journal-bounds.js'

@@ -6,79 +6,13 @@
  * Entries hold what a client author needs to see what their client sent and got: never
  * credentials, of a body only its shape, and of long text only its beginning (journal-bounds.ts).
  */
+import type { BodyShape, JournalEntry } from './entry.js'
 import { ENTRY_BYTES, measureShape } from './journal-bounds.js'
 
-/** The shape of a request body: types and keys, never values. */
-export type BodyShape = string | { [key: string]: BodyShape } | [BodyShape?]
+export type { BodyShape, JournalEntry, JournalViolation, PartialError, Truncated } from './entry.js'
 
-export interface JournalViolation {
-  /** stable rule id, e.g. `list-repeated` (see rules.ts) */
-  rule: string
-  /** what exactly was wrong in this request */
-  detail: string
-}
-
-/** One failed agent of a multi-agent answer's `errors`. */
-export interface PartialError {
-  agent: string
-  /** the agent's UUID when the simulator still knows the name */
-  uuid?: string
-  message: string
-}
-
-export interface JournalEntry {
-  /** increases by one per request, from 1; survives clearing */
-  id: number
-  /** wall time the request arrived, ISO 8601 */
-  time: string
-  /** wall time in epoch ms (for gaps between requests) */
-  wallMs: number
-  /** the fleet's virtual time when the request arrived, ISO 8601 */
-  virtualTime: string
-  /** the spec's operation name, or '' when the path names none */
-  operation: string
-  method: string
-  /** path without the query string */
-  path: string
-  /** query parameters as received: every value of every key, in order */
-  query: Record<string, string[]>
-  body?: { contentType: string | null; bytes: number; shape: BodyShape }
-  /** `.json` / `.xml` suffix of the operation name, if any */
-  suffix?: 'json' | 'xml'
-  accept?: string
-  contentType?: string
-  /** format of the answer */
-  format: 'json' | 'xml'
-  status: number
-  /** wall ms from arrival to the answer sent */
-  durationMs: number
-  /** catalogue codes of a request error */
-  errorCodes: string[]
-  /** per-agent failures reported in `errors` of a 200 answer */
-  partialErrors: PartialError[]
-  /** agent states in the answer (agentinfo, viewagentortemplate) */
-  agentStates: string[]
-  violations: JournalViolation[]
-  /** true when --strict rejected the request for a violation */
-  rejected: boolean
-  /** the fault injected into this answer, e.g. `error` or `latency` */
-  fault?: string
-  /** digest of method, operation, query and body: equal keys are the same call again */
-  callKey: string
-  /**
-   * Set when something was cut to its cap (journal-bounds.ts): the length the URL and headers
-   * had (bytes), and the count of violations found. The cut text ends with `...[truncated: N bytes]`.
-   */
-  truncated?: Truncated
-}
-
-/** What of a request was cut, with the length (or count) it had. */
-export interface Truncated {
-  url?: number
-  accept?: number
-  contentType?: number
-  violations?: number
-}
+/** The ring's bounds when none are given: the defaults of --journal-size and --journal-max-bytes. */
+export const JOURNAL_DEFAULTS = Object.freeze({ size: 10_000, maxBytes: 32 * 1024 * 1024 })
 
 export interface JournalFilter {
   /** operation names; an entry matches any of them */

@@ -9,7 +9,7 @@
  * charged at least the bytes it holds once read, from lengths the recorder has at hand (never
  * by serialising the entry), so the journal can also be bounded in bytes.
  */
-import type { BodyShape, JournalViolation, Truncated } from './journal.js'
+import type { BodyShape, JournalViolation, Truncated } from './entry.js'
 
 /** The request URL (path and query) is kept up to this many bytes. */
 export const URL_CAP = 8 * 1024

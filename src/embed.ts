@@ -9,12 +9,12 @@ import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SERVE_DEFAULTS, parseServeConfig } from '../config.js'
-import type { ClockState } from '../fleet/clock.js'
-import type { FleetEngine } from '../fleet/fleet.js'
-import { createLogger, startServer } from '../server.js'
-import type { JournalEntry, JournalFilter } from './journal.js'
-import type { ClientReport } from './report.js'
+import { SERVE_DEFAULTS, parseServeConfig } from './config.js'
+import type { ClockState } from './fleet/clock.js'
+import type { FleetEngine } from './fleet/fleet.js'
+import { createLogger, startServer } from './server.js'
+import type { JournalEntry, JournalFilter } from './journal/journal.js'
+import type { ClientReport } from './journal/report.js'
 
 export interface FleetsimOptions {
   /** agents at start; default 100 */

@@ -3,7 +3,7 @@
  * name, e.g. `agentinfo`) is set before anything else runs, so any later hook (metrics, fault
  * injection, logging) can observe every request by operation.
  */
-import type { Format } from '../protocol/negotiation.js'
+import type { Format } from './negotiation.js'
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -12,11 +12,10 @@
  * scenario, faults) live in src/admin; this plugin owns only these paths.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { SERVE_DEFAULTS } from '../config.js'
 import type { AuthCheck, Credentials } from '../protocol/auth.js'
 import { apiError } from '../protocol/errors.js'
-import '../http/request-context.js'
-import { Journal, type JournalFilter } from './journal.js'
+import '../protocol/request-context.js'
+import { JOURNAL_DEFAULTS, Journal, type JournalFilter } from './journal.js'
 import { registerRecorder } from './recorder.js'
 import { buildReport, type ClientReport } from './report.js'
 import { renderHtml } from './report-render.js'
@@ -44,7 +43,7 @@ export interface Harness {
 }
 
 export function createHarness(options: HarnessOptions = {}): Harness {
-  const journal = new Journal(options.journalSize ?? SERVE_DEFAULTS.journalSize, options.journalMaxBytes ?? SERVE_DEFAULTS.journalMaxBytes)
+  const journal = new Journal(options.journalSize ?? JOURNAL_DEFAULTS.size, options.journalMaxBytes ?? JOURNAL_DEFAULTS.maxBytes)
   const strict = options.strict ?? false
   return {
     journal,
