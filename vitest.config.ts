@@ -1,16 +1,28 @@
 import { configDefaults, defineConfig } from 'vitest/config'
 
-// The slow tier (`*.slow.test.ts`: long holds, thousands of sockets) runs on its own with
-// `npm run test:slow`, which sets FLEETSIM_SLOW_TESTS; `npm test` leaves it out.
-const slowTier = process.env.FLEETSIM_SLOW_TESTS === '1'
-
+/**
+ * Three tiers, told apart by the file name; `npm test` runs all of them:
+ * - unit (`*.unit.test.ts`, `npm run test:unit`): no server, no worker thread, no child process;
+ * - integration (every other `*.test.ts`): real fleets, apps, servers and commands;
+ * - slow (`*.slow.test.ts`, `npm run test:slow`): the fuzzer, the bench smoke run, thousands of sockets.
+ */
 export default defineConfig({
   test: {
-    include: slowTier ? ['test/**/*.slow.test.ts'] : ['test/**/*.test.ts', 'examples/**/*.test.ts'],
-    exclude: slowTier ? configDefaults.exclude : [...configDefaults.exclude, '**/*.slow.test.ts'],
-    testTimeout: slowTier ? 180_000 : 30_000,
+    testTimeout: 30_000,
     hookTimeout: 60_000,
     // Worker-pool tests start real threads; forks keep them isolated from each other.
-    pool: 'forks'
+    pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.unit.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, '**/*.unit.test.ts', '**/*.slow.test.ts']
+        }
+      },
+      { extends: true, test: { name: 'slow', include: ['test/**/*.slow.test.ts'], testTimeout: 180_000 } }
+    ]
   }
 })

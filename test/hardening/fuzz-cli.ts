@@ -1,7 +1,7 @@
 /**
  * The long fuzz run: `npm run fuzz -- --runs 100000 --seed 42`. Prints progress every 1000
  * requests and the report as JSON; exits 1 when a problem was found. CI runs a fixed seed and
- * count through test/hardening/fuzz.test.ts instead.
+ * count through test/hardening/fuzz.slow.test.ts instead.
  */
 import { parseArgs } from 'node:util'
 import { runFuzz } from './fuzz/runner.js'
