@@ -33,11 +33,9 @@ const MAX_CHUNK_SECONDS = 3600
 const MIN_ROUND_INTERVAL_MS = 40
 /**
  * Agents in a shard at least: every shard is a pool task per round, and handing a task over
- * and collecting its tally costs about as much as stepping thousands of agents. With a
- * minimum of 1024, a fleet of 10k agents was 11 tasks a round: stepped flat out one virtual
- * second at a time, a round took 0.83 ms, and 0.08 ms as one task (`npm run bench`, scale
- * rows of results/all-2026-11-22T05-23-49.json and all-2026-11-22T08-07-09.json). Larger
- * fleets still get workers × 8 shards.
+ * and collecting its tally costs about as much as stepping thousands of agents, so a small
+ * fleet steps as one task a round (bench/README.md, "Scale", has the measured rounds).
+ * Larger fleets still get workers × 8 shards.
  */
 const MIN_SHARD_AGENTS = 16_384
 
