@@ -1,7 +1,7 @@
 /**
  * The composition root: `buildApp` assembles the whole app `fleetsim serve` answers with, and
  * nothing else does. In order: the fastify instance with the facade's parsers, validation and
- * error envelope; the request journal and strict rules (src/harness); the request limits; the
+ * error envelope; the request journal and strict rules (src/journal); the request limits; the
  * OpenAPI document; every operation of the spec under `${appPath}/restservice/`; the scenario's
  * API faults (src/faults); the admin API (src/admin); metrics (src/metrics); and, in front of
  * fastify, the fast path for repeated agentinfo polls (src/http/front-door.ts). It never
@@ -189,7 +189,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     registerContentParsers(app)
     app.setErrorHandler(createErrorHandler(settings.bodyLimit))
     app.setNotFoundHandler(createNotFoundHandler(settings.appPath))
-    // Before the routes, so its hooks wrap every one of them (see src/harness/recorder.ts).
+    // Before the routes, so its hooks wrap every one of them (see src/journal/recorder.ts).
     await app.register(harnessPlugin, {
       harness,
       authCheck: createAuthCheck(admin),

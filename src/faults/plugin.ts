@@ -61,7 +61,7 @@ async function faultsPluginImpl(app: FastifyInstance, options: FaultsPluginOptio
       take: (k) => state.takeFailFirst(k)
     })
     for (const kind of plan.kinds) state.count(kind, operation)
-    // The journal's `fault` of this call (src/harness/recorder.ts): exact even when calls of one
+    // The journal's `fault` of this call (src/journal/recorder.ts): exact even when calls of one
     // operation overlap, which the recorder's fallback (counts before and after) is not.
     if (plan.kinds.length > 0) (request as FastifyRequest & { faultInjected?: string[] }).faultInjected = [...new Set(plan.kinds)].sort()
     beforeHandler(request, reply, operation, plan).then((answered) => {

@@ -103,7 +103,7 @@ function suffixOf(url: string): Format | undefined {
  * What the journal keeps of the requests the door answered with one kept answer and the same
  * headers: shared by all of them (their timings are the journal's columns), and kept on the
  * answer for the next request. It becomes the entry fastify's hooks would have made
- * (src/harness/recorder.ts) when the journal is read. Its charges (SharedFacts) are worked
+ * (src/journal/recorder.ts) when the journal is read. Its charges (SharedFacts) are worked
  * out once here, so a request adds a number the journal already has.
  */
 class DoorAnswer extends SharedFacts {

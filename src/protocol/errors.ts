@@ -174,7 +174,7 @@ export const ERRORS = {
     (p) => `The certificate ${JSON.stringify(p.got)} is revoked: assign a valid certificate or omit cert-fingerprint to have one issued.`
   ),
   E_BAD_REQUEST: entry<{ detail: string }>(400, (p) => `The request could not be read (${p.detail}).`),
-  // Strict mode (--strict): one code per rule of src/harness/rules.ts; the message names the rule.
+  // Strict mode (--strict): one code per rule of src/journal/rules.ts; the message names the rule.
   E_STRICT_UNKNOWN_PARAMETER: entry<{ detail: string }>(400, (p) => `Strict mode, rule unknown-parameter: ${p.detail}; send only the parameters the operation defines (docs/protocol.md).`),
   E_STRICT_FIELD_IN_QUERY: entry<{ detail: string }>(400, (p) => `Strict mode, rule field-in-query: ${p.detail}; send body fields in the request body.`),
   E_STRICT_PARAMETER_IN_BODY: entry<{ detail: string }>(400, (p) => `Strict mode, rule parameter-in-body: ${p.detail}; send scalar and list parameters in the query string.`),

@@ -1,5 +1,5 @@
 /**
- * What the journal keeps of long and deep requests (src/harness/journal-bounds.ts): text cut
+ * What the journal keeps of long and deep requests (src/journal/journal-bounds.ts): text cut
  * to its cap with a marker and its length, rules and call keys read from the whole request,
  * and an entry for every request however deep its body (issue 13, findings 2 and 5).
  */
