@@ -101,4 +101,3 @@ export function fields(record: unknown, spec: Readonly<Record<string, FieldType>
   }
   return record
 }
-
