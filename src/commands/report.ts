@@ -1,39 +1,50 @@
 /**
- * `fleetsim report [--target URL] [--user U --password P] [--insecure | --ca FILE] [--json | --html]`:
- * fetches the client report of a running simulator (`GET /__admin/report`) and prints it for
- * a terminal (or as JSON / HTML).
+ * `fleetsim report [--target URL] [--user U --password P] [--insecure | --ca FILE] [--data-dir DIR]
+ * [--json | --html]`: fetches the client report of a running simulator (`GET /__admin/report`)
+ * and prints it for a terminal (or as JSON / HTML). A simulator that cannot be used gets one
+ * line naming the cause (src/harness/target-probe.ts) and exit code 1.
  */
 import { switchFlag } from '../flags/flag.js'
+import { formatFlags } from '../flags/help.js'
 import { renderText } from '../journal/report-render.js'
 import type { ClientReport } from '../journal/report.js'
-import { parseTargetArgs } from '../harness/target-options.js'
+import { TARGET_FLAGS, parseTargetArgs } from '../harness/target-options.js'
+import { fetchAdmin } from '../harness/target-probe.js'
 import { stdio, type Output } from './output.js'
-
-export const USAGE = `Usage: fleetsim report [--target URL] [--user U] [--password P] [--insecure | --ca FILE] [--json | --html]
-  --target    the simulator, e.g. https://127.0.0.1:9443 (default; any path is ignored)
-  --user, --password   the admin credentials (default admin / admin)
-  --insecure  accept any server certificate; --ca FILE trusts that CA instead
-  --json, --html       print the report as JSON or HTML instead of text
-`
 
 const JSON_OUTPUT = switchFlag({ name: 'json', help: 'print the report as JSON' })
 const HTML_OUTPUT = switchFlag({ name: 'html', help: 'print the report as HTML' })
+const OWN_FLAGS = [JSON_OUTPUT, HTML_OUTPUT]
+const DEFAULT_TARGET = 'https://127.0.0.1:9443'
+
+export const USAGE = `Usage: fleetsim report [flags]
+
+Prints the client report of a running simulator (GET /__admin/report): rules broken, retries
+and backoff, partial failures, coverage. --target is the simulator (default ${DEFAULT_TARGET};
+any path is ignored); --user and --password are its admin credentials. A simulator that cannot
+be used (nothing listening, HTTP and HTTPS mixed up, a certificate not trusted, credentials
+refused) gets one line saying why, and exit code 1.
+
+Flags:
+${formatFlags([...TARGET_FLAGS, ...OWN_FLAGS])}
+`
 
 export async function run(argv: string[], io: Output = stdio): Promise<number> {
-  const { options, flags } = parseTargetArgs(argv, 'fleetsim report', [JSON_OUTPUT, HTML_OUTPUT], { target: 'https://127.0.0.1:9443' })
+  const { options, flags } = parseTargetArgs(argv, 'fleetsim report', OWN_FLAGS, { target: DEFAULT_TARGET })
   if (flags.help) {
     io.out(USAGE)
     return 0
   }
-  const origin = new URL(options.target).origin
   const html = flags.get(HTML_OUTPUT, false)
-  const answer = await options.transport({
-    method: 'GET',
-    url: `${origin}/__admin/report${html ? '?format=html' : ''}`,
-    headers: { REST_USER: options.user, REST_PASSWORD: options.password, accept: html ? 'text/html' : 'application/json' }
-  })
+  const path = `/__admin/report${html ? '?format=html' : ''}`
+  const fetched = await fetchAdmin(options, path, html ? 'text/html' : 'application/json')
+  if (!fetched.ok) {
+    io.err(`fleetsim report: ${fetched.problem}\n`)
+    return 1
+  }
+  const { answer } = fetched
   if (answer.status !== 200) {
-    io.err(`fleetsim report: ${origin}/__admin/report answered ${answer.status}: ${answer.body.slice(0, 300)}\n`)
+    io.err(`fleetsim report: ${new URL(options.target).origin}${path} answered ${answer.status}: ${answer.body.slice(0, 300)}\n`)
     return 1
   }
   if (html || flags.get(JSON_OUTPUT, false)) io.out(answer.body.endsWith('\n') ? answer.body : `${answer.body}\n`)

@@ -53,7 +53,10 @@ export function httpTransport(options: TransportOptions = {}): Transport {
           response.on('error', reject)
         }
       )
-      outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer from ${url.origin} within ${options.timeoutMs ?? 30_000} ms`)))
+      outgoing.on('timeout', () => {
+        // ETIMEDOUT, as the system's own connect timeout, so callers tell it by code (target-probe.ts).
+        outgoing.destroy(Object.assign(new Error(`no answer from ${url.origin} within ${options.timeoutMs ?? 30_000} ms`), { code: 'ETIMEDOUT' }))
+      })
       outgoing.on('error', reject)
       outgoing.end(req.body)
     })

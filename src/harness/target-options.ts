@@ -1,24 +1,52 @@
 /**
  * The flags `fleetsim report` and `fleetsim conformance` share: where the manager is and how to
  * reach it. Bad flags throw ConfigError (exit code 2), naming the flag.
+ *
+ * Which certificates are trusted: `--insecure` none checked; `--ca FILE` that CA; neither, and the
+ * target is this machine (127.0.0.1, localhost, ::1): the CA of the simulator's data directory
+ * (`<--data-dir>/tls/ca.pem`, the one `fleetsim serve` creates) when it exists; otherwise Node's
+ * own CA store. The choice is kept as `trust` so an untrusted certificate can be explained.
  */
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { ConfigError } from '../flags/config-error.js'
 import { RuleError, switchFlag, valueFlag, type Flag } from '../flags/flag.js'
 import { parseFlags, type ParsedFlags } from '../flags/parse.js'
 import { httpUrl, nonEmpty } from '../flags/rules.js'
 import { httpTransport, type Transport } from './http-client.js'
 
+/** serve's default --data-dir; a test keeps the two in step. */
+export const DEFAULT_DATA_DIR = '.fleetsim'
+/** Where a data directory keeps its CA certificate (src/tls/tls-store.ts; a test keeps them in step). */
+export const CA_IN_DATA_DIR = join('tls', 'ca.pem')
+
+/** Which server certificates the transport accepts. */
+export type Trust =
+  /** --insecure: any */
+  | { readonly kind: 'insecure' }
+  /** --ca FILE */
+  | { readonly kind: 'ca-file'; readonly path: string }
+  /** a local target's data-dir CA, trusted without a flag */
+  | { readonly kind: 'local-ca'; readonly path: string }
+  /** Node's CA store; for a local target, `lookedFor` is where no data-dir CA was found */
+  | { readonly kind: 'system'; readonly lookedFor?: string }
+
 export interface TargetOptions {
   target: string
   user: string
   password: string
   transport: Transport
+  trust: Trust
 }
 
-const readPem = (path: string): string => {
+interface Pem {
+  path: string
+  pem: string
+}
+
+const readPem = (path: string): Pem => {
   try {
-    return readFileSync(path, 'utf8')
+    return { path, pem: readFileSync(path, 'utf8') }
   } catch {
     throw new RuleError('name a readable PEM file')
   }
@@ -30,12 +58,40 @@ const urlText = (text: string): string => {
   return text
 }
 
-export const TARGET = valueFlag({ name: 'target', valueName: '<url>', defaultText: 'none', help: 'the manager, e.g. https://127.0.0.1:9443', rule: urlText })
+export const TARGET = valueFlag({ name: 'target', valueName: '<url>', defaultText: 'none', help: 'where the manager or simulator is (see above)', rule: urlText })
 export const USER = valueFlag({ name: 'user', valueName: '<name>', defaultText: 'admin', help: 'REST_USER', rule: nonEmpty })
 export const PASSWORD = valueFlag({ name: 'password', valueName: '<text>', defaultText: 'admin', help: 'REST_PASSWORD', rule: nonEmpty })
 export const INSECURE = switchFlag({ name: 'insecure', help: 'accept any server certificate' })
 export const CA = valueFlag({ name: 'ca', valueName: '<file>', defaultText: 'none', help: 'trust this CA certificate (PEM)', rule: readPem })
-export const TARGET_FLAGS: readonly Flag[] = [TARGET, USER, PASSWORD, INSECURE, CA]
+export const DATA_DIR = valueFlag({
+  name: 'data-dir',
+  valueName: '<dir>',
+  defaultText: DEFAULT_DATA_DIR,
+  help: "the simulator's data directory; its tls/ca.pem is trusted for a local target",
+  rule: nonEmpty
+})
+export const TARGET_FLAGS: readonly Flag[] = [TARGET, USER, PASSWORD, INSECURE, CA, DATA_DIR]
+
+/** This machine, as a URL names it: the data-dir CA is only ever trusted for these. */
+const LOCAL_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]'])
+
+export function isLocalTarget(target: string): boolean {
+  return LOCAL_HOSTS.has(new URL(target).hostname.toLowerCase())
+}
+
+/** The trust for `target` from --insecure, --ca and --data-dir, with the CA's PEM to hand the transport. */
+export function chooseTrust(target: string, flags: { insecure: boolean; ca?: Pem; dataDir: string }): { trust: Trust; pem?: string } {
+  if (flags.insecure) return { trust: { kind: 'insecure' } }
+  if (flags.ca !== undefined) return { trust: { kind: 'ca-file', path: flags.ca.path }, pem: flags.ca.pem }
+  if (new URL(target).protocol !== 'https:' || !isLocalTarget(target)) return { trust: { kind: 'system' } }
+  const path = join(flags.dataDir, CA_IN_DATA_DIR)
+  try {
+    return { trust: { kind: 'local-ca', path }, pem: readFileSync(path, 'utf8') }
+  } catch {
+    // No simulator has started with this data directory (or it is not ours to read).
+    return { trust: { kind: 'system', lookedFor: path } }
+  }
+}
 
 /** Parses the shared flags plus the command's own (`extra`); read the command's from `flags`. */
 export function parseTargetArgs(
@@ -45,18 +101,20 @@ export function parseTargetArgs(
   defaults: { target?: string }
 ): { options: TargetOptions; flags: ParsedFlags } {
   const flags = parseFlags(argv, [...TARGET_FLAGS, ...extra], { command })
-  if (flags.help) return { options: { target: '', user: '', password: '', transport: httpTransport({}) }, flags }
+  if (flags.help) return { options: { target: '', user: '', password: '', transport: httpTransport({}), trust: { kind: 'system' } }, flags }
   const target = flags.maybe(TARGET) ?? defaults.target
   if (target === undefined) throw new ConfigError('FLEETSIM_MISSING_VALUE', '--target is required, e.g. --target https://manager:9443/<app>/mvc')
+  const insecure = flags.get(INSECURE, false)
   const ca = flags.maybe(CA)
+  const { trust, pem } = chooseTrust(target, { insecure, ...(ca === undefined ? {} : { ca }), dataDir: flags.get(DATA_DIR, DEFAULT_DATA_DIR) })
   return {
     options: {
       target,
       user: flags.get(USER, 'admin'),
       password: flags.get(PASSWORD, 'admin'),
-      transport: httpTransport({ insecure: flags.get(INSECURE, false), ...(ca === undefined ? {} : { ca }) })
+      transport: httpTransport({ insecure, ...(pem === undefined ? {} : { ca: pem }) }),
+      trust
     },
     flags
   }
 }
-

@@ -1,4 +1,6 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -34,10 +36,21 @@ describe('fleetsim conformance and fleetsim report', () => {
     expect(await readFile(junit, 'utf8')).toContain('<testsuites')
   })
 
-  it('conformance exits 1 when a check fails (wrong password: every authenticated check fails)', async () => {
-    const io = capture()
-    expect(await conformance(['--target', sim.baseUrl, '--password', 'nope', '--insecure', '--only', 'appinfo-record'], io)).toBe(1)
-    expect(io.text).toMatch(/^FAIL {2}appinfo-record/m)
+  it('conformance prints the table and exits 1 when a check fails', async () => {
+    // A manager that answers every request with 200 and an empty object: reachable, but wrong.
+    const manager = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'))
+    await new Promise<void>((resolve) => manager.listen(0, '127.0.0.1', resolve))
+    try {
+      const io = capture()
+      const { port } = manager.address() as AddressInfo
+      expect(await conformance(['--target', `http://127.0.0.1:${port}/manager/mvc`, '--only', 'auth-rejected,appinfo-record'], io)).toBe(1)
+      expect(io.text).toMatch(/^FAIL {2}auth-rejected/m)
+      expect(io.text).toMatch(/^FAIL {2}appinfo-record +.*\n +appinfo: servicename is undefined$/m)
+      expect(io.errors).toBe('')
+    } finally {
+      manager.closeAllConnections()
+      await new Promise((resolve) => manager.close(resolve))
+    }
   })
 
   it('report and conformance suggest the nearest flag for a typo', async () => {

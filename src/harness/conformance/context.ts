@@ -1,10 +1,9 @@
 /** What a conformance check gets and how it reports: shared by the runner and the checks. */
 import type { HttpAnswer } from '../http-client.js'
+import type { FactName, Facts } from './facts.js'
 
 /** Thrown by a check whose expectation failed; the message says what was expected and got. */
 export class CheckFailure extends Error {}
-/** Thrown by a check that cannot run here (nothing to look at, or an earlier check left nothing). */
-export class CheckSkipped extends Error {}
 
 export interface SendOptions {
   headers?: Record<string, string>
@@ -21,15 +20,18 @@ export interface Answer extends HttpAnswer {
   json: unknown
 }
 
-/** What checks share: the connection, facts found by earlier checks, and what to clean up. */
-export interface Context {
+/**
+ * What checks share: the connection, a way to hand facts on, and what to clean up. `P` are the
+ * facts the check declares in `provides`: the only ones its `learn` accepts.
+ */
+export interface Context<P extends FactName = FactName> {
   /** path of the application, e.g. `/manager/mvc` */
   readonly basePath: string
   /** unique part of names this run creates */
   readonly unique: string
-  readonly facts: Map<string, unknown>
   /** agent UUIDs to delete at the end, if still there */
   readonly createdAgents: Set<string>
+  /** Hands a fact to later checks. */
+  learn<K extends P>(name: K, value: NonNullable<Facts[K]>): void
   send(method: string, path: string, options?: SendOptions): Promise<Answer>
 }
-

@@ -1,13 +1,17 @@
 /**
  * The conformance runner: runs the checks in order against one manager, each as pass, fail
  * or skip, then removes what the write checks created. A check fails by throwing; a check
- * that cannot run (nothing to look at, or an earlier check did not leave what it needs) skips.
+ * whose needs no earlier check found (src/harness/conformance/facts.ts) is skipped, saying
+ * which fact is missing and why.
  */
 import type { Transport } from '../http-client.js'
-import { CHECKS, type Check } from './checks.js'
-import { CheckFailure, CheckSkipped, type Context } from './context.js'
+import { appPath, normaliseTarget, serviceUrl } from './base-url.js'
+import { CHECKS } from './checks.js'
+import { CheckFailure, type Context } from './context.js'
+import { FACT_TEXT, holds, type FactName, type Facts } from './facts.js'
 
-export { CheckFailure, CheckSkipped, type Answer, type Context, type SendOptions } from './context.js'
+export { CheckFailure, type Answer, type Context, type SendOptions } from './context.js'
+export { normaliseTarget } from './base-url.js'
 
 export interface SuiteOptions {
   /** the manager's base URL: scheme, host, port and application path (`/restservice` is added) */
@@ -29,22 +33,17 @@ export interface CheckResult {
   ms: number
 }
 
-/** `https://h:9443/manager/mvc/restservice/` → `https://h:9443/manager/mvc` */
-export function normaliseTarget(target: string): URL {
-  const url = new URL(target)
-  url.pathname = url.pathname.replace(/\/+$/, '').replace(/\/restservice$/, '')
-  url.search = ''
-  return url
-}
-
 export async function runSuite(options: SuiteOptions): Promise<CheckResult[]> {
   const base = normaliseTarget(options.target)
-  const service = `${base.origin}${base.pathname}/restservice/`
+  const service = serviceUrl(base)
+  const facts: Facts = {}
   const context: Context = {
-    basePath: base.pathname,
+    basePath: appPath(base),
     unique: `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`,
-    facts: new Map(),
     createdAgents: new Set(),
+    learn(name, value) {
+      facts[name] = value
+    },
     async send(method, path, sendOptions = {}) {
       const headers: Record<string, string> = {}
       const accept = sendOptions.accept === undefined ? 'application/json' : sendOptions.accept
@@ -70,7 +69,7 @@ export async function runSuite(options: SuiteOptions): Promise<CheckResult[]> {
     }
   }
 
-  const selected = CHECKS.filter((c: Check) => options.only === undefined || options.only.includes(c.id))
+  const selected = CHECKS.filter((c) => options.only === undefined || options.only.includes(c.id))
   const results: CheckResult[] = []
   for (const check of selected) {
     const started = performance.now()
@@ -85,17 +84,33 @@ export async function runSuite(options: SuiteOptions): Promise<CheckResult[]> {
       results.push(result('skip', 'writes to the manager (--read-only)'))
       continue
     }
+    const needs = check.needs ?? []
+    if (!holds(facts, needs)) {
+      results.push(result('skip', whyMissing(needs, facts, results)))
+      continue
+    }
     try {
-      await check.run(context)
+      await check.run(context, facts)
       results.push(result('pass', ''))
     } catch (error) {
-      if (error instanceof CheckSkipped) results.push(result('skip', error.message))
-      else if (error instanceof CheckFailure) results.push(result('fail', error.message))
+      if (error instanceof CheckFailure) results.push(result('fail', error.message))
       else results.push(result('fail', `could not run: ${(error as Error).message}`))
     }
   }
   await cleanUp(context)
   return results
+}
+
+/** `needs the CA's fingerprint from certificateinfo, which failed`: the first missing fact and why. */
+function whyMissing(needs: readonly FactName[], facts: Facts, results: readonly CheckResult[]): string {
+  const name = needs.find((need) => facts[need] === undefined)
+  if (name === undefined) return `needs ${needs.join(', ')}`
+  const { what, absent } = FACT_TEXT[name]
+  const provider = CHECKS.find((c) => c.provides?.includes(name) === true)
+  if (provider === undefined) return `needs ${what}`
+  const outcome = results.find((r) => r.id === provider.id)?.status
+  const why = { pass: `: ${absent}`, fail: ', which failed', skip: ', which was skipped', none: ', which was not run (add it to --only)' }[outcome ?? 'none']
+  return `needs ${what} from ${provider.id}${why}`
 }
 
 /** Deletes the agents the write checks created and did not delete themselves. */

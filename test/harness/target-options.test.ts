@@ -1,0 +1,58 @@
+/** Which certificates `fleetsim report` and `fleetsim conformance` trust, from their flags. */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SERVE_DEFAULTS } from '../../src/config.js'
+import { CA_IN_DATA_DIR, DEFAULT_DATA_DIR, chooseTrust, isLocalTarget, parseTargetArgs } from '../../src/harness/target-options.js'
+import { USUAL_APP_PATH } from '../../src/harness/target-probe.js'
+import { TLS_DIR, TLS_FILES, loadOrCreateTls } from '../../src/tls/tls-store.js'
+
+describe('the trust of the client commands', () => {
+  let dataDir: string
+  let caPath: string
+  let caPem: string
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'fleetsim-trust-'))
+    const tls = await loadOrCreateTls({ dataDir, hosts: ['127.0.0.1'] })
+    caPath = tls.caPath
+    caPem = tls.ca.pem
+  })
+  afterAll(() => rm(dataDir, { recursive: true, force: true }))
+
+  it('counts 127.0.0.1, localhost and ::1 as local, and nothing else', () => {
+    for (const target of ['https://127.0.0.1:9443', 'https://localhost:9443/manager/mvc', 'https://LOCALHOST', 'https://[::1]:9443']) expect(isLocalTarget(target), target).toBe(true)
+    for (const target of ['https://manager.example:9443', 'https://10.0.0.5:9443', 'https://localhost.example.com', 'https://[::2]:9443']) expect(isLocalTarget(target), target).toBe(false)
+  })
+
+  it("trusts the data directory's CA for a local HTTPS target without --ca or --insecure", () => {
+    expect(chooseTrust('https://localhost:9443', { insecure: false, dataDir })).toEqual({ trust: { kind: 'local-ca', path: caPath }, pem: caPem })
+    expect(chooseTrust('https://[::1]:9443', { insecure: false, dataDir }).trust.kind).toBe('local-ca')
+  })
+
+  it("never trusts the data directory's CA for a target on another machine", () => {
+    expect(chooseTrust('https://manager.example:9443', { insecure: false, dataDir })).toEqual({ trust: { kind: 'system' } })
+  })
+
+  it('says where it looked when the data directory has no CA', () => {
+    const empty = join(dataDir, 'nothing-here')
+    expect(chooseTrust('https://127.0.0.1:9443', { insecure: false, dataDir: empty })).toEqual({ trust: { kind: 'system', lookedFor: join(empty, 'tls', 'ca.pem') } })
+  })
+
+  it('lets --ca and --insecure win over the data directory', () => {
+    const ca = { path: '/elsewhere/ca.pem', pem: 'PEM' }
+    expect(chooseTrust('https://127.0.0.1:9443', { insecure: false, ca, dataDir })).toEqual({ trust: { kind: 'ca-file', path: ca.path }, pem: 'PEM' })
+    expect(chooseTrust('https://127.0.0.1:9443', { insecure: true, ca, dataDir })).toEqual({ trust: { kind: 'insecure' } })
+  })
+
+  it('reads --data-dir, defaulting to the directory fleetsim serve uses', () => {
+    expect(parseTargetArgs(['--target', 'https://127.0.0.1:9443', '--data-dir', dataDir], 'fleetsim report', [], {}).options.trust).toEqual({ kind: 'local-ca', path: caPath })
+    expect(DEFAULT_DATA_DIR).toBe(SERVE_DEFAULTS.dataDir)
+    expect(() => parseTargetArgs(['--data-dir', ' '], 'fleetsim report', [], {})).toThrow('--data-dir must not be empty, got " "')
+  })
+
+  it('looks for the CA where the TLS store keeps it, and for the operations under fleetsim\'s default app path', () => {
+    expect(CA_IN_DATA_DIR).toBe(join(TLS_DIR, TLS_FILES.ca))
+    expect(USUAL_APP_PATH).toBe(SERVE_DEFAULTS.appPath)
+  })
+})
