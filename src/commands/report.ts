@@ -2,14 +2,14 @@
  * `fleetsim report [--target URL] [--user U --password P] [--insecure | --ca FILE] [--data-dir DIR]
  * [--json | --html]`: fetches the client report of a running simulator (`GET /__admin/report`)
  * and prints it for a terminal (or as JSON / HTML). A simulator that cannot be used gets one
- * line naming the cause (src/harness/target-probe.ts) and exit code 1.
+ * line naming the cause (src/conformance/target-probe.ts) and exit code 1.
  */
 import { switchFlag } from '../flags/flag.js'
 import { formatFlags } from '../flags/help.js'
 import { renderText } from '../journal/report-render.js'
 import type { ClientReport } from '../journal/report.js'
-import { TARGET_FLAGS, parseTargetArgs } from '../harness/target-options.js'
-import { fetchAdmin } from '../harness/target-probe.js'
+import { TARGET_FLAGS, parseTargetArgs } from '../conformance/target-options.js'
+import { fetchAdmin } from '../conformance/target-probe.js'
 import { stdio, type Output } from './output.js'
 
 const JSON_OUTPUT = switchFlag({ name: 'json', help: 'print the report as JSON' })

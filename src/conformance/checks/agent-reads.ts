@@ -2,7 +2,7 @@
  * Checks of agentinfo: the envelope (which hands the listed agents on), the agent and module
  * records with their fields and types, and the agentstate filter.
  */
-import { AGENT_STATES } from '../../../protocol/states.js'
+import { AGENT_STATES } from '../../protocol/states.js'
 import { LOCAL_MINUTE, envelope, ensure, fields, isObject, links, q, type FieldType } from '../assert.js'
 import { defineCheck } from '../check.js'
 import type { AgentFact } from '../facts.js'

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SERVE_DEFAULTS } from '../../src/config.js'
-import { CA_IN_DATA_DIR, DEFAULT_DATA_DIR, chooseTrust, isLocalTarget, parseTargetArgs } from '../../src/harness/target-options.js'
-import { USUAL_APP_PATH } from '../../src/harness/target-probe.js'
+import { CA_IN_DATA_DIR, DEFAULT_DATA_DIR, chooseTrust, isLocalTarget, parseTargetArgs } from '../../src/conformance/target-options.js'
+import { USUAL_APP_PATH } from '../../src/conformance/target-probe.js'
 import { TLS_DIR, TLS_FILES, loadOrCreateTls } from '../../src/tls/tls-store.js'
 
 describe('the trust of the client commands', () => {

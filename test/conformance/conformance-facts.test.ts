@@ -4,10 +4,10 @@
  * missing (that check failed, was skipped, was not run, or passed without finding it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHECKS } from '../../src/harness/conformance/checks.js'
-import { FACT_TEXT, type FactName } from '../../src/harness/conformance/facts.js'
-import { runSuite, type CheckResult } from '../../src/harness/conformance/suite.js'
-import type { HttpAnswer, Transport } from '../../src/harness/http-client.js'
+import { CHECKS } from '../../src/conformance/checks.js'
+import { FACT_TEXT, type FactName } from '../../src/conformance/facts.js'
+import { runSuite, type CheckResult } from '../../src/conformance/suite.js'
+import type { HttpAnswer, Transport } from '../../src/conformance/http-client.js'
 import { harness, type Harness } from '../http/helpers.js'
 
 const TARGET = 'https://manager.example:9443/manager/mvc'

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { run as conformance } from '../../src/commands/conformance.js'
 import { run as report } from '../../src/commands/report.js'
 import { startFleetsim, type RunningFleetsim } from '../../src/embed.js'
-import { httpTransport, type Transport } from '../../src/harness/http-client.js'
-import { probeOperations } from '../../src/harness/target-probe.js'
+import { httpTransport, type Transport } from '../../src/conformance/http-client.js'
+import { probeOperations } from '../../src/conformance/target-probe.js'
 import { loadOrCreateTls } from '../../src/tls/tls-store.js'
 
 function capture() {

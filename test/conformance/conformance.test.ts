@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFleetsim, type RunningFleetsim } from '../../src/embed.js'
-import { CHECKS } from '../../src/harness/conformance/checks.js'
-import { formatJunit, formatTable } from '../../src/harness/conformance/output.js'
-import { runSuite } from '../../src/harness/conformance/suite.js'
-import { httpTransport } from '../../src/harness/http-client.js'
+import { CHECKS } from '../../src/conformance/checks.js'
+import { formatJunit, formatTable } from '../../src/conformance/output.js'
+import { runSuite } from '../../src/conformance/suite.js'
+import { httpTransport } from '../../src/conformance/http-client.js'
 
 describe('the conformance suite against fleetsim over HTTPS', () => {
   let sim: RunningFleetsim

@@ -7,7 +7,7 @@
  * admin API (`fetchAdmin`, whose probe is the report request itself).
  */
 import type { ErrorCode } from '../protocol/errors.js'
-import { appPath, baseText, normaliseTarget, serviceUrl } from './conformance/base-url.js'
+import { appPath, baseText, normaliseTarget, serviceUrl } from './base-url.js'
 import type { HttpAnswer, HttpRequest } from './http-client.js'
 import type { TargetOptions, Trust } from './target-options.js'
 

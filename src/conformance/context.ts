@@ -1,5 +1,5 @@
 /** What a conformance check gets and how it reports: shared by the runner and the checks. */
-import type { HttpAnswer } from '../http-client.js'
+import type { HttpAnswer } from './http-client.js'
 import type { FactName, Facts } from './facts.js'
 
 /** Thrown by a check whose expectation failed; the message says what was expected and got. */

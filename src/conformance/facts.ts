@@ -1,7 +1,7 @@
 /**
  * What the checks learn about the manager and hand to later checks: one typed record, each
  * field set by the check that finds it. A check declares the facts it `needs` and the ones it
- * `provides` (src/harness/conformance/check.ts); the runner gives a check its needs, typed as
+ * `provides` (src/conformance/check.ts); the runner gives a check its needs, typed as
  * present, or skips it with a sentence saying which fact is missing and why.
  */
 

@@ -1,10 +1,10 @@
 /**
  * The conformance runner: runs the checks in order against one manager, each as pass, fail
  * or skip, then removes what the write checks created. A check fails by throwing; a check
- * whose needs no earlier check found (src/harness/conformance/facts.ts) is skipped, saying
+ * whose needs no earlier check found (src/conformance/facts.ts) is skipped, saying
  * which fact is missing and why.
  */
-import type { Transport } from '../http-client.js'
+import type { Transport } from './http-client.js'
 import { appPath, normaliseTarget, serviceUrl } from './base-url.js'
 import { CHECKS } from './checks.js'
 import { CheckFailure, type Context } from './context.js'

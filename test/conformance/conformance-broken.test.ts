@@ -4,10 +4,10 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHECKS } from '../../src/harness/conformance/checks.js'
-import { formatTable } from '../../src/harness/conformance/output.js'
-import { runSuite } from '../../src/harness/conformance/suite.js'
-import type { Transport } from '../../src/harness/http-client.js'
+import { CHECKS } from '../../src/conformance/checks.js'
+import { formatTable } from '../../src/conformance/output.js'
+import { runSuite } from '../../src/conformance/suite.js'
+import type { Transport } from '../../src/conformance/http-client.js'
 import { harness, type Harness } from '../http/helpers.js'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any

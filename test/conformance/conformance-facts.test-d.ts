@@ -3,7 +3,7 @@
  * `provides`. Checked by `npm run typecheck` (part of `npm test`), not by vitest: every
  * `@ts-expect-error` below must meet an error on the line it precedes.
  */
-import { defineCheck } from '../../src/harness/conformance/check.js'
+import { defineCheck } from '../../src/conformance/check.js'
 
 export const readsWhatItNeeds = defineCheck({
   id: 'example',

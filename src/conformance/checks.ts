@@ -3,7 +3,7 @@
  * own requests (so a broken answer fails exactly the check that looks at it) and states what
  * the spec or the facts about the real manager say. Checks that need what an earlier one found
  * (an agent, the CA fingerprint, a created agent's uuid, the templates) declare it (`needs`,
- * `provides`: src/harness/conformance/facts.ts), so their order matters: providers come first.
+ * `provides`: src/conformance/facts.ts), so their order matters: providers come first.
  * Write checks create uniquely named objects (`fleetsim-conformance-<run>-...`) and delete the
  * agents they created.
  */
