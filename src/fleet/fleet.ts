@@ -31,12 +31,12 @@ import { fleetDigest, resume, takeSnapshot } from './snapshot.js'
 import type { CompiledScenario } from './scenario-program.js'
 import type { ReconnectOperation } from '../scenario/types.js'
 import type { AgentStateName } from '../protocol/states.js'
-import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, NewAgent } from './fleet-api.js'
+import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, FleetObservation, NewAgent } from './fleet-api.js'
 import type { EngineSnapshot, FleetComposition, FleetOptions, FleetStats, OverrideAction, ScenarioInfo } from './fleet-types.js'
 
 export * from './fleet-types.js'
 
-export class FleetEngine implements Fleet {
+export class FleetEngine implements Fleet, FleetObservation {
   readonly stats: FleetStats
   private readonly core: FleetCore
   private readonly driver: StepDriver

@@ -4,7 +4,7 @@
  * cached pass (at most one per 10 s), the rest are numbers the engine already holds. Nothing
  * here scans the fleet per scrape.
  */
-import type { FleetEngine } from '../fleet/fleet.js'
+import type { FleetObservation } from '../fleet/fleet-api.js'
 
 /** The scenario running and its stages, as the engine reports it (engines may report more). */
 export interface ScenarioSummary {
@@ -12,10 +12,7 @@ export interface ScenarioSummary {
   stages: string[]
 }
 
-export type MetricsSource = Pick<
-  FleetEngine,
-  'counts' | 'composition' | 'stats' | 'clockState' | 'lagSeconds' | 'poolStats' | 'connectedCount'
-> & {
+export type MetricsSource = Omit<FleetObservation, 'scenarioInfo'> & {
   /**
    * The scenario and its stages. Optional: engines without scenario support (or
    * running none) leave it out or return undefined.

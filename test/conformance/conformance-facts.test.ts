@@ -69,12 +69,14 @@ describe('the conformance suite against a manager whose agent records carry no u
   let h: Harness
   let transport: Transport
   beforeAll(async () => {
-    h = await harness(10)
-    h.app.addHook('onSend', async (request, _reply, payload) => {
-      if (!request.url.includes('/restservice/agentinfo') || typeof payload !== 'string') return payload
-      const body = JSON.parse(payload) as { values?: Array<{ content?: Record<string, unknown> }> }
-      for (const item of body.values ?? []) delete item.content?.uuid
-      return JSON.stringify(body)
+    h = await harness(10, {}, {
+      extend: (app) =>
+        app.addHook('onSend', async (request, _reply, payload) => {
+          if (!request.url.includes('/restservice/agentinfo') || typeof payload !== 'string') return payload
+          const body = JSON.parse(payload) as { values?: Array<{ content?: Record<string, unknown> }> }
+          for (const item of body.values ?? []) delete item.content?.uuid
+          return JSON.stringify(body)
+        })
     })
     transport = async ({ method, url, headers, body }) => {
       const { pathname, search } = new URL(url)
