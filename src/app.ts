@@ -2,11 +2,11 @@
  * The composition root: `buildApp` assembles the whole app `fleetsim serve` answers with, and
  * nothing else does. In order: the fastify instance with the facade's parsers, validation and
  * error envelope; the request journal and strict rules (src/journal); the request limits; the
- * OpenAPI document; every operation of the spec under `${appPath}/restservice/`; the scenario's
- * API faults (src/faults); the admin API (src/admin); metrics (src/metrics); and, in front of
- * fastify, the fast path for repeated agentinfo polls (src/http/front-door.ts). It never
- * listens: src/server.ts serves `handler` over HTTP(S), tests use `app.inject`, the benchmarks
- * and the soak measure this very app.
+ * OpenAPI document; every operation of the spec under `${appPath}/restservice/`; the API faults
+ * of the scenario and of --latency/--error-rate (src/faults); the admin API (src/admin);
+ * metrics (src/metrics); and, in front of fastify, the fast path for repeated agentinfo polls
+ * (src/http/front-door.ts). It never listens: src/server.ts serves `handler` over HTTP(S),
+ * tests use `app.inject`, the benchmarks and the soak measure this very app.
  *
  * Observing requests: every operation's route sets `request.operation` (e.g. `agentinfo`) in
  * its first onRequest hook; hooks added with `app.addHook(...)` see it from their own
@@ -22,6 +22,7 @@ import type { Registry } from 'prom-client'
 import { adminPlugin } from './admin/plugin.js'
 import { SERVE_DEFAULTS, type ServeConfig } from './config.js'
 import type { Wait } from './faults/body.js'
+import { quickFaultRules } from './faults/flag-rules.js'
 import { faultsPlugin } from './faults/plugin.js'
 import { FaultState } from './faults/state.js'
 import type { FleetEngine } from './fleet/fleet.js'
@@ -102,6 +103,9 @@ export type AppSettings = Pick<
   | 'journalSize'
   | 'journalMaxBytes'
   | 'metricsAuth'
+  | 'latency'
+  | 'errorRate'
+  | 'faultOperations'
 > &
   StoredLimits & {
     /** `host:port` agentmanager reports the agent listener on */
@@ -123,6 +127,9 @@ export const APP_DEFAULTS: AppSettings = Object.freeze({
   journalSize: SERVE_DEFAULTS.journalSize,
   journalMaxBytes: SERVE_DEFAULTS.journalMaxBytes,
   metricsAuth: SERVE_DEFAULTS.metricsAuth,
+  latency: SERVE_DEFAULTS.latency,
+  errorRate: SERVE_DEFAULTS.errorRate,
+  faultOperations: SERVE_DEFAULTS.faultOperations,
   agentListener: '0.0.0.0:4041',
   ...STORED_LIMIT_DEFAULTS
 })
@@ -134,7 +141,7 @@ export interface FleetsimApp {
   readonly handler: RequestListener
   /** the request journal and client report */
   readonly harness: Harness
-  /** the API fault rules in force (the scenario's, switched by the admin API) */
+  /** the API fault rules in force (the scenario's and the quick fault flags', switched by the admin API) */
   readonly faults: FaultState
   /** the Prometheus registry /metrics exposes */
   readonly registry: Registry
@@ -166,7 +173,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
   const answers = parts.answers ?? new AnswerCache(fleet)
   const harness = createHarness({ strict: settings.strict, journalSize: settings.journalSize, journalMaxBytes: settings.journalMaxBytes, auth: admin })
   // Shared by the faults plugin, which applies the rules, and the admin API, which switches them.
-  const faults = new FaultState(fleet)
+  const faults = new FaultState(fleet, { flagRules: quickFaultRules(settings) })
   const { registry, api } = createRegistry(fleet, { process: parts.processMetrics ?? true, ...(parts.saveState === undefined ? {} : { stateSaves: parts.saveState.totals }) })
 
   const app = Fastify({

@@ -15,9 +15,10 @@ import { availableParallelism } from 'node:os'
 import { ConfigError } from './flags/config-error.js'
 import { RuleError, envName, switchFlag, valueFlag, type Rule, type SwitchFlag, type ValueFlag } from './flags/flag.js'
 import { invalidValue, parseFlags, type ParsedFlags } from './flags/parse.js'
-import { integer, isoTime, nonEmpty, oneOf, positiveNumber, workerCount } from './flags/rules.js'
+import { durationWithSpread, integer, isoTime, listOf, nonEmpty, oneOf, percentage, positiveNumber, workerCount } from './flags/rules.js'
 import { JOURNAL_DEFAULTS } from './journal/journal.js'
 import { STORED_LIMIT_DEFAULTS, STORED_LIMIT_FLAGS, type StoredLimits } from './manager/limits.js'
+import { OPERATIONS, type OperationName } from './protocol/operations.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -35,6 +36,8 @@ export const MIN_JOURNAL_BYTES = 1024 * 1024
 export const MAX_TIMEOUT_MS = 86_400_000
 /** Upper bound of --shutdown-grace: a stop that waits longer than a minute is one a supervisor kills anyway. */
 export const MAX_SHUTDOWN_GRACE_MS = 60_000
+/** Upper bound of --latency, spread included: one day, well inside what a Node timer can wait (24.8 days). */
+export const MAX_LATENCY_SECONDS = 86_400
 
 /** The command as users type it; flag messages end with `(see fleetsim serve --help)`. */
 const COMMAND = 'fleetsim serve'
@@ -201,6 +204,24 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
     help: 'at SIGINT/SIGTERM, time requests in flight get to finish before their connections are cut'
   }),
   strict: off({ name: 'strict', help: 'reject requests that break a protocol rule with 400 (lenient: answer and record)' }),
+  latency: optional({
+    name: 'latency',
+    valueName: '<duration>[±<spread>]',
+    rule: durationWithSpread(MAX_LATENCY_SECONDS),
+    help: 'every REST call answers this much later, drawn uniformly within the spread (200ms±50ms; +- for ±); a fault rule (docs/admin.md)'
+  }),
+  errorRate: optional({
+    name: 'error-rate',
+    valueName: '<percent>',
+    rule: percentage,
+    help: 'this share of REST calls (5%) get an injected 500 error instead of their answer; a fault rule (docs/admin.md)'
+  }),
+  faultOperations: optional({
+    name: 'fault-operations',
+    valueName: '<op,...>',
+    rule: listOf(Object.keys(OPERATIONS) as OperationName[], 'operations'),
+    help: 'limit --latency and --error-rate to these operations (none: every operation)'
+  }),
   journalSize: value({ name: 'journal-size', valueName: '<n>', rule: integer(0, 10_000_000), default: JOURNAL_DEFAULTS.size, help: 'requests kept in the journal of /__admin/requests and /__admin/report (0: none)' }),
   journalMaxBytes: value({
     name: 'journal-max-bytes',
@@ -292,6 +313,10 @@ export function parseServeArgs(
     // The admin endpoints take the REST credentials unless told otherwise.
     adminUser: flags.maybe(F.adminUser) ?? given.user,
     adminPassword: passwordFromFile(flags, context, F.adminPassword, F.adminPasswordFile) ?? flags.maybe(F.adminPassword) ?? restPassword
+  }
+  if (config.faultOperations !== undefined && config.latency === undefined && config.errorRate === undefined) {
+    const name = flags.origin(F.faultOperations) === 'env' ? envName(F.faultOperations.name) : `--${F.faultOperations.name}`
+    throw new ConfigError('FLEETSIM_MISSING_VALUE', `${name} limits --latency and --error-rate, and neither is given; add one of them or leave ${name} out`)
   }
   if (config.headersTimeout > config.requestTimeout) {
     // Node refuses a server whose header wait outlasts the whole-request wait.

@@ -44,6 +44,12 @@ export interface FleetsimOptions {
   speed?: number
   /** default 1 */
   workers?: number
+  /** every REST call answers this much later, as `--latency`: `200ms` or `200ms±50ms`; default none */
+  latency?: string
+  /** this share of REST calls gets an injected error, as `--error-rate`: `5%`; default none */
+  errorRate?: string
+  /** the operations `latency` and `errorRate` apply to, as `--fault-operations`; default every operation */
+  faultOperations?: readonly string[]
 }
 
 export interface RunningFleetsim {
@@ -105,7 +111,11 @@ export async function startFleetsim(options: FleetsimOptions = {}): Promise<Runn
       ...(options.http === true ? ['--http'] : []),
       ...(options.strict === true ? ['--strict'] : []),
       ...(options.paused ?? true ? ['--paused'] : []),
-      ...(scenarioPath === undefined ? [] : ['--scenario', scenarioPath])
+      ...(scenarioPath === undefined ? [] : ['--scenario', scenarioPath]),
+      // With `=` the value is passed as given, even one starting with dashes, for the rule to judge.
+      ...(options.latency === undefined ? [] : [`--latency=${options.latency}`]),
+      ...(options.errorRate === undefined ? [] : [`--error-rate=${options.errorRate}`]),
+      ...(options.faultOperations === undefined ? [] : [`--fault-operations=${options.faultOperations.join(',')}`])
     ]
     // No environment: an embedding test must not pick up FLEETSIM_* of the shell it runs in.
     const config = parseServeConfig(argv, {})

@@ -94,7 +94,7 @@ export const api = dashboard({
       title: 'Faults injected per second',
       w: 12,
       h: 8,
-      description: "Faults the scenario's fault rules injected into answers, by kind and operation.",
+      description: "Faults the fault rules (the scenario's, --latency, --error-rate) injected into answers, by kind and operation.",
       unit: 'ops',
       targets: [{ expr: `sum by (kind, operation) (rate(${SCENARIO_METRICS.faults}{${I}}[${RATE}]))`, legend: '{{kind}} {{operation}}' }]
     }),

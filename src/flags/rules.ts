@@ -4,7 +4,8 @@
  * time without a zone is refused everywhere rather than read in the machine's local zone
  * (which would make a run's digest depend on TZ).
  */
-import { parseDuration } from '../lib/units.js'
+import { formatSeconds, parseDuration } from '../lib/units.js'
+import { suggest } from '../lib/suggest.js'
 import { RuleError, type Rule } from './flag.js'
 
 /** A decimal integer within [min, max]: no signs, fractions, exponents or spaces. */
@@ -85,3 +86,57 @@ export const httpUrl: Rule<URL> = (text) => {
 
 /** Worker threads stepping a fleet: `serve --workers` and `run --workers` alike. */
 export const workerCount = integer(1, 1024)
+
+/** A wait and how far either side of it a draw may land, in milliseconds. */
+export interface SpreadMs {
+  readonly ms: number
+  readonly spreadMs: number
+}
+
+/** `200ms`, `1s`, `1m30s`: a duration with its unit (a bare number could mean seconds or milliseconds). */
+const DURATION_WITH_UNIT = String.raw`\s*((?:(?:\d+(?:\.\d+)?|\.\d+)(?:ms|s|m|h|d))+)\s*`
+const SPREAD = new RegExp(`^${DURATION_WITH_UNIT}(?:(?:±|\\+-)${DURATION_WITH_UNIT})?$`)
+
+/** Seconds to milliseconds, rounded to the microsecond: `0.001 * 333` is not quite 0.333. */
+const toMs = (seconds: number) => Math.round(seconds * 1e6) / 1e3
+
+/**
+ * A duration with an optional spread either side of it: `200ms`, `200ms±50ms` (or `200ms+-50ms`
+ * where ± is hard to type). The spread may not exceed the duration, so no draw is below 0, and
+ * duration plus spread is at most `maxSeconds`.
+ */
+export function durationWithSpread(maxSeconds: number): Rule<SpreadMs> {
+  return (text) => {
+    const match = SPREAD.exec(text)
+    const seconds = match === null ? undefined : parseDuration(match[1])
+    const spread = match?.[2] === undefined ? 0 : parseDuration(match[2])
+    if (seconds === undefined || spread === undefined) throw new RuleError('be a duration with a unit, optionally ± a spread, like 200ms or 200ms±50ms')
+    if (spread > seconds) throw new RuleError('have a spread no larger than the duration, so no wait is below 0')
+    if (seconds + spread > maxSeconds) throw new RuleError(`be at most ${formatSeconds(maxSeconds)}, spread included`)
+    return { ms: toMs(seconds), spreadMs: toMs(spread) }
+  }
+}
+
+/** A percentage from 0% to 100%, as a fraction: `5%` → 0.05. The % is required: `0.05` could mean either. */
+export const percentage: Rule<number> = (text) => {
+  const match = /^\s*(-?(?:\d+(?:\.\d+)?|\.\d+))\s*%\s*$/.exec(text)
+  if (match === null) throw new RuleError('be a percentage like 5% or 0.5%')
+  const percent = Number(match[1])
+  if (percent < 0 || percent > 100) throw new RuleError('be from 0% to 100%')
+  // Divided, not multiplied by 0.01: 57 / 100 is the double nearest 0.57, 57 * 0.01 is not.
+  return percent / 100
+}
+
+/** Words from `words`, separated by commas, each once: `agentinfo,appinfo`. */
+export function listOf<const T extends string>(words: readonly T[], noun: string): Rule<readonly T[]> {
+  return (text) => {
+    const items = text.split(',').map((item) => item.trim())
+    const unknown = items.find((item) => !(words as readonly string[]).includes(item))
+    if (unknown !== undefined) {
+      const guess = unknown === '' ? undefined : suggest(unknown, words)
+      const what = unknown === '' ? 'an empty one is not' : `"${unknown}" is not one${guess === undefined ? '' : ` (did you mean ${guess}?)`}`
+      throw new RuleError(`name ${noun} separated by commas; ${what}`)
+    }
+    return Object.freeze([...new Set(items)]) as readonly T[]
+  }
+}

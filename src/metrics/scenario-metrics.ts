@@ -45,7 +45,7 @@ export function registerScenarioMetrics(registry: Registry, source: MetricsSourc
   })
   totalCounter({
     name: SCENARIO_METRICS.faults,
-    help: "Faults the scenario's fault rules injected into API answers, by kind (latency, error, reset, stall, fail-first, slow-body, truncate) and operation.",
+    help: "Faults the fault rules (the scenario's, --latency, --error-rate) injected into API answers, by kind (latency, error, reset, stall, fail-first, slow-body, truncate) and operation.",
     labelNames: ['kind', 'operation'],
     registry,
     *read() {

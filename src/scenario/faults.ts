@@ -42,6 +42,9 @@ export const OPERATIONS = [
 export const FAULT_KEYS = ['name', 'operation', 'during', 'latency', 'error', 'reset', 'stall', 'failFirst', 'body'] as const
 const EFFECTS = ['latency', 'error', 'reset', 'stall', 'failFirst', 'body'] as const
 
+/** What an `error` rule answers when it names no status or message (also serve's --error-rate). */
+export const ERROR_DEFAULTS = Object.freeze({ status: 500, message: DEFAULTS.faultMessage })
+
 const operation = oneOf([...OPERATIONS, '*'], 'an operation name or "*"')
 const status = integer(400, 599)
 
@@ -60,9 +63,9 @@ const during: Read<NonNullable<FaultRule['during']>> = (value, path, sink) => {
 const error: Read<NonNullable<FaultRule['error']>> = (value, path, sink) => {
   const f = fields(value, path, sink, ['status', 'rate', 'message'])
   if (f === undefined) return undefined
-  const s = f.opt('status', status, 500)
+  const s = f.opt('status', status, ERROR_DEFAULTS.status)
   const r = f.req('rate', fraction, 'the fraction of calls that fail')
-  const message = f.opt('message', text, DEFAULTS.faultMessage)
+  const message = f.opt('message', text, ERROR_DEFAULTS.message)
   return s === undefined || r === undefined || message === undefined ? undefined : { status: s, rate: r, message }
 }
 

@@ -3,7 +3,7 @@
  * (buildApp: facade, faults, admin API, metrics), with fault waits recorded instead of slept.
  */
 import type { FastifyInstance, InjectOptions } from 'fastify'
-import { buildApp } from '../../src/app.js'
+import { buildApp, type AppSettings } from '../../src/app.js'
 import { compileForManager } from '../../src/admin/scenario-load.js'
 import type { Wait } from '../../src/faults/body.js'
 import type { FaultState } from '../../src/faults/state.js'
@@ -24,7 +24,9 @@ export interface AdminHarness {
   close(): Promise<void>
 }
 
-export async function adminHarness(options: { agents?: number; scenario?: string; wait?: Wait; workers?: number; bodyLimit?: number } = {}): Promise<AdminHarness> {
+export async function adminHarness(
+  options: { agents?: number; scenario?: string; wait?: Wait; workers?: number; bodyLimit?: number; settings?: Partial<AppSettings> } = {}
+): Promise<AdminHarness> {
   // A scenario replaces the fleet at once, so the starting fleet is left empty then.
   const engine = await createFleet({
     agents: options.scenario === undefined ? (options.agents ?? 50) : 0,
@@ -47,7 +49,7 @@ export async function adminHarness(options: { agents?: number; scenario?: string
     })
   const { app, faults } = await buildApp(
     { fleet: engine, ca: CA, manager, faultWait: wait, processMetrics: false },
-    { user: AUTH.REST_USER, password: AUTH.REST_PASSWORD, ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }) }
+    { user: AUTH.REST_USER, password: AUTH.REST_PASSWORD, ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }), ...options.settings }
   )
   return {
     app,
