@@ -75,7 +75,7 @@ async function serve(speed: number): Promise<void> {
     sigAlgName: 'SHA256withRSA',
     pem: ''
   }
-  // The app `fleetsim serve` answers with (front door included), at the level a load test uses.
+  // The app `fleetsim serve` answers with (fast path included), at the level a load test uses.
   const config = parseServeConfig(['--user', USER, '--password', PASSWORD, '--log-level', 'warn'], {})
   const { app, handler } = await buildApp({ fleet, ca, logger: createLogger(config.logLevel) }, config)
   let serverErrors = 0

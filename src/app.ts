@@ -5,7 +5,7 @@
  * OpenAPI document; every operation of the spec under `${appPath}/restservice/`; the API faults
  * of the scenario and of --latency/--error-rate (src/faults); the admin API (src/admin);
  * metrics (src/metrics); and, in front of fastify, the fast path for repeated agentinfo polls
- * (src/http/front-door.ts). It never listens: src/server.ts serves `handler` over HTTP(S),
+ * (src/http/fast-path.ts). It never listens: src/server.ts serves `handler` over HTTP(S),
  * tests use `app.inject`, the benchmarks and the soak measure this very app.
  *
  * Observing requests: every operation's route sets `request.operation` (e.g. `agentinfo`) in
@@ -32,7 +32,7 @@ import { createAuthCheck } from './protocol/auth.js'
 import { handleClientError } from './http/client-errors.js'
 import { registerContentParsers } from './http/content-parsers.js'
 import { createErrorHandler } from './http/error-handler.js'
-import { frontDoor } from './http/front-door.js'
+import { fastPath } from './http/fast-path.js'
 import { registerLimits } from './http/limits.js'
 import { Links } from './http/links.js'
 import { createNotFoundHandler } from './http/not-found.js'
@@ -137,7 +137,7 @@ export const APP_DEFAULTS: AppSettings = Object.freeze({
 /** The assembled app, ready, not listening. */
 export interface FleetsimApp {
   readonly app: FastifyInstance
-  /** the request listener to serve with: the fast path (src/http/front-door.ts), then fastify */
+  /** the request listener to serve with: the fast path (src/http/fast-path.ts), then fastify */
   readonly handler: RequestListener
   /** the request journal and client report */
   readonly harness: Harness
@@ -245,7 +245,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
   }
 
   const allowed = parts.fastPath ?? (() => true)
-  const door = frontDoor(
+  const fast = fastPath(
     {
       answers,
       authCheck: restAuth,
@@ -257,7 +257,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     },
     app.routing.bind(app) as RequestListener
   )
-  return { app, handler: door.handler, harness, faults, registry, manager, fastPathAnswers: door.answered, close: () => app.close() }
+  return { app, handler: fast.handler, harness, faults, registry, manager, fastPathAnswers: fast.answered, close: () => app.close() }
 }
 
 /** `manager/mvc/` → `/manager/mvc` */

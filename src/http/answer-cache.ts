@@ -16,10 +16,10 @@ import type { Format } from '../protocol/negotiation.js'
 /** A kept answer: its text, the same as UTF-8 bytes, and the request path and query it answers. */
 export interface KeptAnswer {
   text: string
-  /** what the front door writes, so no answer is encoded again per request */
+  /** what the fast path writes, so no answer is encoded again per request */
   body: Buffer
   url: string
-  /** the front door's journal facts for the requests it sent this to (see front-door.ts) */
+  /** the fast path's journal facts for the requests it sent this to (see fast-path.ts) */
   journalFacts?: SharedFacts
 }
 
@@ -49,7 +49,7 @@ export const MAX_VARIANTS = 8
  * Kept answers by path and query, then by what else an answer depends on besides the fleet:
  * the format and the link base (protocol and Host header). Looked up in that order, a request
  * costs a lookup of the URL string the parser made and a few comparisons rather than a key
- * string built for it, which was the largest part of the front door's own cost in a profile.
+ * string built for it, which was the largest part of the fast path's own cost in a profile.
  */
 export class AnswerCache {
   private readonly byUrl = new Map<string, Entry[]>()

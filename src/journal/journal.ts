@@ -47,7 +47,7 @@ export interface OwnNumbers {
 }
 
 /**
- * Facts many requests share, all but their timings: the front door's answers to a client
+ * Facts many requests share, all but their timings: the fast path's answers to a client
  * asking for the same agent again and again. The journal keeps a reference to the shared
  * object and each request's own numbers in columns, so such a request allocates nothing here
  * (an object per request lives as long as the journal keeps it, so young-generation GCs copy

@@ -25,7 +25,7 @@ export interface MetricsPluginOptions {
   registry?: Registry
   /**
    * the API metrics already on `registry` (both from `createRegistry`), for a caller that also
-   * observes answers itself (the front door); default: registered here
+   * observes answers itself (the fast path); default: registered here
    */
   api?: ApiMetrics
   /** prom-client's process and Node.js metrics on the registry (default true) */

@@ -4,7 +4,7 @@
  *
  * Why not prom-client's Histogram: it validates and hashes the labels on every observe, also
  * through a `labels()` child, and the API metrics observe two histograms per request: on the
- * front door's agentinfo answers, one of the larger items of a request's CPU profile
+ * fast path's agentinfo answers, one of the larger items of a request's CPU profile
  * (bench/README.md, "Reading the numbers"). Everything else stays prom-client's: this registers
  * on a prom-client Registry, which exposes and resets it like its own metrics. The registry
  * uses only `name`, `type`, `get()`, `getForPromString()` and `reset()` of a metric

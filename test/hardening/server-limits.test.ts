@@ -134,7 +134,7 @@ describe('the request head', () => {
     const first = await exchange(server.port, twoHosts)
     expect(first.status).toBe(400)
     expect(JSON.parse(bodyOf(first))).toMatchObject({ servicename: 'agentinfo', errors: [{ status: 400, code: 'E_DUPLICATE_HOST' }] })
-    // Asked twice with one Host, the answer is kept (src/http/front-door.ts); two Hosts still get 400.
+    // Asked twice with one Host, the answer is kept (src/http/fast-path.ts); two Hosts still get 400.
     for (let round = 0; round < 2; round++) expect((await exchange(server.port, rawRequest('GET', target, AUTH))).status).toBe(200)
     expect((await exchange(server.port, twoHosts)).status).toBe(400)
   })

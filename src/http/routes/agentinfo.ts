@@ -11,7 +11,7 @@ import type { RouteKit } from '../route-kit.js'
 import { AgentinfoItem, AgentinfoQuery, ERROR_RESPONSES, Envelope } from '../schemas.js'
 import type { Fleet } from '../../fleet/fleet-api.js'
 
-/** The route schema; the front door (src/http/front-door.ts) journals its answers under it. */
+/** The route schema; the fast path (src/http/fast-path.ts) journals its answers under it. */
 export const AGENTINFO_SCHEMA = {
   summary: 'Agent records by name, by state, or all agents',
   querystring: AgentinfoQuery,

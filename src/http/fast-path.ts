@@ -1,5 +1,5 @@
 /**
- * The front door: sends a repeated agentinfo-by-name request its kept answer (answer-cache.ts)
+ * The fast path: sends a repeated agentinfo-by-name request its kept answer (answer-cache.ts)
  * before fastify routes it, and hands every other request to fastify.
  *
  * Why: a client polling agents asks for the same few answers again and again, and once the
@@ -11,7 +11,7 @@
  * more, so everything else goes to fastify:
  * - GET without a body, HTTP/1.0 or 1.1 with one Host header, on a connection within --max-connections;
  * - credentials that pass, and a format that negotiates as fastify's route would;
- * - the door is open (`open`): not in strict mode (its rules run in preValidation), no fault
+ * - the fast path is open (`open`): not in strict mode (its rules run in preValidation), no fault
  *   rule (faults act in preHandler), and no request lines in the log (level above info);
  * - a kept answer for this format, host, path and query that is still true.
  * What fastify's hooks would record is recorded: a journal entry and the API metrics (the
@@ -32,7 +32,7 @@ import { connectionOverLimit, headError } from './limits.js'
 import { JSON_TYPE, XML_TYPE, negotiate, type Format } from '../protocol/negotiation.js'
 import { AGENTINFO_SCHEMA } from './routes/agentinfo.js'
 
-export interface FrontDoorOptions {
+export interface FastPathOptions {
   answers: AnswerCache
   /** the facade's credential check */
   authCheck: AuthCheck
@@ -46,14 +46,14 @@ export interface FrontDoorOptions {
 
 const OPERATION = 'agentinfo'
 
-export interface FrontDoor {
-  /** the request listener: the door, then `routing` for everything it does not answer */
+export interface FastPath {
+  /** the request listener: the fast path, then `routing` for everything it does not answer */
   readonly handler: RequestListener
-  /** requests the door answered itself since it was made */
+  /** requests the fast path answered itself since it was made */
   answered(): number
 }
 
-export function frontDoor(options: FrontDoorOptions, routing: RequestListener): FrontDoor {
+export function fastPath(options: FastPathOptions, routing: RequestListener): FastPath {
   const { answers, authCheck, journal, now, open } = options
   const series = answerSeries(options.api, OPERATION, 'GET', 200)
   let answered = 0
@@ -100,13 +100,13 @@ function suffixOf(url: string): Format | undefined {
 }
 
 /**
- * What the journal keeps of the requests the door answered with one kept answer and the same
+ * What the journal keeps of the requests the fast path answered with one kept answer and the same
  * headers: shared by all of them (their timings are the journal's columns), and kept on the
  * answer for the next request. It becomes the entry fastify's hooks would have made
  * (src/journal/recorder.ts) when the journal is read. Its charges (SharedFacts) are worked
  * out once here, so a request adds a number the journal already has.
  */
-class DoorAnswer extends SharedFacts {
+class FastPathAnswer extends SharedFacts {
   readonly bytes: number
   readonly entryBytes: number
   /** the request as the journal keeps it (URL and headers cut to their caps) */
@@ -164,12 +164,12 @@ class DoorAnswer extends SharedFacts {
   }
 }
 
-function journalFacts(kept: KeptAnswer, format: Format, accept: string | undefined, contentType: string | undefined): DoorAnswer {
+function journalFacts(kept: KeptAnswer, format: Format, accept: string | undefined, contentType: string | undefined): FastPathAnswer {
   const known = kept.journalFacts
-  if (known instanceof DoorAnswer && known.accept === accept && known.contentType === contentType && known.format === format) return known
+  if (known instanceof FastPathAnswer && known.accept === accept && known.contentType === contentType && known.format === format) return known
   // As the recorder does: a large answer is read now rather than kept until the entry is.
   const small = kept.text.length <= LAZY_ANSWER_CHARS
-  const shared = new DoorAnswer(kept, format, accept, contentType, small ? undefined : readAnswer(OPERATION, 200, format, kept.text))
+  const shared = new FastPathAnswer(kept, format, accept, contentType, small ? undefined : readAnswer(OPERATION, 200, format, kept.text))
   kept.journalFacts = shared
   return shared
 }

@@ -1,5 +1,5 @@
 /**
- * The front door must answer exactly as fastify would: same status, headers and bytes, the
+ * The fast path must answer exactly as fastify would: same status, headers and bytes, the
  * same journal entry and the same metrics; and hand everything else to fastify.
  */
 import { createServer, request as httpRequest, type RequestListener, type Server } from 'node:http'
@@ -51,27 +51,27 @@ function callFacts(entry: JournalEntry): Partial<JournalEntry> {
   return facts
 }
 
-describe('the front door', () => {
+describe('the fast path', () => {
   let fleet: FleetEngine
   let harness: Harness
   let server: Server
   let port: number
   let metrics: () => Promise<string>
   let close: () => Promise<void>
-  let doorOpen = true
-  /** requests fastify routed: every request sent, less those the door answered */
+  let fastPathOn = true
+  /** requests fastify routed: every request sent, less those the fast path answered */
   let sent = 0
-  let doorAnswers: () => number
-  const routedNow = () => sent - doorAnswers()
+  let fastPathAnswers: () => number
+  const routedNow = () => sent - fastPathAnswers()
 
   beforeAll(async () => {
     fleet = await createFleet({ agents: 30, seed: 7, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
-    // The whole app fleetsim serve answers with (faults, admin and metrics included), its door
+    // The whole app fleetsim serve answers with (faults, admin and metrics included), its fast path
     // switched by the test.
-    const built = await buildApp({ fleet, ca: CA, processMetrics: false, fastPath: () => doorOpen }, { user: 'admin', password: 'secret' })
+    const built = await buildApp({ fleet, ca: CA, processMetrics: false, fastPath: () => fastPathOn }, { user: 'admin', password: 'secret' })
     const { app, registry } = built
     harness = built.harness
-    doorAnswers = built.fastPathAnswers
+    fastPathAnswers = built.fastPathAnswers
     ;({ server, port } = await listen((req, res) => {
       sent++
       built.handler(req, res)
@@ -85,7 +85,7 @@ describe('the front door', () => {
   })
   afterAll(() => close())
   beforeEach(() => {
-    doorOpen = true
+    fastPathOn = true
     harness.journal.clear()
   })
 
@@ -154,7 +154,7 @@ describe('the front door', () => {
     expect(await sizeSum()).toBe(sizeBefore + 2 * Number(first.headers['content-length']))
   })
 
-  it('hands over what it must not answer: bad credentials, other methods, bodies, other formats, a closed door', async () => {
+  it('hands over what it must not answer: bad credentials, other methods, bodies, other formats, the fast path switched off', async () => {
     const path = `${REST}/agentinfo?agentname=${agent(4)}`
     await get(port, path)
     const before = routedNow()
@@ -162,12 +162,12 @@ describe('the front door', () => {
     expect((await get(port, path, {}, 'POST')).status).toBe(405)
     expect((await get(port, path, { 'content-type': 'application/json' }, 'GET', '{}')).status).toBe(200)
     expect((await get(port, path, { accept: 'text/html' })).status).toBe(406)
-    doorOpen = false
+    fastPathOn = false
     expect((await get(port, path)).status).toBe(200)
     expect(routedNow()).toBe(before + 5)
   })
 
-  it('answers whatever it is sent as fastify does (200 random requests, door shut then open)', async () => {
+  it('answers whatever it is sent as fastify does (200 random requests, fast path shut then open)', async () => {
     const names = [agent(10), `${agent(10)},${agent(11)}`, 'no-such-agent', '']
     const request = fc.record({
       method: fc.constantFrom('GET', 'GET', 'GET', 'GET', 'GET', 'HEAD', 'POST'),
@@ -191,9 +191,9 @@ describe('the front door', () => {
         if (r.host !== undefined) headers.host = r.host
         const path = `${REST}/${r.operation}?agentname=${r.name}${r.modules}`
         const send = () => get(port, path, headers, r.method, r.body, { credentials: false })
-        doorOpen = false
+        fastPathOn = false
         const shut = await send()
-        doorOpen = true
+        fastPathOn = true
         const open = await send()
         pairs += 2
         expect(open.status).toBe(shut.status)
@@ -202,7 +202,7 @@ describe('the front door', () => {
         const { date: _openDate, ...openHeaders } = open.headers
         const { date: _shutDate, ...shutHeaders } = shut.headers
         expect(openHeaders).toEqual(shutHeaders)
-        // The door journals each request as fastify did, also when the same answer was last
+        // The fast path journals each request as fastify did, also when the same answer was last
         // sent for other headers (its journal facts are shared between such requests).
         const [shutEntry, openEntry] = harness.journal.entries().slice(-2)
         expect(callFacts(openEntry)).toEqual(callFacts(shutEntry))
@@ -210,7 +210,7 @@ describe('the front door', () => {
       }),
       { seed: 20261122, numRuns: 200 }
     )
-    // The door did answer some of them itself.
+    // The fast path did answer some of them itself.
     expect(pairs - (routedNow() - routedBefore)).toBeGreaterThan(20)
   })
 
@@ -225,7 +225,7 @@ describe('the front door', () => {
   })
 })
 
-describe('the front door of fleetsim serve', () => {
+describe('the fast path of fleetsim serve', () => {
   async function serve(flags: string[]) {
     const lines: string[] = []
     const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(...chunk.toString().trim().split('\n')), done()) })
