@@ -44,7 +44,8 @@ function workerEntry(): { filename: string; execArgv: string[] } {
   const fromSource = fileURLToPath(import.meta.url).endsWith('.ts')
   return {
     filename: fileURLToPath(new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url)),
-    execArgv: fromSource ? ['--import', 'tsx'] : []
+    // tsx resolved from this module, not from the working directory: the sources run from anywhere.
+    execArgv: fromSource ? ['--import', import.meta.resolve('tsx')] : []
   }
 }
 
