@@ -26,7 +26,7 @@ import { quickFaultRules } from './faults/flag-rules.js'
 import { faultsPlugin } from './faults/plugin.js'
 import { FaultState } from './faults/state.js'
 import type { FleetEngine } from './fleet/fleet.js'
-import { createHarness, harnessPlugin, type Harness } from './journal/plugin.js'
+import { createClientTraffic, trafficPlugin, type ClientTraffic } from './journal/plugin.js'
 import { AnswerCache } from './http/answer-cache.js'
 import { createAuthCheck } from './protocol/auth.js'
 import { handleClientError } from './http/client-errors.js'
@@ -140,7 +140,7 @@ export interface FleetsimApp {
   /** the request listener to serve with: the fast path (src/http/fast-path.ts), then fastify */
   readonly handler: RequestListener
   /** the request journal and client report */
-  readonly harness: Harness
+  readonly traffic: ClientTraffic
   /** the API fault rules in force (the scenario's and the quick fault flags', switched by the admin API) */
   readonly faults: FaultState
   /** the Prometheus registry /metrics exposes */
@@ -171,7 +171,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
   const restAuth = createAuthCheck(rest)
   const manager = parts.manager ?? createManager(fleet, ca, { limits: settings })
   const answers = parts.answers ?? new AnswerCache(fleet)
-  const harness = createHarness({ strict: settings.strict, journalSize: settings.journalSize, journalMaxBytes: settings.journalMaxBytes, auth: admin })
+  const traffic = createClientTraffic({ strict: settings.strict, journalSize: settings.journalSize, journalMaxBytes: settings.journalMaxBytes, auth: admin })
   // Shared by the faults plugin, which applies the rules, and the admin API, which switches them.
   const faults = new FaultState(fleet, { flagRules: quickFaultRules(settings) })
   const { registry, api } = createRegistry(fleet, { process: parts.processMetrics ?? true, ...(parts.saveState === undefined ? {} : { stateSaves: parts.saveState.totals }) })
@@ -197,8 +197,8 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     app.setErrorHandler(createErrorHandler(settings.bodyLimit))
     app.setNotFoundHandler(createNotFoundHandler(settings.appPath))
     // Before the routes, so its hooks wrap every one of them (see src/journal/recorder.ts).
-    await app.register(harnessPlugin, {
-      harness,
+    await app.register(trafficPlugin, {
+      traffic,
       authCheck: createAuthCheck(admin),
       now: () => fleet.now(),
       uuidOf: (name) => {
@@ -249,15 +249,15 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     {
       answers,
       authCheck: restAuth,
-      journal: harness.journal,
+      journal: traffic.journal,
       now: () => fleet.now(),
       api,
       // Strict rules, fault rules and request lines need fastify's hooks for every request.
-      open: () => !harness.strict && !faults.active() && parts.logger?.isLevelEnabled('info') !== true && allowed()
+      open: () => !traffic.strict && !faults.active() && parts.logger?.isLevelEnabled('info') !== true && allowed()
     },
     app.routing.bind(app) as RequestListener
   )
-  return { app, handler: fast.handler, harness, faults, registry, manager, fastPathAnswers: fast.answered, close: () => app.close() }
+  return { app, handler: fast.handler, traffic, faults, registry, manager, fastPathAnswers: fast.answered, close: () => app.close() }
 }
 
 /** `manager/mvc/` → `/manager/mvc` */

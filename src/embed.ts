@@ -121,7 +121,7 @@ export async function startFleetsim(options: FleetsimOptions = {}): Promise<Runn
     const config = parseServeConfig(argv, {})
     const server = await startServer(config, { logger: createLogger('silent', { pretty: false }), announce: () => undefined })
     const engine = server.fleet
-    const harness = server.harness
+    const traffic = server.traffic
     return {
       url: server.serviceUrl,
       baseUrl: server.baseUrl,
@@ -137,9 +137,9 @@ export async function startFleetsim(options: FleetsimOptions = {}): Promise<Runn
         setSpeed: (speed) => engine.setClock({ speed }),
         state: () => engine.clockState()
       },
-      journal: (filter) => harness.journal.query(filter ?? {}),
-      clearJournal: () => harness.journal.clear(),
-      report: () => harness.report(),
+      journal: (filter) => traffic.journal.query(filter ?? {}),
+      clearJournal: () => traffic.journal.clear(),
+      report: () => traffic.report(),
       engine,
       close: async () => {
         await server.close()

@@ -14,7 +14,7 @@ import pretty from 'pino-pretty'
 import { buildApp } from './app.js'
 import type { LogLevel, ServeConfig } from './config.js'
 import type { FleetEngine } from './fleet/fleet.js'
-import type { Harness } from './journal/plugin.js'
+import type { ClientTraffic } from './journal/plugin.js'
 import { handleClientError } from './http/client-errors.js'
 import { trackConnections, type Connections } from './http/connections.js'
 import { markConnections } from './http/limits.js'
@@ -50,7 +50,7 @@ export interface RunningServer {
   /** the simulated fleet: clock control (advance, setClock), stats, admin overrides */
   readonly fleet: FleetEngine
   /** the request journal and client report */
-  readonly harness: Harness
+  readonly traffic: ClientTraffic
   /** connections open now, counted from accept (TLS handshakes included) */
   openConnections(): number
   /**
@@ -84,7 +84,7 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
 
   const { fleet, manager } = await startSimulation(config, tls.ca, logger, scenario)
   const saveState = stateSaver(config, fleet, manager, tls.ca, logger)
-  const { app, harness, handler } = await buildApp({ fleet, manager, ca: tls.ca, logger, ...(saveState === undefined ? {} : { saveState }) }, config).catch(async (error: unknown) => {
+  const { app, traffic, handler } = await buildApp({ fleet, manager, ca: tls.ca, logger, ...(saveState === undefined ? {} : { saveState }) }, config).catch(async (error: unknown) => {
     await fleet.close()
     throw error
   })
@@ -135,7 +135,7 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
     baseUrl,
     serviceUrl,
     fleet,
-    harness,
+    traffic,
     port,
     ca: tls.ca,
     caPath: tls.caPath,

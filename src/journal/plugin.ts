@@ -1,5 +1,5 @@
 /**
- * The harness plugin: the request journal and strict checking (recorder.ts), and the admin
+ * The traffic plugin: the request journal and strict checking (recorder.ts), and the admin
  * endpoints that read them:
  *
  * - `GET /__admin/requests?operation=&status=&since=&limit=`: journal entries, oldest first,
@@ -23,26 +23,26 @@ import { renderHtml } from './report-render.js'
 /** Entries `GET /__admin/requests` returns without `limit`. */
 export const DEFAULT_REQUESTS_LIMIT = 1000
 
-export interface HarnessOptions {
+export interface ClientTrafficOptions {
   /** journal entries kept (0: no journal); default 10,000 */
   journalSize?: number
   /** bytes the journal's entries may hold together; default 32 MiB */
   journalMaxBytes?: number
   /** reject requests that break a strict-only rule with 400; default false */
   strict?: boolean
-  /** credentials of the harness endpoints (the admin ones); default: the facade's */
+  /** credentials of the journal and report endpoints (the admin ones); default: the facade's */
   auth?: Credentials
 }
 
-/** The journal and report of one app, for embedding programs and tests. */
-export interface Harness {
+/** What one app records of its clients and how strictly it judges them: the request journal, strict mode and the client report. */
+export interface ClientTraffic {
   readonly journal: Journal
   readonly strict: boolean
   readonly auth?: Credentials
   report(): ClientReport
 }
 
-export function createHarness(options: HarnessOptions = {}): Harness {
+export function createClientTraffic(options: ClientTrafficOptions = {}): ClientTraffic {
   const journal = new Journal(options.journalSize ?? JOURNAL_DEFAULTS.size, options.journalMaxBytes ?? JOURNAL_DEFAULTS.maxBytes)
   const strict = options.strict ?? false
   return {
@@ -53,8 +53,8 @@ export function createHarness(options: HarnessOptions = {}): Harness {
   }
 }
 
-export interface HarnessPluginOptions {
-  harness: Harness
+export interface TrafficPluginOptions {
+  traffic: ClientTraffic
   authCheck: AuthCheck
   /** virtual time, epoch ms */
   now: () => number
@@ -95,11 +95,11 @@ function wantsHtml(request: FastifyRequest, format: string | undefined): boolean
   return /\btext\/html\b/i.test(accept)
 }
 
-async function harnessPluginImpl(app: FastifyInstance, options: HarnessPluginOptions): Promise<void> {
-  const { harness, authCheck } = options
+async function trafficPluginImpl(app: FastifyInstance, options: TrafficPluginOptions): Promise<void> {
+  const { traffic, authCheck } = options
   registerRecorder(app, {
-    journal: harness.journal,
-    strict: harness.strict,
+    journal: traffic.journal,
+    strict: traffic.strict,
     now: options.now,
     uuidOf: options.uuidOf,
     ...(options.faultCounts === undefined ? {} : { faultCounts: options.faultCounts })
@@ -114,13 +114,13 @@ async function harnessPluginImpl(app: FastifyInstance, options: HarnessPluginOpt
 
   app.get('/__admin/requests', route, async (request) => {
     const filter = parseFilter(request.query as Record<string, string | undefined>)
-    const entries = harness.journal.query(filter)
-    const { journal } = harness
+    const entries = traffic.journal.query(filter)
+    const { journal } = traffic
     return { entries, returned: entries.length, stored: journal.size, dropped: journal.dropped, capacity: journal.capacity, bytes: journal.bytes, maxBytes: journal.maxBytes }
   })
 
   app.delete('/__admin/requests', route, async (_request, reply) => {
-    harness.journal.clear()
+    traffic.journal.clear()
     return reply.code(204).send()
   })
 
@@ -129,10 +129,10 @@ async function harnessPluginImpl(app: FastifyInstance, options: HarnessPluginOpt
     if (format !== undefined && format !== 'html' && format !== 'json') {
       throw apiError('E_NOT_IN_ENUM', { where: 'query parameter', name: 'format', allowed: ['json', 'html'], got: JSON.stringify(format) })
     }
-    const report = harness.report()
+    const report = traffic.report()
     if (wantsHtml(request, format)) return reply.type('text/html; charset=utf-8').send(renderHtml(report))
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(report))
   })
 }
 
-export const harnessPlugin = Object.assign(harnessPluginImpl, { [Symbol.for('skip-override')]: true })
+export const trafficPlugin = Object.assign(trafficPluginImpl, { [Symbol.for('skip-override')]: true })

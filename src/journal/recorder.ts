@@ -1,5 +1,5 @@
 /**
- * The request hooks of the harness: they gather each request's facts, check the strict-mode
+ * The request hooks of the journal: they gather each request's facts, check the strict-mode
  * rules (rejecting in --strict), read the answer, and add one journal entry per request.
  *
  * Registered at the root (skip-override), so the hooks see every route. Recorded: every request

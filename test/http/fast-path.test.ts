@@ -11,7 +11,7 @@ import { buildApp } from '../../src/app.js'
 import { parseServeConfig } from '../../src/config.js'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
 import type { JournalEntry } from '../../src/journal/journal.js'
-import type { Harness } from '../../src/journal/plugin.js'
+import type { ClientTraffic } from '../../src/journal/plugin.js'
 import { URL_CAP } from '../../src/journal/journal-bounds.js'
 import { LAZY_ANSWER_CHARS } from '../../src/journal/recorder.js'
 import { createLogger } from '../../src/server.js'
@@ -53,7 +53,7 @@ function callFacts(entry: JournalEntry): Partial<JournalEntry> {
 
 describe('the fast path', () => {
   let fleet: FleetEngine
-  let harness: Harness
+  let harness: ClientTraffic
   let server: Server
   let port: number
   let metrics: () => Promise<string>
@@ -70,7 +70,7 @@ describe('the fast path', () => {
     // switched by the test.
     const built = await buildApp({ fleet, ca: CA, processMetrics: false, fastPath: () => fastPathOn }, { user: 'admin', password: 'secret' })
     const { app, registry } = built
-    harness = built.harness
+    harness = built.traffic
     fastPathAnswers = built.fastPathAnswers
     ;({ server, port } = await listen((req, res) => {
       sent++

@@ -26,7 +26,7 @@ export const CA: CaInfo = {
 export interface Harness {
   app: FastifyInstance
   fleet: FleetEngine
-  /** everything buildApp assembled: the journal (`built.harness`), faults, registry */
+  /** everything buildApp assembled: the journal (`built.traffic`), faults, registry */
   built: FleetsimApp
   close(): Promise<void>
 }

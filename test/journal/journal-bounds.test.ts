@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { bodyText, callKey } from '../../src/journal/call-key.js'
 import { DETAIL_CAP, HEADER_CAP, MAX_VIOLATIONS, SHAPE_KEYS, SHAPE_KEYS_PER_OBJECT, URL_CAP, measureShape } from '../../src/journal/journal-bounds.js'
 import type { JournalEntry } from '../../src/journal/journal.js'
-import type { Harness as HarnessState } from '../../src/journal/plugin.js'
+import type { ClientTraffic as HarnessState } from '../../src/journal/plugin.js'
 import { AUTH, JSON_HEADERS, REST, harness, type Harness } from '../http/helpers.js'
 
 let h: Harness
@@ -15,7 +15,7 @@ let state: HarnessState
 
 beforeAll(async () => {
   h = await harness(10, { journalSize: 10_000 })
-  state = h.built.harness
+  state = h.built.traffic
 })
 afterAll(() => h.close())
 beforeEach(() => state.journal.clear())
@@ -44,7 +44,7 @@ describe('the journal of a long request', () => {
 
   it('drops the oldest entries when their bytes would pass --journal-max-bytes, and counts them', async () => {
     const app = await harness(10, { journalSize: 10_000, journalMaxBytes: 256 * 1024 })
-    const small = app.built.harness
+    const small = app.built.traffic
     try {
       for (let i = 0; i < 40; i++) await app.app.inject({ method: 'GET', url: `${REST}/agentinfo.json?agentname=${i}${'b'.repeat(20_000)}` })
       expect(small.journal.bytes).toBeLessThanOrEqual(256 * 1024)

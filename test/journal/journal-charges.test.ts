@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { URL_CAP } from '../../src/journal/journal-bounds.js'
-import type { Harness as HarnessState } from '../../src/journal/plugin.js'
+import type { ClientTraffic as HarnessState } from '../../src/journal/plugin.js'
 import { JSON_HEADERS, REST, harness, type Harness } from '../http/helpers.js'
 
 setFlagsFromString('--expose-gc')
@@ -38,7 +38,7 @@ function send(path: string, headers: Record<string, string>, method = 'GET', bod
 
 beforeAll(async () => {
   h = await harness(10, { journalSize: 10_000 })
-  state = h.built.harness
+  state = h.built.traffic
   await h.app.listen({ host: '127.0.0.1', port: 0 })
   port = (h.app.server.address() as { port: number }).port
 })

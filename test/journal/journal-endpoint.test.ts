@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { Harness as HarnessState } from '../../src/journal/plugin.js'
+import type { ClientTraffic as HarnessState } from '../../src/journal/plugin.js'
 import type { JournalEntry } from '../../src/journal/journal.js'
 import { AUTH, REST, agentBody, call, harness, someUuids, type Harness } from '../http/helpers.js'
 
@@ -14,7 +14,7 @@ async function entries(query = ''): Promise<JournalEntry[]> {
 
 beforeAll(async () => {
   h = await harness(20, { journalSize: 5 })
-  state = h.built.harness
+  state = h.built.traffic
 })
 afterAll(() => h.close())
 beforeEach(async () => {

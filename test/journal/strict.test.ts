@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Harness as HarnessState } from '../../src/journal/plugin.js'
+import type { ClientTraffic as HarnessState } from '../../src/journal/plugin.js'
 import { AUTH, REST, call, harness, someUuids, type Harness } from '../http/helpers.js'
 
 describe('strict mode', () => {
@@ -7,7 +7,7 @@ describe('strict mode', () => {
   let state: HarnessState
   beforeAll(async () => {
     h = await harness(20, { strict: true })
-    state = h.built.harness
+    state = h.built.traffic
   })
   afterAll(() => h.close())
 
@@ -43,7 +43,7 @@ describe('lenient mode (the default)', () => {
   let state: HarnessState
   beforeAll(async () => {
     h = await harness(20, {})
-    state = h.built.harness
+    state = h.built.traffic
   })
   afterAll(() => h.close())
 
