@@ -44,6 +44,11 @@ export interface FleetsimOptions {
   speed?: number
   /** default 1 */
   workers?: number
+  /**
+   * virtual time an agent added with addagent takes to report in: seconds (`0`: at once) or
+   * serve's `--join-delay` text (`5s`, a range `2s..9s`); default 2s..9s, as serve's
+   */
+  joinDelay?: number | string
 }
 
 export interface RunningFleetsim {
@@ -102,6 +107,7 @@ export async function startFleetsim(options: FleetsimOptions = {}): Promise<Runn
       '--journal-size', String(options.journalSize ?? SERVE_DEFAULTS.journalSize),
       '--journal-max-bytes', String(options.journalMaxBytes ?? SERVE_DEFAULTS.journalMaxBytes),
       '--log-level', 'silent',
+      ...(options.joinDelay === undefined ? [] : ['--join-delay', String(options.joinDelay)]),
       ...(options.http === true ? ['--http'] : []),
       ...(options.strict === true ? ['--strict'] : []),
       ...(options.paused ?? true ? ['--paused'] : []),
