@@ -15,7 +15,8 @@ import { availableParallelism } from 'node:os'
 import { ConfigError } from './flags/config-error.js'
 import { RuleError, envName, switchFlag, valueFlag, type Rule, type SwitchFlag, type ValueFlag } from './flags/flag.js'
 import { invalidValue, parseFlags, type ParsedFlags } from './flags/parse.js'
-import { durationWithSpread, integer, isoTime, listOf, nonEmpty, oneOf, percentage, positiveNumber, workerCount } from './flags/rules.js'
+import { durationWithSpread, integer, isoTime, listOf, nonEmpty, oneOf, percentage, positiveNumber, wholeSecondsRange, workerCount } from './flags/rules.js'
+import { DEFAULT_JOIN_DELAY } from './fleet/fleet-types.js'
 import { JOURNAL_DEFAULTS } from './journal/journal.js'
 import { STORED_LIMIT_DEFAULTS, STORED_LIMIT_FLAGS, type StoredLimits } from './manager/limits.js'
 import { OPERATIONS, type OperationName } from './protocol/operations.js'
@@ -34,6 +35,8 @@ export const MAX_QUERY_LENGTH = 16 * 1024 * 1024
 export const MIN_JOURNAL_BYTES = 1024 * 1024
 /** Upper bound of the timeout flags: one day. */
 export const MAX_TIMEOUT_MS = 86_400_000
+/** Upper bound of --join-delay: a day of virtual time. */
+export const MAX_JOIN_DELAY_SECONDS = 86_400
 /** Upper bound of --shutdown-grace: a stop that waits longer than a minute is one a supervisor kills anyway. */
 export const MAX_SHUTDOWN_GRACE_MS = 60_000
 /** Upper bound of --latency, spread included: one day, well inside what a Node timer can wait (24.8 days). */
@@ -93,10 +96,10 @@ interface ValueSpec<T> {
   readonly help: string
 }
 
-/** A flag with a default written as a value; help shows it as written. */
-function value<T>(spec: ValueSpec<T> & { default: NoInfer<T> }): ValueFlag<T> & { readonly env: true; readonly default: Fixed<T> } {
-  const { default: fallback, ...flag } = spec
-  return Object.freeze({ ...valueFlag({ ...flag, defaultText: String(fallback), env: true }), env: true, default: { kind: 'fixed', value: fallback } } as const)
+/** A flag with a default written as a value; help shows it as written (or as `defaultText`, for a value that is not text). */
+function value<T>(spec: ValueSpec<T> & { default: NoInfer<T>; defaultText?: string }): ValueFlag<T> & { readonly env: true; readonly default: Fixed<T> } {
+  const { default: fallback, defaultText = String(fallback), ...flag } = spec
+  return Object.freeze({ ...valueFlag({ ...flag, defaultText, env: true }), env: true, default: { kind: 'fixed', value: fallback } } as const)
 }
 
 /** A flag without a default: undefined unless given; help shows `none`. */
@@ -181,6 +184,14 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
   metricsAuth: off({ name: 'metrics-auth', help: 'require the REST credentials on /metrics (headers or HTTP Basic auth)' }),
   startTime: valueFromContext({ name: 'start-time', valueName: '<iso>', rule: isoTime, defaultText: 'now', default: (context) => context.now(), help: 'virtual time at start, ISO 8601 with a time zone (2024-01-01T00:00:00Z)' }),
   paused: off({ name: 'paused', help: 'start with the virtual clock paused' }),
+  joinDelay: value({
+    name: 'join-delay',
+    valueName: '<duration>',
+    rule: wholeSecondsRange(MAX_JOIN_DELAY_SECONDS),
+    default: DEFAULT_JOIN_DELAY,
+    defaultText: `${DEFAULT_JOIN_DELAY.min}s..${DEFAULT_JOIN_DELAY.max}s`,
+    help: 'virtual time an agent added with addagent takes to report in (OFFLINE until then); a range like 2s..9s is drawn per agent, 0 is at once'
+  }),
   bodyLimit: value({ name: 'body-limit', valueName: '<bytes>', rule: integer(1, MAX_LIMIT), default: 1024 * 1024, help: 'largest request body; a larger one gets 413' }),
   maxListItems: value({ name: 'max-list-items', valueName: '<n>', rule: integer(1, MAX_LIMIT), default: 100_000, help: 'most items of one list query parameter; more get 400' }),
   // 10,000 agentUuids in one query (the multi-agent load the benchmarks use) take about 370 KiB.

@@ -50,6 +50,11 @@ export interface FleetsimOptions {
   errorRate?: string
   /** the operations `latency` and `errorRate` apply to, as `--fault-operations`; default every operation */
   faultOperations?: readonly string[]
+  /**
+   * virtual time an agent added with addagent takes to report in: seconds (`0`: at once) or
+   * serve's `--join-delay` text (`5s`, a range `2s..9s`); default 2s..9s, as serve's
+   */
+  joinDelay?: number | string
 }
 
 export interface RunningFleetsim {
@@ -108,6 +113,7 @@ export async function startFleetsim(options: FleetsimOptions = {}): Promise<Runn
       '--journal-size', String(options.journalSize ?? SERVE_DEFAULTS.journalSize),
       '--journal-max-bytes', String(options.journalMaxBytes ?? SERVE_DEFAULTS.journalMaxBytes),
       '--log-level', 'silent',
+      ...(options.joinDelay === undefined ? [] : ['--join-delay', String(options.joinDelay)]),
       ...(options.http === true ? ['--http'] : []),
       ...(options.strict === true ? ['--strict'] : []),
       ...(options.paused ?? true ? ['--paused'] : []),

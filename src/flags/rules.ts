@@ -72,6 +72,29 @@ export function wholeSeconds(min = 1): Rule<number> {
   }
 }
 
+/** Whole seconds from `min` to `max`, both included; `min` = `max` is one fixed duration. */
+export interface SecondsRange {
+  readonly min: number
+  readonly max: number
+}
+
+/**
+ * A duration of whole seconds (`0`, `5s`, `1m`) or a range of them (`2s..9s`), none longer
+ * than `limit` seconds: a range is drawn from, a single duration is used as it is.
+ */
+export function wholeSecondsRange(limit: number): Rule<SecondsRange> {
+  const shape = `be a duration of whole seconds (like 0, 5s, 1m) or a range of them (like 2s..9s), at most ${formatSeconds(limit)}`
+  return (text) => {
+    const parts = text.split('..')
+    const min = parseDuration(parts[0])
+    const max = parts.length === 1 ? min : parseDuration(parts[1])
+    const whole = (seconds: number | undefined): seconds is number => seconds !== undefined && Number.isInteger(seconds) && seconds <= limit
+    if (parts.length > 2 || !whole(min) || !whole(max)) throw new RuleError(shape)
+    if (min > max) throw new RuleError(`give the shorter duration of a range first (${parts[1]}..${parts[0]})`)
+    return Object.freeze({ min, max })
+  }
+}
+
 /** An http:// or https:// URL. */
 export const httpUrl: Rule<URL> = (text) => {
   let url: URL | undefined

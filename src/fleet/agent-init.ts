@@ -57,6 +57,18 @@ export interface InitOptions {
    * this second, with a condition drawn from the scenario's states mix.
    */
   joinAt?: number
+  /** An API add: the agent is not connected until this second (addedReportsInAt); default t, at once. */
+  reportsInAt?: number
+}
+
+/**
+ * When agent i, added through the API at second t, reports in: t plus whole seconds drawn
+ * uniformly from the join delay (FleetOptions.joinDelay). With the default 2 to 9 s this is
+ * the draw added agents have always had (2 + floor(u · 8)), so runs that add agents keep
+ * their digests.
+ */
+export function addedReportsInAt(program: FleetProgram, i: number, t: number, delay: { readonly min: number; readonly max: number }): number {
+  return t + delay.min + Math.floor(uniform(program.seed, i, 0, Stream.JOIN_DELAY) * (delay.max - delay.min + 1))
 }
 
 export function initAgent(ctx: LifeContext, i: number, options: InitOptions): void {
@@ -105,13 +117,16 @@ export function initAgent(ctx: LifeContext, i: number, options: InitOptions): vo
     applyCondition(ctx, i, t)
     joinLater(v, i, options.joinAt)
   } else {
-    // A newly added agent is configured but not connected yet; it reports in shortly.
+    // A newly added agent is configured but not connected until it reports in (--join-delay).
     v.startedAt[i] = t
     v.countAt[i] = t
     v.receivedAtMidnight[i] = v.sentAtMidnight[i] = 0
-    v.link[i] = Link.DOWN
-    v.revertAt[i] = t + 2 + Math.floor(uniform(program.seed, i, 0, Stream.JOIN_DELAY) * 8)
-    v.revertTo[i] = Revert.LINK
+    const reportsInAt = options.reportsInAt ?? t
+    if (reportsInAt > t) {
+      v.link[i] = Link.DOWN
+      v.revertAt[i] = reportsInAt
+      v.revertTo[i] = Revert.LINK
+    }
   }
   v.state[i] = deriveState(v, i, ctx.lockout)
   v.lastOnlineAt[i] = v.state[i] === deriveState(v, i, false) ? t : v.startedAt[i]

@@ -50,6 +50,12 @@ export class FleetCore {
   readonly census = new Census(this.stats)
   /** Sparse data of agents the API renamed, added or reconfigured. */
   readonly overrides = new AgentOverrides()
+  /**
+   * Agents added through the API that have not reported in yet: index → the second they do
+   * (per run). Only for the refusal message of commands (mutations.ts); the agents' timers are
+   * in shared memory. Not saved: after a resume such an agent is refused as "not connected".
+   */
+  readonly reportsInAt = new Map<number, number>()
   readonly turns = new TurnQueue()
 
   constructor(readonly options: FilledOptions) {}
@@ -79,6 +85,7 @@ export class FleetCore {
     const previous = this.clock as VirtualClock | undefined
     this.clock = new VirtualClock(this.options.startTime, { speed: previous?.speed ?? this.options.speed, paused: previous?.paused ?? this.options.paused })
     this.overrides.clear()
+    this.reportsInAt.clear()
     Object.assign(this.stats, emptyStats())
     this.census.clear()
     this.used = agents

@@ -15,6 +15,22 @@ import type { WorkerTask } from './worker.js'
 /** The reconnect wait the spec states: an agent not back within it has failed to reconnect. */
 export const RECONNECT_WAIT_SECONDS = 10
 
+/**
+ * How long an agent added through the API (addagent) takes to report in: whole virtual
+ * seconds, drawn for each agent uniformly from [min, max] (min = max: always that long; 0: at
+ * once). Until then it is listed OFFLINE and commands that need a connection refuse it.
+ */
+export interface JoinDelay {
+  readonly min: number
+  readonly max: number
+}
+
+/**
+ * 2 to 9 seconds, as added agents have always reported in: the draw is 2 + floor(u · 8) with
+ * the agent's JOIN_DELAY draw u, so runs that add agents keep their digests.
+ */
+export const DEFAULT_JOIN_DELAY: JoinDelay = Object.freeze({ min: 2, max: 9 })
+
 export interface FleetOptions {
   agents: number
   seed: number
@@ -32,6 +48,8 @@ export interface FleetOptions {
   scenario?: CompiledScenario
   /** extra slots for agents added through the API (default: 5% of agents, at least 1,000) */
   headroom?: number
+  /** how long agents added through the API take to report in (default DEFAULT_JOIN_DELAY) */
+  joinDelay?: JoinDelay
   /** how each step task reaches the pool; only tests set it (see StepTaskRunner) */
   stepTask?: StepTaskRunner
 }

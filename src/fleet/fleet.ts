@@ -32,7 +32,7 @@ import type { CompiledScenario } from './scenario-program.js'
 import type { ReconnectOperation } from '../scenario/types.js'
 import type { AgentStateName } from '../protocol/states.js'
 import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, FleetObservation, NewAgent } from './fleet-api.js'
-import type { EngineSnapshot, FleetComposition, FleetOptions, FleetStats, OverrideAction, ScenarioInfo } from './fleet-types.js'
+import { DEFAULT_JOIN_DELAY, type EngineSnapshot, type FleetComposition, type FleetOptions, type FleetStats, type JoinDelay, type OverrideAction, type ScenarioInfo } from './fleet-types.js'
 
 export * from './fleet-types.js'
 
@@ -62,7 +62,7 @@ export class FleetEngine implements Fleet, FleetObservation {
   }
 
   /** Continues a saved run (see snapshot()); `scenario` is the saved scenario, compiled again. */
-  static async restore(saved: EngineSnapshot, options: Pick<FleetOptions, 'workers' | 'caFingerprint' | 'headroom'> & { scenario?: CompiledScenario }): Promise<FleetEngine> {
+  static async restore(saved: EngineSnapshot, options: Pick<FleetOptions, 'workers' | 'caFingerprint' | 'headroom' | 'joinDelay'> & { scenario?: CompiledScenario }): Promise<FleetEngine> {
     const engine = new FleetEngine({
       agents: saved.initialAgents,
       seed: saved.seed,
@@ -71,7 +71,8 @@ export class FleetEngine implements Fleet, FleetObservation {
       startTime: saved.startTime,
       paused: saved.paused,
       caFingerprint: options.caFingerprint,
-      headroom: options.headroom ?? Math.max(1000, saved.used - saved.initialAgents + Math.ceil(saved.initialAgents * 0.05))
+      headroom: options.headroom ?? Math.max(1000, saved.used - saved.initialAgents + Math.ceil(saved.initialAgents * 0.05)),
+      joinDelay: checkedJoinDelay(options.joinDelay)
     })
     await engine.setup(options.scenario, undefined, saved)
     engine.driver.schedule()
@@ -89,7 +90,8 @@ export class FleetEngine implements Fleet, FleetObservation {
         startTime: options.startTime ?? Date.now(),
         paused: options.paused ?? false,
         caFingerprint: options.caFingerprint,
-        headroom: options.headroom
+        headroom: options.headroom,
+        joinDelay: checkedJoinDelay(options.joinDelay)
       },
       options.stepTask
     )
@@ -339,6 +341,16 @@ export class FleetEngine implements Fleet, FleetObservation {
   close(): Promise<void> {
     return this.driver.close()
   }
+}
+
+/** The join delay of the options, or the default; a range of whole seconds from min up to max. */
+function checkedJoinDelay(joinDelay: JoinDelay | undefined): JoinDelay {
+  if (joinDelay === undefined) return DEFAULT_JOIN_DELAY
+  const { min, max } = joinDelay
+  if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || min < 0 || max < min) {
+    throw new RangeError(`joinDelay must be whole seconds with 0 <= min <= max, got ${JSON.stringify(joinDelay)}`)
+  }
+  return Object.freeze({ min, max })
 }
 
 export function createFleet(options: FleetOptions): Promise<FleetEngine> {

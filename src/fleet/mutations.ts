@@ -12,7 +12,7 @@ import { Flag, Link, NEVER } from './layout.js'
 import { sample } from './program.js'
 import { advanceCounters } from './counters.js'
 import { NO_STAGE, Revert, applyAction, disconnect, refreshState, restartModules, setModuleStatus, stopModules, type LifeContext } from './lifecycle.js'
-import { initAgent } from './agent-init.js'
+import { addedReportsInAt, initAgent } from './agent-init.js'
 import { Stream, uniform } from './random.js'
 import { agentName } from './reads.js'
 import type { FleetCore } from './fleet-core.js'
@@ -38,7 +38,11 @@ export function addAgent(core: FleetCore, agent: NewAgent): number {
   }
   const i = core.used++
   const ctx = core.mutationContext()
-  initAgent(ctx, i, { t: core.steppedTo, initial: false, mode: Mode[agent.config.mode] })
+  const t = core.steppedTo
+  const reportsInAt = addedReportsInAt(core.program, i, t, core.options.joinDelay)
+  initAgent(ctx, i, { t, initial: false, mode: Mode[agent.config.mode], reportsInAt })
+  for (const [added, at] of core.reportsInAt) if (at <= t) core.reportsInAt.delete(added)
+  if (reportsInAt > t) core.reportsInAt.set(i, reportsInAt)
   core.overrides.setName(i, agent.name)
   // Without a given UUID the slot's generated one is used: a random one would make the
   // same API calls give different fleets.
@@ -66,6 +70,7 @@ export function deleteAgents(core: FleetCore, indices: number[], revokeCert: boo
   const t = core.steppedTo
   for (const i of indices) {
     if (!core.exists(i)) continue
+    core.reportsInAt.delete(i)
     advanceCounters(core.program, v, i, t)
     core.census.removed(core, i)
     v.flags[i] &= ~Flag.EXISTS
@@ -89,8 +94,28 @@ function refusal(core: FleetCore, i: number): string | undefined {
   if (!core.exists(i)) return 'agent no longer exists'
   const state = core.v.state[i]
   if (state === AgentState.UNMANAGED) return 'agent is unmanaged and cannot be administered remotely'
-  if (state === AgentState.OFFLINE) return 'agent is not connected'
+  if (state === AgentState.OFFLINE) return notConnected(core, i)
   return undefined
+}
+
+/**
+ * Why an OFFLINE agent is: an added or installed one that has not reported in yet says when it
+ * will (clients that add an agent and act on it at once meet this), any other is not connected.
+ */
+function notConnected(core: FleetCore, i: number): string {
+  const { v } = core
+  const t = core.steppedTo
+  const addedAt = core.reportsInAt.get(i)
+  // An admin override since the add (offline for a while, say) replaced the agent's timer.
+  if (addedAt !== undefined && addedAt > t && v.revertAt[i] === addedAt && v.link[i] === Link.DOWN) {
+    const { min, max } = core.options.joinDelay
+    const delay = min === max ? `${min} s` : `${min} to ${max} s`
+    return `agent has not reported in yet: an added agent reports in ${delay} after addagent (--join-delay), this one in ${addedAt - t} s of virtual time`
+  }
+  if ((v.flags[i] & Flag.NOT_JOINED) !== 0 && (v.revertTo[i] & Revert.JOIN) !== 0 && v.revertAt[i] > t) {
+    return `agent has not reported in yet: the scenario installs it, to report in ${v.revertAt[i] - t} s from now (virtual time)`
+  }
+  return 'agent is not connected'
 }
 
 /**

@@ -1,32 +1,74 @@
 /**
  * Requests that match no route: a known operation with another method gets 405 (with an
- * `Allow` header), anything else 404, both in the error envelope. Neither checks credentials:
- * they reveal only what the public spec and /openapi.json already say.
+ * `Allow` header), anything else 404, both in the error envelope in the negotiated format.
+ * Each 404 says what the path got wrong and what to call instead: an unknown operation gets the
+ * nearest one (`did you mean agentinfo.json?`), a path outside `<app-path>/restservice/` the
+ * application path the operations live under. Neither checks credentials: they reveal only
+ * what the public spec and /openapi.json already say.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { apiError } from '../protocol/errors.js'
+import { suggest } from '../lib/suggest.js'
+import { apiError, type ApiError } from '../protocol/errors.js'
 import { negotiate } from '../protocol/negotiation.js'
-import { OPERATIONS, isOperation } from '../protocol/operations.js'
+import { OPERATIONS, OPERATION_NAMES, isOperation, splitSuffix, withSuffix, type OperationName } from '../protocol/operations.js'
 import { sendEnvelope } from './reply.js'
 import '../protocol/request-context.js'
 
+const SERVICE = '/restservice'
+
 export function createNotFoundHandler(appPath: string) {
-  const prefix = `${appPath}/restservice/`
+  const servicePath = `${appPath}${SERVICE}/`
   return function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
     const path = request.url.split('?')[0]
-    const rest = path.startsWith(prefix) ? path.slice(prefix.length) : undefined
-    let name = rest?.split('/')[0] ?? ''
-    const suffix = name.endsWith('.json') ? 'json' : name.endsWith('.xml') ? 'xml' : undefined
-    if (suffix !== undefined && isOperation(name.slice(0, name.lastIndexOf('.'))) && OPERATIONS[name.slice(0, name.lastIndexOf('.')) as keyof typeof OPERATIONS].suffix) {
-      name = name.slice(0, name.lastIndexOf('.'))
+    const rest = path.startsWith(servicePath) ? path.slice(servicePath.length) : path === `${appPath}${SERVICE}` ? '' : undefined
+    // The operation as written: the first segment after /restservice/, suffix included.
+    const written = rest?.split('/')[0] ?? ''
+    const { name, suffix } = splitSuffix(written)
+    // Outside the service the suffix of the last segment says what the client wants to read.
+    const formatSuffix = rest === undefined ? splitSuffix(path.slice(path.lastIndexOf('/') + 1)).suffix : suffix
+    request.format = negotiate(formatSuffix, request.headers.accept, request.headers['content-type']) ?? 'xml'
+    request.operation = written
+    let error: ApiError
+    if (rest === undefined) {
+      error = apiError('E_UNKNOWN_PATH', { path, appPath, ...insteadOf(path, servicePath) })
+    } else if (written === '') {
+      error = apiError('E_UNKNOWN_OPERATION', { case: 'none', servicePath })
+    } else {
+      const operation = isOperation(written) ? written : isOperation(name) ? name : undefined
+      if (operation === undefined) {
+        const nearest = suggest(name, OPERATION_NAMES)
+        error = apiError('E_UNKNOWN_OPERATION', { case: 'unknown', written, servicePath, ...(nearest === undefined ? {} : { nearest: withSuffix(nearest, suffix) }) })
+      } else if (operation !== written && !OPERATIONS[operation].suffix) {
+        error = apiError('E_UNKNOWN_OPERATION', { case: 'suffix', operation, servicePath })
+      } else if (!allows(operation, request.method)) {
+        request.operation = operation
+        reply.header('allow', OPERATIONS[operation].method === 'GET' ? 'GET, HEAD' : OPERATIONS[operation].method)
+        error = apiError('E_METHOD_NOT_ALLOWED', { operation, method: request.method, allowed: OPERATIONS[operation].method })
+      } else {
+        // The right method, so the path goes on past the operation: `agentinfo/`, `stopagent/x`.
+        request.operation = operation
+        error = apiError('E_UNKNOWN_OPERATION', { case: 'subpath', operation, path, servicePath })
+      }
     }
-    request.format = negotiate(suffix, request.headers.accept, request.headers['content-type']) ?? 'xml'
-    request.operation = name
-    const error = isOperation(name)
-      ? apiError('E_METHOD_NOT_ALLOWED', { operation: name, method: request.method, allowed: OPERATIONS[name].method })
-      : apiError('E_UNKNOWN_OPERATION', { path })
-    if (isOperation(name)) reply.header('allow', OPERATIONS[name].method === 'GET' ? 'GET, HEAD' : OPERATIONS[name].method)
     const status = error.statusCode
-    return sendEnvelope(request, reply, { servicename: name, errors: [{ status, message: error.message, code: error.code }] }, status)
+    return sendEnvelope(request, reply, { servicename: request.operation, errors: [{ status, message: error.message, code: error.code }] }, status)
   }
+}
+
+function allows(operation: OperationName, method: string): boolean {
+  const allowed = OPERATIONS[operation].method
+  return method === allowed || (allowed === 'GET' && method === 'HEAD')
+}
+
+/**
+ * The service path a path outside it probably meant: what follows its own `/restservice/`
+ * (another application path), or its last segment when that names an operation (no
+ * `/restservice/` at all).
+ */
+function insteadOf(path: string, servicePath: string): { instead?: string } {
+  const at = path.indexOf(`${SERVICE}/`)
+  const after = at === -1 ? '' : path.slice(at + SERVICE.length + 1)
+  if (after !== '') return { instead: servicePath + after }
+  const last = path.slice(path.lastIndexOf('/') + 1)
+  return last !== '' && isOperation(splitSuffix(last).name) ? { instead: servicePath + last } : {}
 }

@@ -8,8 +8,10 @@
  * `checkRequest` is a pure function of the request's facts, so every rule is testable
  * without a server.
  */
+import { suggest } from '../lib/suggest.js'
 import type { ErrorCode } from '../protocol/errors.js'
 import { preferenceOf } from '../protocol/negotiation.js'
+import { OPERATIONS, OPERATION_NAMES, isOperation, splitSuffix, withSuffix } from '../protocol/operations.js'
 import type { JournalViolation } from './journal.js'
 
 export interface Rule {
@@ -38,6 +40,7 @@ export const RULES: readonly Rule[] = Object.freeze([
   rule('credentials-in-query', 'E_STRICT_CREDENTIALS_IN_QUERY', true, 'Credentials travel only in the REST_USER and REST_PASSWORD headers, never in the query string.'),
   rule('agentname-with-agentstate', 'E_EXCLUSIVE_PARAMETERS', false, 'agentinfo takes agentname or agentstate, not both.'),
   rule('missing-content-type', 'E_UNSUPPORTED_MEDIA_TYPE', false, 'A request with a body names its type with Content-Type: application/json or application/xml.'),
+  rule('unknown-operation', 'E_UNKNOWN_OPERATION', false, 'Call only the operations of the interface; GET /openapi.json lists them.'),
   rule('suffix-not-supported', 'E_UNKNOWN_OPERATION', false, 'Only agentinfo, agentmanager and appinfo (and certificateinfo) take the .json/.xml suffix.'),
   rule('wrong-method', 'E_METHOD_NOT_ALLOWED', false, 'Each operation has one method (GET, POST, PUT or DELETE).')
 ] satisfies Rule[])
@@ -90,8 +93,15 @@ export function checkRequest(facts: RequestFacts): JournalViolation[] {
   const add = (ruleId: string, detail: string) => found.push({ rule: ruleId, detail })
 
   if (facts.status === 405) add('wrong-method', `${facts.operation} does not take ${facts.method}`)
-  if (facts.status === 404 && facts.suffix !== undefined && facts.operation !== '' && !facts.routed) {
-    add('suffix-not-supported', `${facts.pathName} has a suffix ${facts.operation} does not take`)
+  // A 404 under the REST service (outside it the path names no operation: `operation` is '').
+  if (facts.status === 404 && facts.operation !== '' && !facts.routed && !isOperation(facts.pathName)) {
+    const { name, suffix } = splitSuffix(facts.pathName)
+    if (!isOperation(name)) {
+      const nearest = suggest(name, OPERATION_NAMES)
+      add('unknown-operation', `unknown operation ${facts.pathName}${nearest === undefined ? '' : `; did you mean ${withSuffix(nearest, suffix)}?`}`)
+    } else if (suffix !== undefined && !OPERATIONS[name].suffix) {
+      add('suffix-not-supported', `${facts.pathName} has a suffix ${name} does not take`)
+    }
   }
 
   const params = parseQuery(facts.rawQuery)

@@ -20,9 +20,9 @@ export function editDistance(a: string, b: string): number {
   return rows[a.length][b.length]
 }
 
-export function suggest(word: string, candidates: readonly string[]): string | undefined {
+export function suggest<T extends string>(word: string, candidates: readonly T[]): T | undefined {
   const lower = word.toLowerCase()
-  let best: string | undefined
+  let best: T | undefined
   let bestDistance = Infinity
   for (const candidate of candidates) {
     // A difference in case only counts as one edit: `online` is a typo of `ONLINE`.

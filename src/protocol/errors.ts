@@ -5,6 +5,7 @@
  *
  * docs/protocol.md lists every code; test/http/error-catalogue.test.ts keeps the two in step.
  */
+import { SUFFIX_OPERATIONS } from './operations.js'
 
 /** Which part of the request a parameter lives in, for messages. */
 export type Where = 'query parameter' | 'body field' | 'request body'
@@ -20,14 +21,46 @@ function entry<P = Record<string, never>>(status: number, message: (params: P) =
 
 const list = (items: readonly unknown[]): string => items.map((item) => JSON.stringify(item)).join(', ')
 
+/**
+ * A 404 under `<app-path>/restservice/` (`servicePath`), by what the path holds: no operation
+ * at all; a name that is no operation (`nearest`: the one it is a plausible typo of, written
+ * with the client's suffix where that operation takes one); an operation written with a
+ * suffix it does not take; an operation followed by more path (a trailing slash, a segment).
+ */
+export type UnknownOperation =
+  | { case: 'none'; servicePath: string }
+  | { case: 'unknown'; written: string; servicePath: string; nearest?: string }
+  | { case: 'suffix'; operation: string; servicePath: string }
+  | { case: 'subpath'; operation: string; path: string; servicePath: string }
+
+function unknownOperation(p: UnknownOperation): string {
+  switch (p.case) {
+    case 'none':
+      return `The path names no operation: call ${p.servicePath}<operation>, e.g. ${p.servicePath}appinfo.json; GET /openapi.json lists the operations.`
+    case 'unknown':
+      return p.nearest === undefined
+        ? `Unknown operation ${JSON.stringify(p.written)}: the operations live at ${p.servicePath}<operation>; GET /openapi.json lists them.`
+        : `Unknown operation ${JSON.stringify(p.written)}: did you mean ${p.nearest}? (GET /openapi.json lists the operations.)`
+    case 'suffix':
+      return `Operation "${p.operation}" takes no .json/.xml suffix (only ${SUFFIX_OPERATIONS.join(', ')} do): call ${p.servicePath}${p.operation} and name the format with the accept header.`
+    case 'subpath':
+      return `Nothing is served at ${JSON.stringify(p.path)}: operation "${p.operation}" is at ${p.servicePath}${p.operation}, with its parameters in the query string.`
+  }
+}
+
 export const ERRORS = {
   E_UNAUTHORIZED: entry(
     401,
     () => 'Missing or wrong credentials: send the headers REST_USER and REST_PASSWORD with a valid user name and password.'
   ),
-  E_UNKNOWN_OPERATION: entry<{ path: string }>(
+  // Under <app-path>/restservice/: which case src/http/not-found.ts found (UnknownOperation).
+  E_UNKNOWN_OPERATION: entry<UnknownOperation>(404, unknownOperation),
+  // Outside <app-path>/restservice/: `instead` is the path the client probably meant.
+  E_UNKNOWN_PATH: entry<{ path: string; appPath: string; instead?: string }>(
     404,
-    (p) => `No operation at ${JSON.stringify(p.path)}: operations live at <app path>/restservice/<operation>, see GET /openapi.json for the list.`
+    (p) =>
+      `Nothing is served at ${JSON.stringify(p.path)}: the operations live under ${p.appPath}/restservice/ (this simulator's --app-path is ${p.appPath}); ` +
+      (p.instead === undefined ? `e.g. GET ${p.appPath}/restservice/appinfo.json, and GET /openapi.json lists them.` : `call ${p.instead}.`)
   ),
   E_METHOD_NOT_ALLOWED: entry<{ operation: string; method: string; allowed: string }>(
     405,

@@ -32,3 +32,24 @@ export type OperationName = keyof typeof OPERATIONS
 export function isOperation(name: string): name is OperationName {
   return Object.hasOwn(OPERATIONS, name)
 }
+
+/** Every operation name, in the order of OPERATIONS (for did-you-mean suggestions). */
+export const OPERATION_NAMES: readonly OperationName[] = Object.freeze(Object.keys(OPERATIONS) as OperationName[])
+
+/** The operations that take the `.json`/`.xml` suffix, for messages. */
+export const SUFFIX_OPERATIONS: readonly OperationName[] = Object.freeze(OPERATION_NAMES.filter((name) => OPERATIONS[name].suffix))
+
+/** A path segment as a client wrote it: `agentinf.json` is the name `agentinf` and the suffix `json`. */
+export function splitSuffix(written: string): { name: string; suffix?: 'json' | 'xml' } {
+  if (written.endsWith('.json')) return { name: written.slice(0, -'.json'.length), suffix: 'json' }
+  if (written.endsWith('.xml')) return { name: written.slice(0, -'.xml'.length), suffix: 'xml' }
+  return { name: written }
+}
+
+/**
+ * An operation written with the suffix a client used, where the operation takes one: what to
+ * suggest for `agentinf.json` is `agentinfo.json`, for `stopagnt.json` it is `stopagent`.
+ */
+export function withSuffix(operation: OperationName, suffix: 'json' | 'xml' | undefined): string {
+  return suffix !== undefined && OPERATIONS[operation].suffix ? `${operation}.${suffix}` : operation
+}

@@ -3,7 +3,7 @@
  * through the state file. The saved scenario is compiled again against the saved template
  * ids, so a resumed run continues with the same digest as one that never stopped.
  */
-import { FleetEngine } from '../fleet/fleet.js'
+import { FleetEngine, type JoinDelay } from '../fleet/fleet.js'
 import { compileScenario } from '../fleet/scenario-program.js'
 import type { StoredLimits } from '../manager/limits.js'
 import { createManager, type Manager } from '../manager/manager.js'
@@ -17,10 +17,13 @@ export async function saveSimulation(path: string, engine: FleetEngine, manager:
   await writeStateFile(path, { savedAt: new Date().toISOString(), caFingerprint: ca.fingerprint, engine: saved, manager: manager.snapshot() })
 }
 
-/** `limits` bound what the resumed manager stores from now on; the saved data is kept whole. */
+/**
+ * `limits` bound what the resumed manager stores from now on; the saved data is kept whole.
+ * `joinDelay` applies to agents added from now on, as the other serve flags do.
+ */
 export async function resumeSimulation(
   path: string,
-  options: { ca: CaInfo; workers?: number; limits?: Partial<StoredLimits> }
+  options: { ca: CaInfo; workers?: number; limits?: Partial<StoredLimits>; joinDelay?: JoinDelay }
 ): Promise<{ engine: FleetEngine; manager: Manager }> {
   const state = await readStateFile(path, options.ca.fingerprint)
   const saved = state.engine
@@ -35,6 +38,6 @@ export async function resumeSimulation(
             return id
           }
         })
-  const engine = await FleetEngine.restore(saved, { workers: options.workers, caFingerprint: options.ca.fingerprint, scenario })
+  const engine = await FleetEngine.restore(saved, { workers: options.workers, caFingerprint: options.ca.fingerprint, scenario, joinDelay: options.joinDelay })
   return { engine, manager: createManager(engine, options.ca, { saved: state.manager, limits: options.limits }) }
 }

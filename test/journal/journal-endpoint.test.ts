@@ -72,6 +72,18 @@ describe('the request journal', () => {
     expect(suffix.violations.map((v) => v.rule)).toContain('suffix-not-supported')
   })
 
+  it('records an unknown operation as such, with the nearest one, and no suffix rule', async () => {
+    await call(h.app, 'GET', 'agentinf.json')
+    const [entry] = await entries()
+    expect(entry).toMatchObject({ operation: 'agentinf.json', status: 404, errorCodes: ['E_UNKNOWN_OPERATION'] })
+    expect(entry.violations).toEqual([{ rule: 'unknown-operation', detail: 'unknown operation agentinf.json; did you mean agentinfo.json?' }])
+    const finding = state.report().findings.find((f) => f.id === 'rule:unknown-operation')
+    expect(finding?.text).toBe(
+      `Rule unknown-operation broken 1 time: Call only the operations of the interface; GET /openapi.json lists them. Example #${entry.id}: GET /manager/mvc/restservice/agentinf.json (unknown operation agentinf.json; did you mean agentinfo.json?).`
+    )
+    expect(state.report().findings.map((f) => f.id)).not.toContain('rule:suffix-not-supported')
+  })
+
   it('records per-agent failures of a multi-agent answer with the agents UUIDs', async () => {
     const [online] = someUuids(h.fleet, 'ONLINE', 1)
     const [offline] = someUuids(h.fleet, 'OFFLINE', 1)

@@ -102,6 +102,25 @@ describe('the strict-mode rules', () => {
     expect(rules({ routed: false, status: 404, suffix: 'json', pathName: 'startagent.json' })).toEqual(['suffix-not-supported'])
   })
 
+  it('suffix-not-supported names the operation without the suffix the path gave it', () => {
+    const [violation] = checkRequest({ ...base, operation: 'startagent.json', routed: false, status: 404, suffix: 'json', pathName: 'startagent.json' })
+    expect(violation).toEqual({ rule: 'suffix-not-supported', detail: 'startagent.json has a suffix startagent does not take' })
+  })
+
+  it('unknown-operation: a name that is no operation (404), with the nearest one in the suffix used', () => {
+    const typo = { ...agentinfo, operation: 'agentinf.json', routed: false, status: 404, suffix: 'json', pathName: 'agentinf.json', rawQuery: '' } as const
+    expect(checkRequest(typo)).toEqual([{ rule: 'unknown-operation', detail: 'unknown operation agentinf.json; did you mean agentinfo.json?' }])
+    expect(checkRequest({ ...base, operation: 'nosuchop', routed: false, status: 404, pathName: 'nosuchop', rawQuery: '' })).toEqual([
+      { rule: 'unknown-operation', detail: 'unknown operation nosuchop' }
+    ])
+  })
+
+  it('says nothing of a 404 outside the REST service or after a known operation', () => {
+    expect(rules({ operation: '', routed: false, status: 404, pathName: 'agentinf', rawQuery: '' })).toEqual([])
+    expect(rules({ operation: 'startagent', routed: false, status: 404, pathName: 'startagent' })).toEqual([])
+    expect(rules({ operation: 'agentinfo', routed: false, status: 404, suffix: 'json', pathName: 'agentinfo.json' }, agentinfo)).toEqual([])
+  })
+
   it('wrong-method: another method than the operation takes (405)', () => {
     expect(rules({ routed: false, status: 405, method: 'GET' })).toEqual(['wrong-method'])
   })

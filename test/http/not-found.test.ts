@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AUTH, REST, harness, type Harness } from './helpers.js'
+
+let h: Harness
+beforeAll(async () => {
+  h = await harness(3)
+})
+afterAll(() => h.close())
+
+const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'POST' = 'GET') => h.app.inject({ method, url, headers: { ...AUTH, ...headers } })
+const JSON_ACCEPT = { accept: 'application/json' }
+const XML_ACCEPT = { accept: 'application/xml' }
+
+describe('an unknown operation under <app-path>/restservice/', () => {
+  it('answers 404 naming it and suggesting the nearest operation with the JSON suffix the client used', async () => {
+    const response = await get(`${REST}/agentinf.json`)
+    expect(response.statusCode).toBe(404)
+    expect(response.headers['content-type']).toMatch(/^application\/json/)
+    expect(response.json()).toEqual({
+      servicename: 'agentinf.json',
+      errors: [{ status: 404, code: 'E_UNKNOWN_OPERATION', message: 'Unknown operation "agentinf.json": did you mean agentinfo.json? (GET /openapi.json lists the operations.)' }]
+    })
+  })
+
+  it('answers in XML with the .xml suffix the client used', async () => {
+    const response = await get(`${REST}/agentinf.xml`)
+    expect(response.statusCode).toBe(404)
+    expect(response.headers['content-type']).toMatch(/^application\/xml/)
+    expect(response.body).toContain('<result servicename="agentinf.xml"><errors><status>404</status>')
+    expect(response.body).toContain('<message>Unknown operation &quot;agentinf.xml&quot;: did you mean agentinfo.xml? (GET /openapi.json lists the operations.)</message><code>E_UNKNOWN_OPERATION</code>')
+  })
+
+  it('suggests without a suffix when the client used none, in the format of the accept header', async () => {
+    const json = await get(`${REST}/stopagnet`, JSON_ACCEPT, 'POST')
+    expect(json.json().errors[0].message).toBe('Unknown operation "stopagnet": did you mean stopagent? (GET /openapi.json lists the operations.)')
+    const xml = await get(`${REST}/AgentInfo`, XML_ACCEPT)
+    expect(xml.headers['content-type']).toMatch(/^application\/xml/)
+    expect(xml.body).toContain('did you mean agentinfo?')
+  })
+
+  it('drops the suffix from the suggestion when the operation meant takes none', async () => {
+    const response = await get(`${REST}/stopagnt.json`, {}, 'POST')
+    expect(response.json().errors[0].message).toBe('Unknown operation "stopagnt.json": did you mean stopagent? (GET /openapi.json lists the operations.)')
+  })
+
+  it('says where the operations are when no operation is near the name', async () => {
+    const response = await get(`${REST}/nosuchop`, JSON_ACCEPT)
+    expect(response.json().errors[0]).toEqual({
+      status: 404,
+      code: 'E_UNKNOWN_OPERATION',
+      message: 'Unknown operation "nosuchop": the operations live at /manager/mvc/restservice/<operation>; GET /openapi.json lists them.'
+    })
+  })
+
+  it('says that an operation without a suffix takes none', async () => {
+    const response = await get(`${REST}/stopagent.json`, {}, 'POST')
+    expect(response.statusCode).toBe(404)
+    expect(response.json().errors[0]).toMatchObject({
+      code: 'E_UNKNOWN_OPERATION',
+      message:
+        'Operation "stopagent" takes no .json/.xml suffix (only agentinfo, agentmanager, appinfo, certificateinfo do): call /manager/mvc/restservice/stopagent and name the format with the accept header.'
+    })
+  })
+
+  it('answers a trailing slash after an operation with 404 saying where the operation is, not 405', async () => {
+    const response = await get(`${REST}/agentinfo/`, JSON_ACCEPT)
+    expect(response.statusCode).toBe(404)
+    expect(response.headers.allow).toBeUndefined()
+    expect(response.json()).toEqual({
+      servicename: 'agentinfo',
+      errors: [
+        {
+          status: 404,
+          code: 'E_UNKNOWN_OPERATION',
+          message: 'Nothing is served at "/manager/mvc/restservice/agentinfo/": operation "agentinfo" is at /manager/mvc/restservice/agentinfo, with its parameters in the query string.'
+        }
+      ]
+    })
+  })
+
+  it('still answers another method on an operation with 405 and Allow', async () => {
+    const response = await get(`${REST}/agentinfo.json`, {}, 'POST')
+    expect(response.statusCode).toBe(405)
+    expect(response.headers.allow).toBe('GET, HEAD')
+  })
+
+  it('says the path names no operation when it ends at /restservice', async () => {
+    for (const url of [`${REST}/`, REST]) {
+      const response = await get(url, JSON_ACCEPT)
+      expect(response.statusCode, url).toBe(404)
+      expect(response.json().errors[0], url).toEqual({
+        status: 404,
+        code: 'E_UNKNOWN_OPERATION',
+        message: 'The path names no operation: call /manager/mvc/restservice/<operation>, e.g. /manager/mvc/restservice/appinfo.json; GET /openapi.json lists the operations.'
+      })
+    }
+  })
+})
+
+describe('a path outside <app-path>/restservice/', () => {
+  it('names the application path the operations live under and the path to call, in JSON', async () => {
+    const response = await get('/wrong/mvc/restservice/agentinfo.json')
+    expect(response.statusCode).toBe(404)
+    expect(response.json()).toEqual({
+      servicename: '',
+      errors: [
+        {
+          status: 404,
+          code: 'E_UNKNOWN_PATH',
+          message:
+            'Nothing is served at "/wrong/mvc/restservice/agentinfo.json": the operations live under /manager/mvc/restservice/ (this simulator\'s --app-path is /manager/mvc); call /manager/mvc/restservice/agentinfo.json.'
+        }
+      ]
+    })
+  })
+
+  it('names the application path in XML when the client asks for XML', async () => {
+    const response = await get('/manager/agentinfo.xml')
+    expect(response.statusCode).toBe(404)
+    expect(response.headers['content-type']).toMatch(/^application\/xml/)
+    expect(response.body).toContain(
+      '<message>Nothing is served at &quot;/manager/agentinfo.xml&quot;: the operations live under /manager/mvc/restservice/ (this simulator&apos;s --app-path is /manager/mvc); call /manager/mvc/restservice/agentinfo.xml.</message><code>E_UNKNOWN_PATH</code>'
+    )
+  })
+
+  it('gives an example operation when the path names none', async () => {
+    const response = await get('/', JSON_ACCEPT)
+    expect(response.json().errors[0].message).toBe(
+      'Nothing is served at "/": the operations live under /manager/mvc/restservice/ (this simulator\'s --app-path is /manager/mvc); e.g. GET /manager/mvc/restservice/appinfo.json, and GET /openapi.json lists them.'
+    )
+  })
+})
