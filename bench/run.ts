@@ -1,10 +1,12 @@
 /**
- * `npm run bench -- [--scope agentinfo|lists|multi|scale|gc|all] [--quick] [--parallel-gc] [--out dir] [--no-table]`
+ * `npm run bench -- [--scope agentinfo|lists|multi|scale|gc|all] [--quick] [--parallel-gc] [--out dir] [--no-table] [--report-only]`
  *
  * Loads fleetsim on 127.0.0.1 with autocannon next to bare fastify and node:http baselines
  * answering the same bytes, measures the fleet at scale, writes every figure to
- * `<out>/<scope>[-quick]-<date>.json` and regenerates the table in bench/README.md.
- * `runBench` is the same run for programs (the CI smoke test).
+ * `<out>/<scope>[-quick]-<date>.json` and regenerates the table in bench/README.md. A missed
+ * target or a load run with failed requests is a sentence on stderr and exit code 1
+ * (lib/verdict.ts), unless --report-only. `runBench` is the same run for programs (the CI
+ * smoke test); it returns the failures and leaves failing to its caller.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -17,6 +19,7 @@ import type { GcMode } from './lib/protocol.js'
 import { gitState, machine, versions, writeResults, type BenchResults } from './lib/results.js'
 import { startTarget } from './lib/target.js'
 import { checkTargets } from './lib/targets.js'
+import { benchFailures, verdict } from './lib/verdict.js'
 import { agentinfoSuite } from './suites/agentinfo.js'
 import { gcSuite } from './suites/gc.js'
 import { listSuite } from './suites/lists.js'
@@ -51,9 +54,17 @@ export interface BenchOptions {
   progress?: (line: string) => void
 }
 
+/** `npm run bench`'s command line: the run, and whether failures only get reported (exit code 0). */
+export interface BenchCommand {
+  options: BenchOptions
+  reportOnly: boolean
+}
+
 export interface BenchRun {
   file: string
   results: BenchResults
+  /** a sentence per missed target or load run with failed requests (lib/verdict.ts) */
+  failures: string[]
 }
 
 export async function runBench(options: BenchOptions): Promise<BenchRun> {
@@ -106,13 +117,13 @@ export async function runBench(options: BenchOptions): Promise<BenchRun> {
     progress(`results: ${file} (${results.wallSeconds} s)`)
     for (const target of results.targets) progress(`target ${target.met ? 'met' : 'MISSED'}: ${target.name} (${target.goal}): ${target.value}`)
     if (options.table ?? options.outDir === undefined) progress(`table: ${await regenerateTable(outDir)}`)
-    return { file, results }
+    return { file, results, failures: benchFailures(results) }
   } finally {
     await rm(scratch, { recursive: true, force: true })
   }
 }
 
-function parseOptions(argv: string[]): BenchOptions {
+export function parseCommand(argv: string[]): BenchCommand {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -121,7 +132,8 @@ function parseOptions(argv: string[]): BenchOptions {
       smoke: { type: 'boolean', default: false },
       out: { type: 'string' },
       'parallel-gc': { type: 'boolean', default: false },
-      'no-table': { type: 'boolean', default: false }
+      'no-table': { type: 'boolean', default: false },
+      'report-only': { type: 'boolean', default: false }
     },
     strict: true
   })
@@ -129,7 +141,7 @@ function parseOptions(argv: string[]): BenchOptions {
   if (scope !== 'all' && !SCOPES.includes(scope)) throw new Error(`--scope must be one of ${[...SCOPES, 'all'].join(', ')}, got "${values.scope}"`)
   if (values.quick && values.smoke) throw new Error('--quick and --smoke exclude each other')
   const profile: ProfileName = values.smoke ? 'smoke' : values.quick ? 'quick' : 'full'
-  return {
+  const options: BenchOptions = {
     scope,
     profile,
     ...(values.out !== undefined ? { outDir: values.out } : {}),
@@ -137,18 +149,23 @@ function parseOptions(argv: string[]): BenchOptions {
     ...(values['no-table'] ? { table: false } : {}),
     command: ['npm run bench --', ...argv].join(' ').replace(/ --$/, '')
   }
+  return { options, reportOnly: values['report-only'] }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  let options: BenchOptions
+  let command: BenchCommand
   try {
-    options = parseOptions(process.argv.slice(2))
+    command = parseCommand(process.argv.slice(2))
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`)
     process.exit(2)
   }
-  runBench(options).then(
-    () => process.exit(0),
+  runBench(command.options).then(
+    ({ failures }) => {
+      const { lines, exitCode } = verdict(failures, command.reportOnly)
+      for (const line of lines) process.stderr.write(`${line}\n`)
+      process.exit(exitCode)
+    },
     (error: unknown) => {
       process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
       process.exit(1)

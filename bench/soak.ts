@@ -9,7 +9,8 @@
  * autocannon's own work does not show up as the server's event-loop lag or memory. The child
  * samples RSS, heap and event-loop delay once a second and reports them over IPC; the parent
  * drives the load and writes one JSON result (errors, 5xx, memory start/end/max, lag
- * percentiles) to bench/results/.
+ * percentiles) to bench/results/. Each failed check (lib/soak-checks.ts) is a sentence on
+ * stderr saying what failed and what it means, and the exit code is then 1.
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:http'
@@ -21,6 +22,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
+import { countsConsistent, settledCounts, soakFailures, type CountsComparison } from './lib/soak-checks.js'
 
 const ROLE_ENV = 'FLEETSIM_SOAK_ROLE'
 const SCENARIO = 'scenarios/flapping-network.yaml'
@@ -29,6 +31,8 @@ const USER = 'soak'
 const PASSWORD = 'soak-password'
 const MAX_DURATION_S = 24 * 3600
 const LAG_RESOLUTION_MS = 10
+/** seconds autocannon waits for an answer */
+const TIMEOUT_S = 10
 
 interface Sample {
   /** seconds since the load started */
@@ -47,7 +51,7 @@ interface Sample {
 type ServerMessage =
   | { kind: 'ready'; port: number; names: string[]; uuids: string[] }
   | { kind: 'sample'; sample: Sample }
-  | { kind: 'done'; serverErrors: number; responses: number; countsConsistent: boolean; agents: number; virtualSeconds: number }
+  | { kind: 'done'; serverErrors: number; responses: number; fleet: CountsComparison; agents: number; virtualSeconds: number }
 
 // ---- server side ---------------------------------------------------------------------------------
 
@@ -121,9 +125,9 @@ async function serve(speed: number): Promise<void> {
   await once(process, 'message')
   clearInterval(sampler)
   lag.disable()
-  const counts = Object.values(fleet.counts().byState)
-  const countsConsistent = JSON.stringify(counts) === JSON.stringify(fleet.scanCounts())
-  const result: ServerMessage = { kind: 'done', serverErrors, responses, countsConsistent, agents: fleet.size(), virtualSeconds: fleet.second() }
+  // Compared between step rounds: a scan during one sees agents the counts have not caught up with.
+  const counts = await settledCounts(fleet)
+  const result: ServerMessage = { kind: 'done', serverErrors, responses, fleet: counts, agents: fleet.size(), virtualSeconds: fleet.second() }
   server.closeAllConnections()
   server.close()
   await app.close()
@@ -205,7 +209,7 @@ async function drive(): Promise<number> {
     url: `http://127.0.0.1:${port}`,
     connections,
     duration,
-    timeout: 10,
+    timeout: TIMEOUT_S,
     headers,
     requests: [
       { method: 'GET', setupRequest: (request) => ({ ...request, path: `${base}/agentinfo?agentname=${encodeURIComponent(pick(names))}` }) },
@@ -249,15 +253,32 @@ async function drive(): Promise<number> {
       p99OfSecondlyP99: percentile(samples.map((s) => s.lagP99Ms), 99),
       max: Math.max(...samples.map((s) => s.lagMaxMs))
     },
-    fleet: { agentsAtEnd: done.agents, countsConsistent: done.countsConsistent, maxLagVirtualSeconds: Math.max(...samples.map((s) => s.fleetLagSeconds)) },
+    fleet: {
+      agentsAtEnd: done.agents,
+      countsConsistent: countsConsistent(done.fleet),
+      ...(countsConsistent(done.fleet) ? {} : { countsByState: done.fleet.counts, scannedByState: done.fleet.scanned }),
+      maxLagVirtualSeconds: Math.max(...samples.map((s) => s.fleetLagSeconds))
+    },
+    failures: soakFailures({
+      errors: load.errors,
+      timeouts: load.timeouts,
+      non2xx: load.non2xx,
+      serverErrors: done.serverErrors,
+      timeoutSeconds: TIMEOUT_S,
+      fleet: done.fleet
+    }),
     samples
   }
   mkdirSync(dirname(out), { recursive: true })
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`)
   const { samples: _samples, ...summary } = result
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\nsoak: result written to ${out}\n`)
-  const healthy = load.errors === 0 && load.timeouts === 0 && load.non2xx === 0 && done.serverErrors === 0 && done.countsConsistent
-  return healthy ? 0 : 1
+  if (result.failures.length === 0) {
+    process.stdout.write('soak: passed (no failed requests, no 5xx, fleet counts consistent)\n')
+    return 0
+  }
+  for (const failure of result.failures) process.stderr.write(`soak: FAILED: ${failure}\n`)
+  return 1
 }
 
 if (process.env[ROLE_ENV] === 'server') {

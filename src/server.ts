@@ -10,7 +10,6 @@ import { createServer as createHttpServer, type Server, type ServerOptions } fro
 import { createServer as createHttpsServer } from 'node:https'
 import { hostname } from 'node:os'
 import pino, { type DestinationStream, type Logger } from 'pino'
-import pretty from 'pino-pretty'
 import { buildApp } from './app.js'
 import type { LogLevel, ServeConfig } from './config.js'
 import type { FleetEngine } from './fleet/fleet.js'
@@ -19,6 +18,7 @@ import { handleClientError } from './http/client-errors.js'
 import { trackConnections, type Connections } from './http/connections.js'
 import { markConnections } from './http/limits.js'
 import { startFleetLog } from './metrics/fleet-log.js'
+import { terminalDestination } from './metrics/terminal-log.js'
 import { loadServeScenario, startSimulation } from './simulation.js'
 import { stateSaver } from './state/state-saver.js'
 import type { CaInfo } from './tls/ca-info.js'
@@ -61,13 +61,14 @@ export interface RunningServer {
 }
 
 /**
- * pino at the given level; human-readable only when stdout is a terminal. Secret headers are
- * redacted (REDACTED_PATHS). `destination` (tests) receives the JSON lines instead of stdout.
+ * pino at the given level; human-readable only when stdout is a terminal, one line per record
+ * (src/metrics/terminal-log.ts). Secret headers are redacted (REDACTED_PATHS). `destination`
+ * (tests) receives the lines instead of stdout: JSON, or the terminal's lines with `pretty`.
  */
 export function createLogger(level: LogLevel, options: { pretty?: boolean; destination?: DestinationStream } = {}): Logger {
   const usePretty = options.pretty ?? (options.destination === undefined && process.stdout.isTTY === true)
   const base = { level, base: { pid: process.pid }, redact: REDACTED_PATHS }
-  if (usePretty) return pino(base, pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid' }))
+  if (usePretty) return pino(base, terminalDestination(options.destination ?? process.stdout))
   return options.destination === undefined ? pino(base) : pino(base, options.destination)
 }
 

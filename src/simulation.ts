@@ -9,6 +9,7 @@ import { compileForManager } from './admin/scenario-load.js'
 import type { ServeConfig } from './config.js'
 import { createFleet, type FleetEngine } from './fleet/fleet.js'
 import { createManager, type Manager } from './manager/manager.js'
+import { startFleetBuildLog } from './metrics/build-log.js'
 import { loadScenarioFileOrThrow } from './scenario/load.js'
 import type { Scenario } from './scenario/types.js'
 import { resumeSimulation } from './state/simulation-state.js'
@@ -35,6 +36,8 @@ export async function startSimulation(config: ServeConfig, ca: CaInfo, logger: L
     logger.info({ stateFile: config.stateFile, second: resumed.engine.second(), agents: resumed.engine.size() }, 'resumed the simulation from the state file')
     return { fleet: resumed.engine, manager: resumed.manager }
   }
+  // A large fleet takes seconds to build: say so, and how long it took (src/metrics/build-log.ts).
+  const building = startFleetBuildLog(logger, scenario === undefined ? config.agents : 0)
   const fleet = await createFleet({
     agents: config.agents,
     seed: config.seed,
@@ -48,10 +51,13 @@ export async function startSimulation(config: ServeConfig, ca: CaInfo, logger: L
     // exists to own the scenario's templates: building --agents first would be wasted work.
     ...(scenario !== undefined ? { agents: 0 } : {})
   })
+  building.done()
   const manager = createManager(fleet, ca, { limits: config })
   if (scenario !== undefined) {
     try {
+      const buildingScenario = startFleetBuildLog(logger, scenario.fleet.agents)
       await fleet.reset(compileForManager(scenario, fleet.clock.epochMs, manager))
+      buildingScenario.done()
     } catch (error) {
       await fleet.close()
       throw new Error(`--scenario ${config.scenario}: ${(error as Error).message}`, { cause: error })

@@ -33,6 +33,9 @@ export interface FleetLog {
 
 type FleetLogSource = MetricsSource & { second(): number }
 
+/** The summary's message (src/metrics/terminal-log.ts turns it into a short line on a terminal). */
+export const FLEET_SUMMARY = 'fleet state summary'
+
 export function startFleetLog(source: FleetLogSource, log: Pick<Logger, 'info'>, options: FleetLogOptions = {}): FleetLog {
   const every = options.everyVirtualSeconds ?? 60
   const minWallMs = options.minWallMs ?? 10_000
@@ -86,7 +89,7 @@ export function startFleetLog(source: FleetLogSource, log: Pick<Logger, 'info'>,
     lastTransitions = [...totals]
     if (changed === 0) return
     lastWall = wallNow()
-    log.info({ byState: source.counts().byState, transitions, second }, 'fleet state summary')
+    log.info({ byState: source.counts().byState, transitions, second }, FLEET_SUMMARY)
   }
 
   const timer = setInterval(check, options.pollMs ?? 1000)

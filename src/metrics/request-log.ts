@@ -12,6 +12,10 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify'
 import { operationOf } from './operation.js'
 import { METRICS_PATH } from './plugin.js'
 
+/** The request line's messages (src/metrics/terminal-log.ts turns them into a short line on a terminal). */
+export const REQUEST_COMPLETED = 'request completed'
+export const REQUEST_ERRORED = 'request errored'
+
 export function requestFields(request: FastifyRequest, reply: FastifyReply): Record<string, unknown> {
   const query = request.url.indexOf('?')
   return {
@@ -34,7 +38,7 @@ export class RequestLogController extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return
-    if (error) reply.log.error({ ...requestFields(request, reply), err: error }, 'request errored')
-    else reply.log.info(requestFields(request, reply), 'request completed')
+    if (error) reply.log.error({ ...requestFields(request, reply), err: error }, REQUEST_ERRORED)
+    else reply.log.info(requestFields(request, reply), REQUEST_COMPLETED)
   }
 }

@@ -12,13 +12,15 @@ afterAll(async () => {
 })
 
 // A CI smoke run: tiny fleets, half-second loads. Only completion and the shape of the results
-// are checked; timings on a shared CI machine mean nothing.
+// are checked; timings on a shared CI machine mean nothing, so missed targets are allowed (as
+// `npm run bench -- --report-only` allows them; runBench returns failures and never fails on them).
 describe('the benchmark smoke run', () => {
   it('completes every scope with zero errors and writes valid JSON results', { timeout: 240_000 }, async () => {
     const out = await mkdtemp(join(tmpdir(), 'fleetsim-bench-test-'))
     dirs.push(out)
     const lines: string[] = []
-    const { file } = await runBench({ scope: 'all', profile: 'smoke', outDir: out, progress: (line) => lines.push(line) })
+    const { file, failures } = await runBench({ scope: 'all', profile: 'smoke', outDir: out, progress: (line) => lines.push(line) })
+    expect(failures.filter((failure) => !failure.startsWith('target missed:'))).toEqual([])
 
     expect(await readdir(out)).toEqual([file.split('/').pop()])
     const results = JSON.parse(await readFile(file, 'utf8')) as BenchResults
