@@ -10,8 +10,6 @@
  * Times are virtual epoch milliseconds (see src/fleet/clock.ts).
  */
 import type { AgentStateName, LogLevelName, ModeName, ModuleStatusName } from '../protocol/states.js'
-import type { ClockState } from './clock.js'
-import type { FleetComposition, FleetStats, ScenarioInfo } from './fleet-types.js'
 
 /** Configuration of one agent: the `global-config` object of the spec plus the assignments. */
 export interface AgentConfig {
@@ -151,22 +149,3 @@ export interface Fleet {
    */
   managerLogin(): Promise<void>
 }
-
-/**
- * What observers (metrics, logs) read of the running simulation: totals the engine keeps as it
- * goes, so every read is cheap at a million agents. The engine (fleet.ts) implements it.
- */
-export interface FleetObservation {
-  counts(): FleetCounts
-  connectedCount(): number
-  /** by mode and version: a cached pass, at most one per 10 s of wall time */
-  composition(): FleetComposition
-  readonly stats: FleetStats
-  clockState(): ClockState
-  /** virtual seconds the fleet is behind its clock */
-  lagSeconds(): number
-  poolStats(): { utilization: number; queueSize: number; threads: number }
-  /** the running scenario, undefined when none runs */
-  scenarioInfo(): ScenarioInfo | undefined
-}
-

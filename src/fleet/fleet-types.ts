@@ -8,7 +8,8 @@ import { Action, type FleetProgram } from './program.js'
 import type { FieldName } from './layout.js'
 import type { CompiledScenario } from './scenario-program.js'
 import type { Scenario } from '../scenario/types.js'
-import type { AgentConfig } from './fleet-api.js'
+import type { ClockState } from './clock.js'
+import type { AgentConfig, FleetCounts } from './fleet-api.js'
 import type { StepTally } from './lifecycle.js'
 import type { WorkerTask } from './worker.js'
 
@@ -162,4 +163,22 @@ export function emptyStats(): FleetStats {
     timelineFired: {},
     faultsInjected: {}
   }
+}
+
+/**
+ * What observers (metrics, logs) read of the running simulation: totals the engine keeps as it
+ * goes, so every read is cheap at a million agents. The engine (fleet.ts) implements it.
+ */
+export interface FleetObservation {
+  counts(): FleetCounts
+  connectedCount(): number
+  /** by mode and version: a cached pass, at most one per 10 s of wall time */
+  composition(): FleetComposition
+  readonly stats: FleetStats
+  clockState(): ClockState
+  /** virtual seconds the fleet is behind its clock */
+  lagSeconds(): number
+  poolStats(): { utilization: number; queueSize: number; threads: number }
+  /** the running scenario, undefined when none runs */
+  scenarioInfo(): ScenarioInfo | undefined
 }

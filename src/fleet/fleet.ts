@@ -31,8 +31,8 @@ import { fleetDigest, resume, takeSnapshot } from './snapshot.js'
 import type { CompiledScenario } from './scenario-program.js'
 import type { ReconnectOperation } from '../scenario/types.js'
 import type { AgentStateName } from '../protocol/states.js'
-import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, FleetObservation, NewAgent } from './fleet-api.js'
-import { DEFAULT_JOIN_DELAY, type EngineSnapshot, type FleetComposition, type FleetOptions, type FleetStats, type JoinDelay, type OverrideAction, type ScenarioInfo } from './fleet-types.js'
+import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, NewAgent } from './fleet-api.js'
+import { DEFAULT_JOIN_DELAY, type EngineSnapshot, type FleetComposition, type FleetObservation, type FleetOptions, type FleetStats, type JoinDelay, type OverrideAction, type ScenarioInfo } from './fleet-types.js'
 
 export * from './fleet-types.js'
 

@@ -4,7 +4,7 @@
  * cached pass (at most one per 10 s), the rest are numbers the engine already holds. Nothing
  * here scans the fleet per scrape.
  */
-import type { FleetObservation } from '../fleet/fleet-api.js'
+import type { FleetObservation } from '../fleet/fleet-types.js'
 
 /** The scenario running and its stages, as the engine reports it (engines may report more). */
 export interface ScenarioSummary {
