@@ -1,19 +1,10 @@
 /** serve's quick fault flags: --latency, --error-rate and --fault-operations, read and refused. */
 import { describe, expect, it } from 'vitest'
-import { ConfigError, parseServeConfig, type ConfigContext } from '../../src/config.js'
+import { parserFor, refusalOf } from './helpers.js'
 
-const context: ConfigContext = { now: () => 0, cpuCount: () => 2, readFile: () => '', isFile: () => false }
-const parse = (argv: string[], env: Record<string, string> = {}) => parseServeConfig(argv, env, context)
+const parse = parserFor()
 
-function messageOf(argv: string[], env: Record<string, string> = {}): string {
-  try {
-    parse(argv, env)
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError)
-    return (error as ConfigError).message
-  }
-  throw new Error(`expected ${argv.join(' ')} to be refused`)
-}
+const messageOf = (argv: string[], env: Record<string, string> = {}): string => refusalOf(parse, argv, env)
 
 describe('the quick fault flags', () => {
   it('are off by default', () => {

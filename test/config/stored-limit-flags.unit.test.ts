@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, SERVE_FLAGS_BY_KEY, parseServeConfig, type ConfigContext } from '../../src/config.js'
+import { SERVE_FLAGS_BY_KEY } from '../../src/config.js'
+import { parserFor, refusalOf } from './helpers.js'
 import { STORED_LIMIT_DEFAULTS, STORED_LIMIT_FLAGS, storedLimits } from '../../src/manager/limits.js'
 
-const context: ConfigContext = { now: () => 0, cpuCount: () => 2, readFile: () => '', isFile: () => false }
-const parse = (argv: string[], env: Record<string, string> = {}) => parseServeConfig(argv, env, context)
+const parse = parserFor()
 
-function messageOf(argv: string[], env: Record<string, string> = {}): string {
-  try {
-    parse(argv, env)
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError)
-    return (error as ConfigError).message
-  }
-  throw new Error('expected a ConfigError')
-}
+const messageOf = (argv: string[], env: Record<string, string> = {}): string => refusalOf(parse, argv, env)
 
 describe('stored-data limit flags', () => {
   it('default to the limits the manager uses without flags', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, parseServeConfig, type ConfigContext } from '../../src/config.js'
+import type { ConfigContext } from '../../src/config.js'
+import { parserFor, refusalOf } from '../config/helpers.js'
 
 const context: ConfigContext = {
   now: () => 0,
@@ -10,17 +11,9 @@ const context: ConfigContext = {
   },
   isFile: () => false
 }
-const parse = (argv: string[], env: Record<string, string> = {}) => parseServeConfig(argv, env, context)
+const parse = parserFor(context)
 
-function messageOf(argv: string[], env: Record<string, string> = {}): string {
-  try {
-    parse(argv, env)
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError)
-    return (error as ConfigError).message
-  }
-  throw new Error('expected a ConfigError')
-}
+const messageOf = (argv: string[], env: Record<string, string> = {}): string => refusalOf(parse, argv, env)
 
 describe('limit flags', () => {
   it('read every limit from its flag', () => {
