@@ -18,6 +18,7 @@ import type { RequestListener } from 'node:http'
 import swagger from '@fastify/swagger'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
+import { stringify as stringifyYaml } from 'yaml'
 import type { Registry } from 'prom-client'
 import { adminPlugin } from './admin/plugin.js'
 import { SERVE_DEFAULTS, type ServeConfig } from './config.js'
@@ -36,6 +37,7 @@ import { fastPath } from './http/fast-path.js'
 import { registerLimits } from './http/limits.js'
 import { Links } from './http/links.js'
 import { createNotFoundHandler } from './http/not-found.js'
+import { openApiOptions, UNDOCUMENTED } from './http/openapi.js'
 import { createRouteKit } from './http/route-kit.js'
 import { agentCommandRoutes } from './http/routes/agent-commands.js'
 import { agentConfigRoutes } from './http/routes/agent-config.js'
@@ -208,7 +210,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
       faultCounts: () => fleet.stats.faultsInjected
     })
     registerLimits(app, { maxQueryLength: settings.maxQueryLength })
-    await registerOpenApi(app)
+    await registerOpenApi(app, settings.appPath)
 
     const kit = createRouteKit({
       manager,
@@ -231,7 +233,8 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
       },
       { prefix: `${settings.appPath}/restservice` }
     )
-    app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+    app.get('/openapi.json', { schema: UNDOCUMENTED }, async () => app.swagger())
+    app.get('/openapi.yaml', { schema: UNDOCUMENTED }, async (_request, reply) => reply.type('application/yaml; charset=utf-8').send(stringifyYaml(app.swagger())))
 
     await app.register(faultsPlugin, { state: faults, ...(parts.faultWait === undefined ? {} : { wait: parts.faultWait }) })
     await app.register(adminPlugin, { engine: fleet, manager, auth: admin, faults, ...(parts.saveState === undefined ? {} : { saveState: parts.saveState }) })
@@ -266,22 +269,7 @@ function normaliseAppPath(path: string): string {
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`
 }
 
-async function registerOpenApi(app: FastifyInstance): Promise<void> {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: {
-        title: 'fleetsim agent manager REST service',
-        description: 'Simulated agent manager. Every operation needs the REST_USER and REST_PASSWORD headers.',
-        version: PACKAGE_VERSION
-      },
-      components: {
-        securitySchemes: {
-          restUser: { type: 'apiKey', in: 'header', name: 'REST_USER' },
-          restPassword: { type: 'apiKey', in: 'header', name: 'REST_PASSWORD' }
-        }
-      },
-      security: [{ restUser: [], restPassword: [] }]
-    }
-  })
+/** The OpenAPI document of the route schemas, with what src/http/openapi.ts adds. */
+async function registerOpenApi(app: FastifyInstance, appPath: string): Promise<void> {
+  await app.register(swagger, openApiOptions({ appPath, version: PACKAGE_VERSION }))
 }

@@ -203,9 +203,12 @@ export const FieldBody = Type.Object(
 
 // ---- query strings --------------------------------------------------------------------------
 
-/** A comma-delimited (or repeated) list parameter. */
+/**
+ * A list parameter: comma-delimited as the spec says (the OpenAPI document declares
+ * `style: form, explode: false`, src/http/openapi.ts), the repeated form accepted too.
+ */
 function List<T extends TSchema>(item: T, description: string) {
-  return Type.Array(item, { minItems: 1, description: `${description} (comma-delimited or repeated)` })
+  return Type.Array(item, { minItems: 1, description: `${description}, comma-delimited (\`a,b\`); the repeated form (\`x=a&x=b\`) is accepted too` })
 }
 
 const Uuids = List(Type.String({ minLength: 1 }), 'agent UUIDs')

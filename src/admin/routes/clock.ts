@@ -4,6 +4,7 @@ import type { ClockState } from '../../fleet/clock.js'
 import { apiError, shown } from '../../protocol/errors.js'
 import { objectBody, optionalBoolean, requireField, seconds } from '../body.js'
 import type { AdminContext } from '../context.js'
+import { adminSchema } from '../openapi.js'
 
 /** Most virtual seconds one advance call may step: 30 days. Longer runs take several calls (or `fleetsim run`). */
 export const MAX_ADVANCE_SECONDS = 30 * 86400
@@ -13,9 +14,9 @@ function clockJson(state: ClockState) {
 }
 
 export function clockRoutes(app: FastifyInstance, { engine }: AdminContext): void {
-  app.get('/clock', async () => clockJson(engine.clockState()))
+  app.get('/clock', { schema: adminSchema('adminGetClock', 'The virtual clock: now, speed, paused') }, async () => clockJson(engine.clockState()))
 
-  app.post('/clock', async (request) => {
+  app.post('/clock', { schema: adminSchema('adminSetClock', 'Pause, resume or change the speed of the virtual clock', true) }, async (request) => {
     const body = objectBody(request.body, 'POST /__admin/clock', '{"paused": true, "speed": 60}', ['paused', 'speed'], true)
     const paused = optionalBoolean(body, 'paused')
     const speed = body.speed
@@ -25,7 +26,7 @@ export function clockRoutes(app: FastifyInstance, { engine }: AdminContext): voi
     return clockJson(engine.setClock({ ...(paused !== undefined ? { paused } : {}), ...(speed !== undefined ? { speed } : {}) }))
   })
 
-  app.post('/clock/advance', async (request) => {
+  app.post('/clock/advance', { schema: adminSchema('adminAdvanceClock', 'Step the virtual clock forward by some seconds', true) }, async (request) => {
     const body = objectBody(request.body, 'POST /__admin/clock/advance', '{"seconds": 60}', ['seconds'], true)
     const rule = `must be a whole number of seconds (or a duration like "5m") from 0 to ${MAX_ADVANCE_SECONDS} (30 days)`
     const n = seconds(requireField(body, 'seconds'), 'seconds', rule)

@@ -7,6 +7,7 @@ import { OVERRIDE_ACTIONS, type OverrideAction } from '../../fleet/fleet.js'
 import { apiError, shown } from '../../protocol/errors.js'
 import { objectBody, requireField, seconds } from '../body.js'
 import type { AdminContext } from '../context.js'
+import { adminSchema } from '../openapi.js'
 
 const ACTIONS = Object.keys(OVERRIDE_ACTIONS) as OverrideAction[]
 
@@ -15,12 +16,12 @@ function isAction(value: unknown): value is OverrideAction {
 }
 
 export function fleetRoutes(app: FastifyInstance, { engine }: AdminContext): void {
-  app.get('/fleet', async () => {
+  app.get('/fleet', { schema: adminSchema('adminGetFleet', 'Agent counts by state and the fleet digest') }, async () => {
     const { agents, byState } = engine.counts()
     return { agents, byState, digest: await engine.digest() }
   })
 
-  app.post('/reset', async () => {
+  app.post('/reset', { schema: adminSchema('adminReset', 'Reset the fleet to the scenario start') }, async () => {
     await engine.reset()
     const { agents, byState } = engine.counts()
     return { scenario: engine.scenarioInfo()?.name ?? null, second: engine.second(), agents, byState }
@@ -32,7 +33,7 @@ export function fleetRoutes(app: FastifyInstance, { engine }: AdminContext): voi
     return index
   }
 
-  app.post<{ Params: { name: string } }>('/agents/:name/override', async (request) => {
+  app.post<{ Params: { name: string } }>('/agents/:name/override', { schema: adminSchema('adminOverrideAgent', 'Force one agent into a state, optionally for a while', true) }, async (request) => {
     const index = agentIndex(request.params.name)
     const body = objectBody(request.body, 'POST /__admin/agents/<name>/override', '{"action": "offline", "for": "5m"}', ['action', 'for'], true)
     const action = requireField(body, 'action')
@@ -47,7 +48,7 @@ export function fleetRoutes(app: FastifyInstance, { engine }: AdminContext): voi
     return { agent: engine.name(index), action, for: forSeconds === 0 ? null : Math.round(forSeconds), status: engine.view(index, false).status }
   })
 
-  app.post<{ Params: { name: string } }>('/agents/:name/fail-next-reconnect', async (request) => {
+  app.post<{ Params: { name: string } }>('/agents/:name/fail-next-reconnect', { schema: adminSchema('adminFailNextReconnect', 'Make the next reconnect of one agent fail') }, async (request) => {
     const index = agentIndex(request.params.name)
     await engine.failNextReconnect(index)
     return { agent: engine.name(index), failNextReconnect: true }

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import { apiError } from '../../protocol/errors.js'
 import { compileForManager, readScenario } from '../scenario-load.js'
 import type { AdminContext } from '../context.js'
+import { adminSchema } from '../openapi.js'
 
 export const SCENARIO_TYPES: Array<string | RegExp> = ['application/json', 'application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml', /^application\/[\w.-]+\+(json|yaml)$/]
 
@@ -19,7 +20,7 @@ export async function scenarioRoutes(app: FastifyInstance, { engine, manager }: 
     scope.removeAllContentTypeParsers()
     for (const type of SCENARIO_TYPES) scope.addContentTypeParser(type, { parseAs: 'string' }, (_request, text, done) => done(null, text))
 
-    scope.put<{ Querystring: { source?: string } }>('/scenario', async (request) => {
+    scope.put<{ Querystring: { source?: string } }>('/scenario', { schema: adminSchema('adminLoadScenario', 'Load and start a scenario (YAML or JSON)', 'scenario') }, async (request) => {
       if (typeof request.body !== 'string' || request.body.trim() === '') {
         throw apiError('E_MISSING_BODY', { operation: 'PUT /__admin/scenario', body: 'scenario, as YAML or JSON,' })
       }
@@ -31,13 +32,13 @@ export async function scenarioRoutes(app: FastifyInstance, { engine, manager }: 
     })
   })
 
-  app.get('/scenario', async () => {
+  app.get('/scenario', { schema: adminSchema('adminGetScenario', 'The running scenario and its progress') }, async () => {
     const info = engine.scenarioInfo()
     if (info === undefined) throw apiError('E_NO_SCENARIO')
     return info
   })
 
-  app.delete('/scenario', async () => {
+  app.delete('/scenario', { schema: adminSchema('adminStopScenario', 'Stop the scenario and go back to the default fleet') }, async () => {
     await engine.reset(null)
     const { agents, byState } = engine.counts()
     return { scenario: null, agents, byState }

@@ -6,11 +6,12 @@
 import type { FastifyInstance } from 'fastify'
 import { apiError } from '../../protocol/errors.js'
 import { StateSaveError } from '../../state/state-saver.js'
+import { adminSchema } from '../openapi.js'
 
 export type SaveState = () => Promise<{ path: string; savedAt: string }>
 
 export function snapshotRoutes(app: FastifyInstance, saveState: SaveState | undefined): void {
-  app.post('/snapshot', async () => {
+  app.post('/snapshot', { schema: adminSchema('adminSaveSnapshot', 'Save the simulation to the state file') }, async () => {
     if (saveState === undefined) throw apiError('E_NO_STATE_FILE')
     try {
       return await saveState()

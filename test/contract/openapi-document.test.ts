@@ -1,0 +1,53 @@
+/**
+ * The OpenAPI document: docs/openapi.json and the files generated with it are what
+ * `npm run openapi:write` writes today, /openapi.yaml is the same document, and Redocly CLI's
+ * recommended rules (redocly.yaml) find no error and no warning in it.
+ */
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parse as parseYaml } from 'yaml'
+import type { RunningFleetsim } from '../../src/embed.js'
+import { call, startDefaultFleet } from '../../scripts/lib/doc-examples.js'
+import { openApiFiles } from '../../scripts/lib/openapi-document.js'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+const run = promisify(execFile)
+
+let sim: RunningFleetsim
+beforeAll(async () => {
+  sim = await startDefaultFleet()
+}, 60_000)
+afterAll(() => sim.close())
+
+describe('the OpenAPI document', () => {
+  it('is committed as npm run openapi:write writes it, with its examples and client types', async () => {
+    const files = await openApiFiles(sim)
+    for (const [file, wanted] of Object.entries(files)) {
+      expect(readFileSync(`${root}${file}`, 'utf8'), `${file} is out of date: run npm run openapi:write`).toBe(wanted)
+    }
+  })
+
+  it('is offered as YAML at /openapi.yaml, the same document as /openapi.json', async () => {
+    const json = await call(sim, 'GET', '/openapi.json')
+    const yaml = await call(sim, 'GET', '/openapi.yaml')
+    expect(yaml.status).toBe(200)
+    expect(parseYaml(yaml.body)).toEqual(JSON.parse(json.body))
+  })
+
+  it('passes redocly lint with the recommended rules, without errors or warnings', async () => {
+    const bin = `${root}node_modules/.bin/redocly`
+    // lint exits non-zero on errors; the summary line names warnings too.
+    const { stdout, stderr } = await run(bin, ['lint', 'docs/openapi.json', '--config', 'redocly.yaml', '--format', 'json'], {
+      cwd: root,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 60_000
+    })
+    const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string }> }
+    expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`), stderr).toEqual([])
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 })
+  }, 60_000)
+})
