@@ -152,6 +152,11 @@ function describeRest(path: string, operation: Json): void {
   responses['4XX'] = { description: 'A request error: what was wrong and how to fix it' }
   responses['5XX'] = { description: 'A server error (or an injected API fault)' }
   for (const [status, response] of Object.entries(responses)) {
+    // 204 No Content has no body (deleteagent with revokeCert=true).
+    if (status === '204') {
+      delete response.content
+      continue
+    }
     const schema = status === '200' ? ((response.content as Record<string, Json> | undefined)?.[JSON_MEDIA]?.schema as Json | undefined) : errorSchema()
     if (schema === undefined) continue
     if (status === '200') response.description = ANSWER

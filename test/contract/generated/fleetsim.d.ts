@@ -2198,26 +2198,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": {
-                        servicename: string;
-                        errors: {
-                            status: number;
-                            message: string;
-                            /** @description stable error code (request errors only) */
-                            code?: string;
-                        }[];
-                    };
-                    "application/xml": {
-                        servicename: string;
-                        errors: {
-                            status: number;
-                            message: string;
-                            /** @description stable error code (request errors only) */
-                            code?: string;
-                        }[];
-                    };
-                };
+                content?: never;
             };
             /** @description REST_USER or REST_PASSWORD missing or wrong */
             401: {
