@@ -55,7 +55,7 @@ export interface AgentView {
   os: string
   /** the agent's own address (IPv4 or IPv6 text) */
   address: string
-  /** the agent's service endpoint, `address:port` */
+  /** the agent's service endpoint, `address:port` from its configuration (`[address]:port` for IPv6) */
   service: string
   /** virtual epoch ms when the agent (re)started */
   started: number

@@ -72,6 +72,7 @@ export function agentConfig(core: FleetCore, i: number): AgentConfig {
 }
 
 export function viewOf(core: FleetCore, i: number, withModules: boolean): AgentView {
-  const identity = { name: agentName(core, i), uuid: agentUuid(core, i), address: core.overrides.config(i)?.address ?? core.identity.address(i) }
+  const config = core.overrides.config(i)
+  const identity = { name: agentName(core, i), uuid: agentUuid(core, i), address: config?.address ?? core.identity.address(i), port: config?.port ?? AGENT_PORT }
   return agentView(core.program, core.v, core.identity, core.options.startTime, core.steppedTo, i, withModules, identity)
 }
