@@ -24,6 +24,29 @@ interface SchemaNode {
   properties?: Record<string, SchemaNode>
   title?: string
   [NAME_RULE]?: NameKind
+  [REQUEST_RULES]?: readonly RequestRule[]
+}
+
+/**
+ * A rule of a request that its schema cannot say (one field required unless another is given,
+ * a value that must be the manager's CA): given the request's part as received, typed or not,
+ * it returns its error or nothing, and must not throw on a part of the wrong shape. Run by the
+ * validator next to the schema, so every failed rule of a request is reported together
+ * (docs/protocol.md, The envelope) instead of the handler's first one after the schema's.
+ */
+export type RequestRule = (data: unknown) => ApiError | undefined
+
+/** Where withRules keeps a schema's request rules (a symbol: no JSON, so not in /openapi.json). */
+export const REQUEST_RULES: unique symbol = Symbol('fleetsim.requestRules')
+
+/** The schema with request rules the validator applies after it. */
+export function withRules<T extends TSchema>(schema: T, ...rules: RequestRule[]): T {
+  return { ...schema, [REQUEST_RULES]: rules }
+}
+
+/** The object a rule looks into, or undefined when the part is not an object. */
+export function fieldsOf(data: unknown): Record<string, unknown> | undefined {
+  return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined
 }
 
 /**
@@ -37,6 +60,7 @@ export function createValidatorCompiler(maxListItems: number): FastifySchemaComp
     const node = schema as SchemaNode
     const listParams = isQuery ? listParameters(node) : []
     const nameFields = isQuery ? [] : nameFieldsOf(node)
+    const rules = node[REQUEST_RULES] ?? []
     const context: Context = {
       part: isQuery ? 'querystring' : 'body',
       operation: operationOf(url),
@@ -50,18 +74,18 @@ export function createValidatorCompiler(maxListItems: number): FastifySchemaComp
         if (tooMany !== undefined) return { error: tooMany }
       }
       const badNames = nameFields.length === 0 ? [] : checkNames(data, nameFields)
-      if (checker.Check(data)) return badNames.length === 0 ? { value: data } : { error: combined(badNames) }
+      const broken = ruleErrors(rules, data)
+      if (checker.Check(data)) return badNames.length + broken.length === 0 ? { value: data } : { error: combined([...badNames, ...broken]) }
       let errors = [...checker.Errors(data)] as RawError[]
       if (badNames.length > 0) {
         // The naming rule's message says more than the schema's about the same field (an
         // empty name breaks both); the other fields' problems are reported after it.
         const named = new Set(nameFields.map(([field]) => `/${field}`))
         errors = errors.filter((error) => !named.has(error.instancePath))
-        if (errors.length === 0) return { error: combined(badNames) }
-        const rest = toApiError(errors, data, context)
-        return { error: combined([...badNames, rest, ...rest.more]) }
+        if (errors.length === 0) return { error: combined([...badNames, ...broken]) }
       }
-      return { error: toApiError(errors, data, context) }
+      const rest = toApiError(errors, data, context)
+      return { error: combined([...badNames, rest, ...rest.more, ...broken]) }
     }
   }
 }
@@ -84,6 +108,15 @@ function checkNames(data: unknown, fields: Array<[string, NameKind]>): ApiError[
     const value = Object.hasOwn(data, field) ? (data as Record<string, unknown>)[field] : undefined
     // Anything but a string is the schema's to report (wrong type, missing field).
     const error = typeof value === 'string' ? nameError(kind, value) : undefined
+    if (error !== undefined) errors.push(error)
+  }
+  return errors
+}
+
+function ruleErrors(rules: readonly RequestRule[], data: unknown): ApiError[] {
+  const errors: ApiError[] = []
+  for (const rule of rules) {
+    const error = rule(data)
     if (error !== undefined) errors.push(error)
   }
   return errors
