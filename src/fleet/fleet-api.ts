@@ -105,6 +105,8 @@ export interface Fleet {
   connectedCount(): number
 
   findByName(name: string): number | undefined
+  /** a deleted agent that rejoins under this name (deleted without revoking its certificate) */
+  findRejoining(name: string): number | undefined
   findByUuid(uuid: string): number | undefined
   /** the agent whose certificate has this fingerprint (any form normaliseFingerprint accepts) */
   findByCertFingerprint(fingerprint: string): number | undefined

@@ -161,6 +161,11 @@ export const ERRORS = {
     409,
     (p) => `The name ${JSON.stringify(p.name)} is already used by ${p.owner}: choose another name.`
   ),
+  E_NAME_RESERVED: entry<{ name: string; uuid: string }>(
+    409,
+    (p) =>
+      `The name ${JSON.stringify(p.name)} is kept for the deleted agent ${p.uuid}: it was deleted without revokeCert, so it rejoins under this name. Choose another name, or wait until it is back and delete it with revokeCert=true.`
+  ),
   E_UNKNOWN_CA_FINGERPRINT: entry<{ got: string; expected: string }>(
     400,
     (p) => `global-config.ca-fingerprint ${JSON.stringify(p.got)} is not the manager's certificate authority: use ${p.expected} (from certificateinfo).`
