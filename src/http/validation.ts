@@ -1,13 +1,15 @@
 /**
  * The validator compiler of every route: TypeBox's compiled checker, preceded by the text
- * coercion of query strings and followed by the naming rule on body fields that name a new
- * agent, template or label (names.ts), with failures turned into catalogue errors here, so
+ * coercion of query strings and the lenient conversions (src/protocol/lenient.ts), and
+ * followed by the naming rule on body fields that name a new agent, template or label
+ * (names.ts) and the request rules (withRules), with failures turned into catalogue errors here, so
  * the error handler never sees a raw validation error.
  */
 import type { FastifySchemaCompiler } from 'fastify'
 import type { TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { coerce } from './coerce.js'
+import { convertLenient } from '../protocol/lenient.js'
 import { ApiError, apiError, shown, type Where } from '../protocol/errors.js'
 import { NAME_RULE, nameError, type NameKind } from './names.js'
 
@@ -68,7 +70,10 @@ export function createValidatorCompiler(maxListItems: number): FastifySchemaComp
     }
     // Fastify turns a throwing validator into a 500, so every failure is *returned*.
     return (value: unknown) => {
-      const data = isQuery ? coerce(value ?? {}, node, true) : value
+      // Then the forms a Spring MVC manager converts too (`"port": "4041"`, `yes` for true):
+      // accepted in every mode; --strict refuses them before this, by rule lenient-conversion
+      // (bodies) or boolean-syntax (query), and the journal names them (src/protocol/lenient.ts).
+      const data = convertLenient(isQuery ? coerce(value ?? {}, node, true) : value, node).value
       if (listParams.length > 0) {
         const tooMany = checkListSizes(data as Record<string, unknown>, listParams, maxListItems)
         if (tooMany !== undefined) return { error: tooMany }

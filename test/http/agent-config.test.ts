@@ -67,8 +67,8 @@ describe('addagent', () => {
   })
 
   it('refuses a port of the wrong type', async () => {
-    const response = await call(h.app, 'POST', 'addagent', agentBody('y', { port: '4041' }))
-    expect(response.json().errors[0]).toMatchObject({ code: 'E_WRONG_TYPE', message: 'The body field "global-config.port" must be an integer, got "4041".' })
+    const response = await call(h.app, 'POST', 'addagent', agentBody('y', { port: '4041/tcp' }))
+    expect(response.json().errors[0]).toMatchObject({ code: 'E_WRONG_TYPE', message: 'The body field "global-config.port" must be an integer, got "4041/tcp".' })
   })
 
   it('refuses a log-level outside the allowed values', async () => {
