@@ -22,10 +22,14 @@ export function createNotFoundHandler(appPath: string) {
     }
     request.format = negotiate(suffix, request.headers.accept, request.headers['content-type']) ?? 'xml'
     request.operation = name
-    const error = isOperation(name)
-      ? apiError('E_METHOD_NOT_ALLOWED', { operation: name, method: request.method, allowed: OPERATIONS[name].method })
+    // A path under a known operation with the operation's own method (`…/appinfo/extra`) is a
+    // wrong path, not a wrong method: a 405 there would tell a GET to use GET.
+    const allowed = isOperation(name) ? OPERATIONS[name].method : undefined
+    const wrongMethod = allowed !== undefined && allowed !== request.method && !(allowed === 'GET' && request.method === 'HEAD')
+    const error = wrongMethod
+      ? apiError('E_METHOD_NOT_ALLOWED', { operation: name, method: request.method, allowed })
       : apiError('E_UNKNOWN_OPERATION', { path })
-    if (isOperation(name)) reply.header('allow', OPERATIONS[name].method === 'GET' ? 'GET, HEAD' : OPERATIONS[name].method)
+    if (wrongMethod) reply.header('allow', allowed === 'GET' ? 'GET, HEAD' : allowed)
     const status = error.statusCode
     return sendEnvelope(request, reply, { servicename: name, errors: [{ status, message: error.message, code: error.code }] }, status)
   }

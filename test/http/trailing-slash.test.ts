@@ -39,6 +39,17 @@ describe('a trailing slash after the operation', () => {
     expect(response.json().errors[0].message).toBe('Operation "appinfo" does not accept DELETE: use GET.')
   })
 
+  it('answers 404, not a 405 naming the method used, for a longer path under the operation', async () => {
+    for (const path of ['appinfo/extra', 'appinfo//']) {
+      const response = await h.app.inject({ url: `${REST}/${path}`, headers: JSON_HEADERS })
+      expect(response.statusCode, path).toBe(404)
+      expect(response.json().errors[0].code).toBe('E_UNKNOWN_OPERATION')
+      expect(response.headers.allow).toBeUndefined()
+    }
+    const xml = await h.app.inject({ url: `${REST}/appinfo/extra`, headers: { ...AUTH, accept: 'application/xml' } })
+    expect(xml.body).toContain('<code>E_UNKNOWN_OPERATION</code>')
+  })
+
   it('records the operation in the journal', async () => {
     h.built.harness.journal.clear()
     await h.app.inject({ url: `${REST}/agentmanager/`, headers: JSON_HEADERS })
