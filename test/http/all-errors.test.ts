@@ -40,6 +40,16 @@ describe('every failed rule of a request is reported together', () => {
     expect(codes(response.json())).toEqual(['E_WRONG_TYPE', 'E_EXCLUSIVE_PARAMETERS'])
   })
 
+  it('reports a wrong CA fingerprint of a master template with its missing address', async () => {
+    const response = await call(h.app, 'POST', 'addmastertemplate', { name: 'tpl-two', 'global-config': { port: 4041, 'ca-fingerprint': WRONG_CA } })
+    expect(codes(response.json())).toEqual(['E_MISSING_FIELD', 'E_UNKNOWN_CA_FINGERPRINT'])
+  })
+
+  it('reports nothing to assign with a wrong boolean', async () => {
+    const response = await call(h.app, 'POST', `assigntemplatetoagent?agentUuids=${h.fleet.uuid(0)}&updateAgents=maybe`)
+    expect(codes(response.json())).toEqual(['E_WRONG_TYPE', 'E_NOTHING_TO_ASSIGN'])
+  })
+
   it('still reports a single failed rule alone', async () => {
     const response = await call(h.app, 'GET', 'agentinfo')
     expect(response.json().errors).toEqual([{ status: 400, code: 'E_AGENTINFO_NO_PARAMETER', message: expect.stringContaining('agentinfo needs at least one query parameter') }])

@@ -4,13 +4,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AgentConfig } from '../../fleet/fleet-api.js'
 import { checkAgentSizes } from '../../manager/limits.js'
 import { displayFingerprint } from '../../tls/ca-info.js'
-import { ApiError, apiError } from '../../protocol/errors.js'
+import { apiError } from '../../protocol/errors.js'
 import { viewByQuery } from '../links.js'
 import { requireUsableName } from '../names.js'
 import { sendEnvelope } from '../reply.js'
 import type { RouteKit } from '../route-kit.js'
+import { caRule } from '../request-rules.js'
 import { fieldsOf, withRules, type RequestRule } from '../validation.js'
-import type { CertificateRegistry } from '../../manager/certificates.js'
 import { AddAgentBody, ERROR_RESPONSES, MessageEnvelope, ModifyAgentBody, ModifyAgentQuery, type AgentGlobalConfig } from '../schemas.js'
 
 const response = { 200: MessageEnvelope, ...ERROR_RESPONSES }
@@ -28,21 +28,6 @@ function agentConfig(config: AgentGlobalConfig, caFingerprint: string, certFinge
     verbatim: config.verbatim ?? ''
   }
 }
-
-/** global-config.ca-fingerprint, when the body has one, must be the manager's CA. */
-const caRule =
-  (certificates: CertificateRegistry): RequestRule =>
-  (body) => {
-    const fingerprint = fieldsOf(fieldsOf(body)?.['global-config'])?.['ca-fingerprint']
-    if (typeof fingerprint !== 'string' || fingerprint === '') return undefined
-    try {
-      certificates.requireCa(fingerprint)
-      return undefined
-    } catch (error) {
-      if (error instanceof ApiError) return error
-      throw error
-    }
-  }
 
 /** addagent takes its name from the body or, without one, from the certificate it assigns. */
 const nameOrCertificate: RequestRule = (body) => {
