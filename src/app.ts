@@ -185,7 +185,10 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     // Unreadable HTTP on servers fastify itself listens with (tests); src/server.ts installs the same.
     clientErrorHandler: handleClientError,
     http: { requireHostHeader: false },
-    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // `…/appinfo/` is `…/appinfo` (and `…/appinfo.json/` is `…/appinfo.json`): the real manager's
+    // servlet mapping serves both, and without it the not-found handler would answer a 405 that
+    // names the very method the client used (docs/protocol.md, "Trailing slash").
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH, ignoreTrailingSlash: true },
     // One structured line per request (operation, status, time) instead of fastify's pair.
     logController: new RequestLogController(),
     // pino's Logger is a FastifyBaseLogger; saying so keeps the instance's type the one plugins take.

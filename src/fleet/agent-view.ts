@@ -6,17 +6,26 @@
 import { AgentState, MODULE_STATUSES, ModuleStatus, stateName } from '../protocol/states.js'
 import { MAX_MODULES, readConsistent, type FleetViews } from './layout.js'
 import type { FleetProgram } from './program.js'
-import { AGENT_PORT, type Identity } from './identity.js'
+import type { Identity } from './identity.js'
 import { countersAt, loadAt, memoryAt, newCounters } from './counters.js'
 import type { AgentView, ModuleView } from './fleet-api.js'
 
-const PORT_SUFFIX = `:${AGENT_PORT}`
-
-/** What only the engine knows of an agent: its current name, UUID and address. */
+/** What only the engine knows of an agent: its current name, UUID, address and port. */
 export interface ShownIdentity {
   name: string
   uuid: string
   address: string
+  /** the port of the agent's configuration (AGENT_PORT for generated agents) */
+  port: number
+}
+
+/**
+ * `the service`: the agent's address and configured port, an IPv6 address in brackets
+ * (`[fd00:3::1]:5555`, RFC 3986's host form), as without them the port cannot be told
+ * from the address's last group.
+ */
+export function serviceOf(address: string, port: number): string {
+  return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`
 }
 
 export function agentView(
@@ -59,7 +68,7 @@ export function agentView(
     status: stateName(snapshot.state),
     os,
     address: shown.address,
-    service: shown.address + PORT_SUFFIX,
+    service: serviceOf(shown.address, shown.port),
     started: epochMs + snapshot.startedAt * 1000,
     lastOnline: epochMs + snapshot.lastOnlineAt * 1000,
     load: loadAt(program, i, t, running),

@@ -53,7 +53,7 @@ export interface AgentView {
   os: string
   /** the agent's own address (IPv4 or IPv6 text) */
   address: string
-  /** the agent's service endpoint, `address:port` */
+  /** the agent's service endpoint, `address:port` from its configuration (`[address]:port` for IPv6) */
   service: string
   /** virtual epoch ms when the agent (re)started */
   started: number
@@ -103,6 +103,8 @@ export interface Fleet {
   connectedCount(): number
 
   findByName(name: string): number | undefined
+  /** a deleted agent that rejoins under this name (deleted without revoking its certificate) */
+  findRejoining(name: string): number | undefined
   findByUuid(uuid: string): number | undefined
   /** the agent whose certificate has this fingerprint (any form normaliseFingerprint accepts) */
   findByCertFingerprint(fingerprint: string): number | undefined

@@ -24,7 +24,7 @@ import type { ClockState, VirtualClock } from './clock.js'
 import { FleetCore, type FilledOptions } from './fleet-core.js'
 import { StepDriver } from './step-driver.js'
 import { scanCounts } from './census.js'
-import { agentByCertFingerprint, agentByName, agentByUuid, agentConfig, agentName, agentUuid, existingAgents, viewOf } from './reads.js'
+import { agentByCertFingerprint, agentByName, agentByUuid, agentConfig, agentName, agentUuid, existingAgents, rejoiningByName, viewOf } from './reads.js'
 import * as mutations from './mutations.js'
 import { ScenarioRuntime } from './scenario-runtime.js'
 import { fleetDigest, resume, takeSnapshot } from './snapshot.js'
@@ -197,6 +197,10 @@ export class FleetEngine implements Fleet, FleetObservation {
 
   findByName(name: string): number | undefined {
     return agentByName(this.core, name)
+  }
+
+  findRejoining(name: string): number | undefined {
+    return rejoiningByName(this.core, name)
   }
 
   findByUuid(uuid: string): number | undefined {

@@ -19,6 +19,19 @@ export function agentByName(core: FleetCore, name: string): number | undefined {
   return i !== undefined && !core.overrides.renamed(i) && core.exists(i) ? i : undefined
 }
 
+/**
+ * A deleted agent that will rejoin under this name: deleted without revoking its certificate,
+ * it connects again (mutations.ts, deleteAgents), so the manager keeps its name for it.
+ */
+export function rejoiningByName(core: FleetCore, name: string): number | undefined {
+  const overridden = core.overrides.indexOfName(name)
+  const generated = core.identity.indexOfName(name)
+  const i = overridden ?? (generated !== undefined && !core.overrides.renamed(generated) ? generated : undefined)
+  // Flags are the workers' to write while a step runs; REJOINS is set by deleteAgents on this
+  // thread and cleared by the rejoin, after which the agent exists and findByName has it.
+  return i !== undefined && !core.exists(i) && (core.v.flags[i] & Flag.REJOINS) !== 0 ? i : undefined
+}
+
 export function agentByUuid(core: FleetCore, uuid: string): number | undefined {
   const lower = uuid.toLowerCase()
   const added = core.overrides.indexOfUuid(lower)
@@ -72,6 +85,7 @@ export function agentConfig(core: FleetCore, i: number): AgentConfig {
 }
 
 export function viewOf(core: FleetCore, i: number, withModules: boolean): AgentView {
-  const identity = { name: agentName(core, i), uuid: agentUuid(core, i), address: core.overrides.config(i)?.address ?? core.identity.address(i) }
+  const config = core.overrides.config(i)
+  const identity = { name: agentName(core, i), uuid: agentUuid(core, i), address: config?.address ?? core.identity.address(i), port: config?.port ?? AGENT_PORT }
   return agentView(core.program, core.v, core.identity, core.options.startTime, core.steppedTo, i, withModules, identity)
 }

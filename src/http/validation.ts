@@ -1,13 +1,15 @@
 /**
  * The validator compiler of every route: TypeBox's compiled checker, preceded by the text
- * coercion of query strings and followed by the naming rule on body fields that name a new
- * agent, template or label (names.ts), with failures turned into catalogue errors here, so
+ * coercion of query strings and the lenient conversions (src/protocol/lenient.ts), and
+ * followed by the naming rule on body fields that name a new agent, template or label
+ * (names.ts) and the request rules (withRules), with failures turned into catalogue errors here, so
  * the error handler never sees a raw validation error.
  */
 import type { FastifySchemaCompiler } from 'fastify'
 import type { TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { coerce } from './coerce.js'
+import { convertLenient } from '../protocol/lenient.js'
 import { ApiError, apiError, shown, type Where } from '../protocol/errors.js'
 import { NAME_RULE, nameError, type NameKind } from './names.js'
 
@@ -24,6 +26,29 @@ interface SchemaNode {
   properties?: Record<string, SchemaNode>
   title?: string
   [NAME_RULE]?: NameKind
+  [REQUEST_RULES]?: readonly RequestRule[]
+}
+
+/**
+ * A rule of a request that its schema cannot say (one field required unless another is given,
+ * a value that must be the manager's CA): given the request's part as received, typed or not,
+ * it returns its error or nothing, and must not throw on a part of the wrong shape. Run by the
+ * validator next to the schema, so every failed rule of a request is reported together
+ * (docs/protocol.md, The envelope) instead of the handler's first one after the schema's.
+ */
+export type RequestRule = (data: unknown) => ApiError | undefined
+
+/** Where withRules keeps a schema's request rules (a symbol: no JSON, so not in /openapi.json). */
+export const REQUEST_RULES: unique symbol = Symbol('fleetsim.requestRules')
+
+/** The schema with request rules the validator applies after it. */
+export function withRules<T extends TSchema>(schema: T, ...rules: RequestRule[]): T {
+  return { ...schema, [REQUEST_RULES]: rules }
+}
+
+/** The object a rule looks into, or undefined when the part is not an object. */
+export function fieldsOf(data: unknown): Record<string, unknown> | undefined {
+  return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined
 }
 
 /**
@@ -37,6 +62,7 @@ export function createValidatorCompiler(maxListItems: number): FastifySchemaComp
     const node = schema as SchemaNode
     const listParams = isQuery ? listParameters(node) : []
     const nameFields = isQuery ? [] : nameFieldsOf(node)
+    const rules = node[REQUEST_RULES] ?? []
     const context: Context = {
       part: isQuery ? 'querystring' : 'body',
       operation: operationOf(url),
@@ -44,24 +70,27 @@ export function createValidatorCompiler(maxListItems: number): FastifySchemaComp
     }
     // Fastify turns a throwing validator into a 500, so every failure is *returned*.
     return (value: unknown) => {
-      const data = isQuery ? coerce(value ?? {}, node, true) : value
+      // Then the forms a Spring MVC manager converts too (`"port": "4041"`, `yes` for true):
+      // accepted in every mode; --strict refuses them before this, by rule lenient-conversion
+      // (bodies) or boolean-syntax (query), and the journal names them (src/protocol/lenient.ts).
+      const data = convertLenient(isQuery ? coerce(value ?? {}, node, true) : value, node).value
       if (listParams.length > 0) {
         const tooMany = checkListSizes(data as Record<string, unknown>, listParams, maxListItems)
         if (tooMany !== undefined) return { error: tooMany }
       }
       const badNames = nameFields.length === 0 ? [] : checkNames(data, nameFields)
-      if (checker.Check(data)) return badNames.length === 0 ? { value: data } : { error: combined(badNames) }
+      const broken = ruleErrors(rules, data)
+      if (checker.Check(data)) return badNames.length + broken.length === 0 ? { value: data } : { error: combined([...badNames, ...broken]) }
       let errors = [...checker.Errors(data)] as RawError[]
       if (badNames.length > 0) {
         // The naming rule's message says more than the schema's about the same field (an
         // empty name breaks both); the other fields' problems are reported after it.
         const named = new Set(nameFields.map(([field]) => `/${field}`))
         errors = errors.filter((error) => !named.has(error.instancePath))
-        if (errors.length === 0) return { error: combined(badNames) }
-        const rest = toApiError(errors, data, context)
-        return { error: combined([...badNames, rest, ...rest.more]) }
+        if (errors.length === 0) return { error: combined([...badNames, ...broken]) }
       }
-      return { error: toApiError(errors, data, context) }
+      const rest = toApiError(errors, data, context)
+      return { error: combined([...badNames, rest, ...rest.more, ...broken]) }
     }
   }
 }
@@ -84,6 +113,15 @@ function checkNames(data: unknown, fields: Array<[string, NameKind]>): ApiError[
     const value = Object.hasOwn(data, field) ? (data as Record<string, unknown>)[field] : undefined
     // Anything but a string is the schema's to report (wrong type, missing field).
     const error = typeof value === 'string' ? nameError(kind, value) : undefined
+    if (error !== undefined) errors.push(error)
+  }
+  return errors
+}
+
+function ruleErrors(rules: readonly RequestRule[], data: unknown): ApiError[] {
+  const errors: ApiError[] = []
+  for (const rule of rules) {
+    const error = rule(data)
     if (error !== undefined) errors.push(error)
   }
   return errors

@@ -13,6 +13,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { apiError } from '../protocol/errors.js'
+import { convertLenient } from '../protocol/lenient.js'
 import '../protocol/request-context.js'
 import { hasStates, readAnswer, type AnswerFacts } from './answer.js'
 import { callKey } from './call-key.js'
@@ -41,6 +42,8 @@ interface Pending {
   schema: FastifySchemaLike | undefined
   /** preValidation ran: the rules judge the request as it was then (no status) */
   validated: boolean
+  /** the body as parsed, kept at preValidation: validation replaces it with its converted form */
+  parsedBody?: unknown
   violations?: JournalViolation[]
   rejected: boolean
   answer?: AnswerFacts
@@ -122,7 +125,8 @@ export function factsFrom(raw: RawFacts, status?: number): RequestFacts {
     hasBody: raw.hasBody,
     body: raw.body,
     queryProperties: properties.query,
-    ...(properties.body === undefined ? {} : { bodyProperties: properties.body })
+    ...(properties.body === undefined ? {} : { bodyProperties: properties.body }),
+    ...(raw.hasBody && raw.schema?.body !== undefined ? { conversions: convertLenient(raw.body, raw.schema.body as Parameters<typeof convertLenient>[1]).conversions } : {})
   }
 }
 
@@ -138,7 +142,7 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
     accept: request.headers.accept,
     contentType: request.headers['content-type'],
     hasBody: hasBody(request),
-    body: request.body
+    body: state.validated ? state.parsedBody : request.body
   })
 
   app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
@@ -169,6 +173,7 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
     const state = pending.get(request)
     if (state === undefined || state.config?.operation === undefined) return done()
     state.validated = true
+    state.parsedBody = request.body
     // Lenient: the rules are checked when the entry is read (or at once if the request has a body).
     if (!strict) return done()
     state.violations = checkRequest(factsFrom(rawOf(request, state)))

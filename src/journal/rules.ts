@@ -10,6 +10,7 @@
  */
 import { suggest } from '../lib/suggest.js'
 import type { ErrorCode } from '../protocol/errors.js'
+import type { Conversion } from '../protocol/lenient.js'
 import { preferenceOf } from '../protocol/negotiation.js'
 import { OPERATIONS, OPERATION_NAMES, isOperation, splitSuffix, withSuffix } from '../protocol/operations.js'
 import type { JournalViolation } from './journal.js'
@@ -37,6 +38,7 @@ export const RULES: readonly Rule[] = Object.freeze([
   rule('boolean-syntax', 'E_STRICT_BOOLEAN_SYNTAX', true, 'Boolean parameters are written true or false.'),
   rule('missing-accept', 'E_STRICT_MISSING_ACCEPT', true, 'Requests name their format with accept: application/json or application/xml, or with the .json/.xml suffix where the operation has one.'),
   rule('suffix-accept-conflict', 'E_STRICT_SUFFIX_ACCEPT_CONFLICT', true, 'The .json/.xml suffix replaces the accept header; an accept header naming the other format contradicts it.'),
+  rule('lenient-conversion', 'E_STRICT_LENIENT_CONVERSION', true, 'Body fields have the type the operation defines: numbers as numbers ("port": 4041, not "4041"), booleans as true or false (not 1, yes or on).'),
   rule('credentials-in-query', 'E_STRICT_CREDENTIALS_IN_QUERY', true, 'Credentials travel only in the REST_USER and REST_PASSWORD headers, never in the query string.'),
   rule('agentname-with-agentstate', 'E_EXCLUSIVE_PARAMETERS', false, 'agentinfo takes agentname or agentstate, not both.'),
   rule('missing-content-type', 'E_UNSUPPORTED_MEDIA_TYPE', false, 'A request with a body names its type with Content-Type: application/json or application/xml.'),
@@ -73,6 +75,8 @@ export interface RequestFacts {
   queryProperties: SchemaProperties
   /** undefined: the operation takes no body */
   bodyProperties?: SchemaProperties
+  /** body fields whose value only a lenient conversion gives the field's type (src/protocol/lenient.ts) */
+  conversions?: readonly Conversion[]
 }
 
 /** Query keys that look like credentials; their values are never recorded. */
@@ -142,6 +146,9 @@ export function checkRequest(facts: RequestFacts): JournalViolation[] {
       const misplaced = keys.filter((k) => Object.hasOwn(facts.queryProperties, k))
       if (misplaced.length > 0) add('parameter-in-body', `${misplaced.map((k) => `"${k}"`).join(', ')} sent in the body`)
       else add('unexpected-body', `${facts.operation} takes no body`)
+    }
+    if (facts.conversions !== undefined && facts.conversions.length > 0) {
+      add('lenient-conversion', facts.conversions.map((c) => `"${c.path}" ${JSON.stringify(c.from)} read as ${String(c.to)}`).join(', '))
     }
   }
 

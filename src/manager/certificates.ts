@@ -16,6 +16,7 @@ import { apiError } from '../protocol/errors.js'
 import { formatLocalMinute } from './time-format.js'
 
 const DAY_MS = 86_400_000
+const UNTRUSTED: ReadonlySet<'UNTRUSTED'> = new Set(['UNTRUSTED'])
 /** Validity of agent certificates. */
 export const AGENT_CERT_DAYS = 730
 
@@ -177,17 +178,26 @@ export class CertificateRegistry {
 
   /**
    * Every certificate, the CA first, optionally only those not yet expired that expire within
-   * `withinDays`. Lazy, so a million agents are listed without a million-item array.
+   * `withinDays`, except those of UNTRUSTED agents. Lazy, so a million agents are listed
+   * without a million-item array (only the UNTRUSTED agents' indices are collected first).
    */
   *list(withinDays?: number): Generator<CertificateRecord> {
     const now = this.fleet.now()
     const limit = withinDays === undefined ? Infinity : now + withinDays * DAY_MS
     const wanted = (cert: Certificate): boolean => withinDays === undefined || (cert.notAfter >= now && cert.notAfter <= limit)
+    // UNTRUSTED means connected without its own certificate (a new install until the manager
+    // issues it, a scenario's or override's agent until something fixes it): such an agent's
+    // certificate is not listed, as a VALID one would contradict its state.
+    const untrusted = new Set(this.fleet.indices(UNTRUSTED))
+    const withoutOwn = (cert: Certificate): boolean => {
+      const index = cert.id - 2
+      return untrusted.has(index) && normaliseFingerprint(this.fleet.config(index).certFingerprint) === cert.fingerprint
+    }
     if (wanted(this.caCert)) yield this.record(this.caCert, now)
-    for (const cert of this.explicit.values()) if (wanted(cert)) yield this.record(cert, now)
+    for (const cert of this.explicit.values()) if (wanted(cert) && !withoutOwn(cert)) yield this.record(cert, now)
     for (const index of this.fleet.indices()) {
       const fingerprint = normaliseFingerprint(this.fleet.config(index).certFingerprint)
-      if (this.explicit.has(fingerprint) || fingerprint === this.caCert.fingerprint) continue
+      if (this.explicit.has(fingerprint) || fingerprint === this.caCert.fingerprint || untrusted.has(index)) continue
       const cert = this.derived(index, fingerprint)
       if (wanted(cert)) yield this.record(cert, now)
     }

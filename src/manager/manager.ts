@@ -52,6 +52,9 @@ export function createManager(fleet: Fleet, ca: CaInfo, options: ManagerOptions 
   const checkName = (name: string, except?: string): void => {
     if (name === except) return
     if (fleet.findByName(name) !== undefined) throw apiError('E_DUPLICATE_NAME', { name, owner: `agent "${name}"` })
+    // One name, one agent: a name is not free while the agent deleted under it will rejoin.
+    const rejoining = fleet.findRejoining(name)
+    if (rejoining !== undefined) throw apiError('E_NAME_RESERVED', { name, uuid: fleet.uuid(rejoining) })
     const template = templates.get(name)
     if (template !== undefined) {
       throw apiError('E_DUPLICATE_NAME', { name, owner: `${template.kind} template "${name}"` })

@@ -194,6 +194,11 @@ export const ERRORS = {
     409,
     (p) => `The name ${JSON.stringify(p.name)} is already used by ${p.owner}: choose another name.`
   ),
+  E_NAME_RESERVED: entry<{ name: string; uuid: string }>(
+    409,
+    (p) =>
+      `The name ${JSON.stringify(p.name)} is kept for the deleted agent ${p.uuid}: it was deleted without revokeCert, so it rejoins under this name. Choose another name, or wait until it is back and delete it with revokeCert=true.`
+  ),
   E_UNKNOWN_CA_FINGERPRINT: entry<{ got: string; expected: string }>(
     400,
     (p) => `global-config.ca-fingerprint ${JSON.stringify(p.got)} is not the manager's certificate authority: use ${p.expected} (from certificateinfo).`
@@ -219,6 +224,7 @@ export const ERRORS = {
   E_STRICT_BOOLEAN_SYNTAX: entry<{ detail: string }>(400, (p) => `Strict mode, rule boolean-syntax: ${p.detail}; write booleans as true or false.`),
   E_STRICT_MISSING_ACCEPT: entry<{ detail: string }>(400, (p) => `Strict mode, rule missing-accept: ${p.detail}; send accept: application/json or application/xml, or use the .json/.xml suffix where the operation has one.`),
   E_STRICT_SUFFIX_ACCEPT_CONFLICT: entry<{ detail: string }>(400, (p) => `Strict mode, rule suffix-accept-conflict: ${p.detail}; drop the accept header or make it name the suffix's format.`),
+  E_STRICT_LENIENT_CONVERSION: entry<{ detail: string }>(400, (p) => `Strict mode, rule lenient-conversion: ${p.detail}; send numbers as numbers and booleans as true or false.`),
   E_STRICT_CREDENTIALS_IN_QUERY: entry<{ detail: string }>(400, (p) => `Strict mode, rule credentials-in-query: ${p.detail}; send credentials only in the REST_USER and REST_PASSWORD headers.`),
   E_INVALID_SCENARIO: entry<{ problem: string }>(
     400,

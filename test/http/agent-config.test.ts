@@ -29,13 +29,15 @@ describe('addagent', () => {
   })
 
   it('takes the certificate name as agent name when name is omitted', async () => {
-    const fingerprint = h.fleet.config(3).certFingerprint
-    await call(h.app, 'DELETE', `deleteagent?agentUuids=${h.fleet.uuid(3)}&revokeCert=false`)
+    // A certificate issued to "cert-owner", whose agent then took another name: the name is free.
+    await call(h.app, 'POST', 'addagent', agentBody('cert-owner'))
+    const fingerprint = h.fleet.config(h.fleet.findByName('cert-owner') as number).certFingerprint
+    await call(h.app, 'PUT', 'modifyagent?agentName=cert-owner', agentBody('cert-owner-renamed'))
     const body = agentBody('x', { 'cert-fingerprint': fingerprint }) as Record<string, unknown>
     delete body.name
     const response = await call(h.app, 'POST', 'addagent', body)
     expect(response.statusCode).toBe(200)
-    expect(response.json().values[0].message).toMatch(/^Agent ".+" added\.$/)
+    expect(response.json().values[0].message).toBe('Agent "cert-owner" added.')
   })
 
   it('refuses an agent without name and without cert-fingerprint', async () => {
@@ -65,8 +67,8 @@ describe('addagent', () => {
   })
 
   it('refuses a port of the wrong type', async () => {
-    const response = await call(h.app, 'POST', 'addagent', agentBody('y', { port: '4041' }))
-    expect(response.json().errors[0]).toMatchObject({ code: 'E_WRONG_TYPE', message: 'The body field "global-config.port" must be an integer, got "4041".' })
+    const response = await call(h.app, 'POST', 'addagent', agentBody('y', { port: '4041/tcp' }))
+    expect(response.json().errors[0]).toMatchObject({ code: 'E_WRONG_TYPE', message: 'The body field "global-config.port" must be an integer, got "4041/tcp".' })
   })
 
   it('refuses a log-level outside the allowed values', async () => {

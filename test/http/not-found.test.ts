@@ -62,8 +62,9 @@ describe('an unknown operation under <app-path>/restservice/', () => {
     })
   })
 
-  it('answers a trailing slash after an operation with 404 saying where the operation is, not 405', async () => {
-    const response = await get(`${REST}/agentinfo/`, JSON_ACCEPT)
+  // A trailing slash alone is served as the operation (test/http/trailing-slash.test.ts).
+  it('answers a path that goes on past an operation with 404 saying where the operation is, not 405', async () => {
+    const response = await get(`${REST}/agentinfo/extra`, JSON_ACCEPT)
     expect(response.statusCode).toBe(404)
     expect(response.headers.allow).toBeUndefined()
     expect(response.json()).toEqual({
@@ -72,7 +73,7 @@ describe('an unknown operation under <app-path>/restservice/', () => {
         {
           status: 404,
           code: 'E_UNKNOWN_OPERATION',
-          message: 'Nothing is served at "/manager/mvc/restservice/agentinfo/": operation "agentinfo" is at /manager/mvc/restservice/agentinfo, with its parameters in the query string.'
+          message: 'Nothing is served at "/manager/mvc/restservice/agentinfo/extra": operation "agentinfo" is at /manager/mvc/restservice/agentinfo, with its parameters in the query string.'
         }
       ]
     })

@@ -44,6 +44,12 @@ describe('the strict-mode rules', () => {
     expect(rules({ rawQuery: 'name=web-01', hasBody: true, contentType: 'application/json', body: {} }, addagent)).toEqual(['field-in-query'])
   })
 
+  it('lenient-conversion: a body field only a lenient conversion gives its type', () => {
+    const conversions = [{ path: 'global-config.port', from: '4041', to: 4041 }]
+    expect(rules({ hasBody: true, contentType: 'application/json', body: {}, conversions }, addagent)).toEqual(['lenient-conversion'])
+    expect(checkRequest({ ...addagent, hasBody: true, contentType: 'application/json', body: {}, conversions })[0].detail).toBe('"global-config.port" "4041" read as 4041')
+  })
+
   it('parameter-in-body: a query parameter sent in the body', () => {
     expect(rules({ rawQuery: '', hasBody: true, contentType: 'application/json', body: { agentUuids: ['a'] } })).toEqual(['parameter-in-body'])
   })

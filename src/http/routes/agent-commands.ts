@@ -12,6 +12,7 @@ import { apiError } from '../../protocol/errors.js'
 import { viewByPath, type LinkBase } from '../links.js'
 import { sendEnvelope } from '../reply.js'
 import type { RouteKit } from '../route-kit.js'
+import { fieldsOf, withRules, type RequestRule } from '../validation.js'
 import {
   AgentUuidsQuery,
   AssignTemplateQuery,
@@ -38,19 +39,24 @@ function agentLinks(base: LinkBase, names: Map<number, string>) {
   return [...names.values()].map((name) => viewByPath(base, name))
 }
 
+/** assigntemplatetoagent names a master template, sub templates or both. */
+const somethingToAssign: RequestRule = (query) => {
+  const q = fieldsOf(query)
+  return q !== undefined && q.templateName === undefined && q.subTemplateNames === undefined ? apiError('E_NOTHING_TO_ASSIGN') : undefined
+}
+
 export function agentCommandRoutes(app: FastifyInstance, kit: RouteKit): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>()
   const { fleet, templates } = kit.manager
 
   for (const { url, options } of kit.routes('assigntemplatetoagent')) {
-    const schema = { summary: 'Assign a master template and/or sub templates to agents', querystring: AssignTemplateQuery, response }
+    const schema = { summary: 'Assign a master template and/or sub templates to agents', querystring: withRules(AssignTemplateQuery, somethingToAssign), response }
     typed.post(url, { ...options, schema }, async (request, reply) => {
       const { agentUuids, templateName, subTemplateNames, updateAgents } = request.query
       // Lookups and assignment in one serial section (a pending delete finishes first); the
       // reconnect wait below runs outside it.
       const { indices, master, subs, names } = await kit.serial(async () => {
         const indices = resolveUuids(fleet, agentUuids)
-        if (templateName === undefined && subTemplateNames === undefined) throw apiError('E_NOTHING_TO_ASSIGN')
         const master = templateName === undefined ? undefined : templates.require('master', [templateName])[0]
         const subs = subTemplateNames === undefined ? [] : templates.require('sub', subTemplateNames)
         const names = namesOf(kit, indices)

@@ -9,6 +9,8 @@ import { viewByQuery } from '../links.js'
 import { requireUsableName } from '../names.js'
 import { sendEnvelope } from '../reply.js'
 import type { RouteKit } from '../route-kit.js'
+import { caRule } from '../request-rules.js'
+import { fieldsOf, withRules, type RequestRule } from '../validation.js'
 import { AddAgentBody, ERROR_RESPONSES, MessageEnvelope, ModifyAgentBody, ModifyAgentQuery, type AgentGlobalConfig } from '../schemas.js'
 
 const response = { 200: MessageEnvelope, ...ERROR_RESPONSES }
@@ -27,19 +29,27 @@ function agentConfig(config: AgentGlobalConfig, caFingerprint: string, certFinge
   }
 }
 
+/** addagent takes its name from the body or, without one, from the certificate it assigns. */
+const nameOrCertificate: RequestRule = (body) => {
+  const fields = fieldsOf(body)
+  if (fields === undefined || fields.name !== undefined) return undefined
+  const fingerprint = fieldsOf(fields['global-config'])?.['cert-fingerprint']
+  return fingerprint === undefined ? apiError('E_MISSING_FIELD', { name: 'name' }) : undefined
+}
+
 export function agentConfigRoutes(app: FastifyInstance, kit: RouteKit): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>()
   const { fleet, certificates } = kit.manager
 
   for (const { url, options } of kit.routes('addagent')) {
-    const schema = { summary: 'Create an agent', body: AddAgentBody, response }
+    const schema = { summary: 'Create an agent', body: withRules(AddAgentBody, nameOrCertificate, caRule(certificates)), response }
     typed.post(url, { ...options, schema }, async (request, reply) => {
       const config = request.body['global-config']
       checkAgentSizes(kit.manager.limits, { name: request.body.name, config })
       // The name check and the add in one serial section: a concurrent add or rename to the
       // same name waits, then fails the check.
+      // The CA fingerprint and the name-or-certificate rule are checked with the schema (caRule, nameOrCertificate).
       const name = await kit.serial(async () => {
-        certificates.requireCa(config['ca-fingerprint'])
         let name = request.body.name
         let fingerprint: string | undefined
         if (config['cert-fingerprint'] !== undefined) {
@@ -75,7 +85,7 @@ export function agentConfigRoutes(app: FastifyInstance, kit: RouteKit): void {
   }
 
   for (const { url, options } of kit.routes('modifyagent')) {
-    const schema = { summary: 'Rename and/or reconfigure an agent', querystring: ModifyAgentQuery, body: ModifyAgentBody, response }
+    const schema = { summary: 'Rename and/or reconfigure an agent', querystring: ModifyAgentQuery, body: withRules(ModifyAgentBody, caRule(certificates)), response }
     typed.put(url, { ...options, schema }, async (request, reply) => {
       const current = request.query.agentName
       const { name } = request.body
@@ -87,7 +97,6 @@ export function agentConfigRoutes(app: FastifyInstance, kit: RouteKit): void {
         const index = fleet.findByName(current)
         if (index === undefined) throw apiError('E_UNKNOWN_AGENT', { by: 'name', values: [current] })
         kit.manager.checkName(name, current)
-        certificates.requireCa(config['ca-fingerprint'])
         let fingerprint = fleet.config(index).certFingerprint
         if (config['cert-fingerprint'] !== undefined) {
           fingerprint = certificates.requireAssignable(config['cert-fingerprint']).fingerprint

@@ -8,13 +8,26 @@ import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
 import { renderEnvelope, sendList, sendRendered } from '../reply.js'
 import type { RouteKit } from '../route-kit.js'
+import { fieldsOf, withRules, type RequestRule } from '../validation.js'
 import { AgentinfoItem, AgentinfoQuery, ERROR_RESPONSES, Envelope } from '../schemas.js'
 import type { Fleet } from '../../fleet/fleet-api.js'
+
+/** At least one of agentname, agentstate, agentwithmodules. */
+const someParameter: RequestRule = (query) => {
+  const q = fieldsOf(query)
+  return q !== undefined && q.agentname === undefined && q.agentstate === undefined && q.agentwithmodules === undefined ? apiError('E_AGENTINFO_NO_PARAMETER') : undefined
+}
+
+/** agentname and agentstate select in two ways: one of them. */
+const nameOrState: RequestRule = (query) => {
+  const q = fieldsOf(query)
+  return q?.agentname !== undefined && q.agentstate !== undefined ? apiError('E_EXCLUSIVE_PARAMETERS', { first: 'agentname', second: 'agentstate' }) : undefined
+}
 
 /** The route schema; the fast path (src/http/fast-path.ts) journals its answers under it. */
 export const AGENTINFO_SCHEMA = {
   summary: 'Agent records by name, by state, or all agents',
-  querystring: AgentinfoQuery,
+  querystring: withRules(AgentinfoQuery, someParameter, nameOrState),
   response: { 200: Envelope(AgentinfoItem), ...ERROR_RESPONSES }
 }
 
@@ -49,13 +62,8 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
 
   for (const { url, options } of kit.routes('agentinfo')) {
     typed.get(url, { ...options, schema: AGENTINFO_SCHEMA }, async (request, reply) => {
+      // Which parameters may be combined is checked with the schema (someParameter, nameOrState).
       const { agentname, agentstate, agentwithmodules } = request.query
-      if (agentname === undefined && agentstate === undefined && agentwithmodules === undefined) {
-        throw apiError('E_AGENTINFO_NO_PARAMETER')
-      }
-      if (agentname !== undefined && agentstate !== undefined) {
-        throw apiError('E_EXCLUSIVE_PARAMETERS', { first: 'agentname', second: 'agentstate' })
-      }
       const withModules = agentwithmodules === true
       if (agentname !== undefined) return answerByName(request, reply, agentname, withModules)
       const base = kit.links.base(request)

@@ -5,6 +5,8 @@ import type { MasterConfig, SubConfig, Template } from '../../manager/templates.
 import { viewByQuery } from '../links.js'
 import { sendEnvelope } from '../reply.js'
 import type { RouteKit } from '../route-kit.js'
+import { caRule } from '../request-rules.js'
+import { withRules } from '../validation.js'
 import {
   ERROR_RESPONSES,
   MasterTemplateBody,
@@ -70,9 +72,9 @@ export function templateRoutes(app: FastifyInstance, kit: RouteKit): void {
   const { templates, certificates } = kit.manager
 
   for (const { url, options } of kit.routes('addmastertemplate')) {
-    typed.post(url, { ...options, schema: { summary: 'Create a master template', body: MasterTemplateBody, response } }, async (request, reply) => {
+    // The CA fingerprint is checked with the schema (caRule), so its error joins the schema's.
+    typed.post(url, { ...options, schema: { summary: 'Create a master template', body: withRules(MasterTemplateBody, caRule(certificates)), response } }, async (request, reply) => {
       const body = request.body
-      certificates.requireCa(body['global-config']['ca-fingerprint'])
       const config = masterConfig(body['global-config'], certificates.caFingerprint)
       // Serial: the shared name check must not run while an addagent of that name is pending.
       const template = await kit.serial(() => templates.add('master', { name: body.name, description: body.description, config }))
@@ -97,11 +99,10 @@ export function templateRoutes(app: FastifyInstance, kit: RouteKit): void {
   }
 
   for (const { url, options } of kit.routes('modifymastertemplate')) {
-    const schema = { summary: 'Rename and/or change a master template', querystring: ModifyMasterQuery, body: MasterTemplateBody, response }
+    const schema = { summary: 'Rename and/or change a master template', querystring: ModifyMasterQuery, body: withRules(MasterTemplateBody, caRule(certificates)), response }
     typed.put(url, { ...options, schema }, async (request, reply) => {
       const body = request.body
       templates.require('master', [request.query.masterTemplateName])
-      certificates.requireCa(body['global-config']['ca-fingerprint'])
       const config = masterConfig(body['global-config'], certificates.caFingerprint)
       const template = await kit.serial(() => templates.modify('master', request.query.masterTemplateName, { name: body.name, description: body.description, config }))
       return sendEnvelope(request, reply, {
