@@ -185,9 +185,9 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     // Unreadable HTTP on servers fastify itself listens with (tests); src/server.ts installs the same.
     clientErrorHandler: handleClientError,
     http: { requireHostHeader: false },
-    // `…/appinfo/` is `…/appinfo` (and `…/appinfo.json/` is `…/appinfo.json`): the real manager's
-    // servlet mapping serves both, and without it the not-found handler would answer a 405 that
-    // names the very method the client used (docs/protocol.md, "Trailing slash").
+    // `…/appinfo/` is `…/appinfo` (and `…/appinfo.json/` is `…/appinfo.json`): a client that adds
+    // the slash means the operation (Spring MVC, which the manager's paths suggest, matched it by
+    // default before version 6), and a 405 would name the very method the client used.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH, ignoreTrailingSlash: true },
     // One structured line per request (operation, status, time) instead of fastify's pair.
     logController: new RequestLogController(),
