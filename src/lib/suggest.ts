@@ -4,27 +4,36 @@
  * a third of the word's length, and at least one edit.
  */
 
-/** Optimal string alignment distance: Levenshtein plus adjacent transpositions. */
+/** Optimal string alignment distance: Levenshtein plus adjacent transpositions. Three rows of memory. */
 export function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0))
-  )
+  let before = new Array<number>(b.length + 1).fill(0)
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  let current = new Array<number>(b.length + 1).fill(0)
   for (let i = 1; i <= a.length; i++) {
+    current[0] = i
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1)
-      rows[i][j] = d
+      let d = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2] + 1)
+      current[j] = d
     }
+    ;[before, previous, current] = [previous, current, before]
   }
-  return rows[a.length][b.length]
+  return previous[b.length]
 }
 
 export function suggest<T extends string>(word: string, candidates: readonly T[]): T | undefined {
+  // A word far longer than every candidate is no typo of one, and measuring it would cost its
+  // length times theirs: a client's 1 MB path must not take seconds to answer 404.
+  const longest = candidates.reduce((most, candidate) => Math.max(most, candidate.length), 0)
+  if (word.length > 2 * longest + 2) return undefined
   const lower = word.toLowerCase()
+  const limit = Math.max(1, Math.floor(word.length / 3))
   let best: T | undefined
   let bestDistance = Infinity
   for (const candidate of candidates) {
+    // At least the difference in length: too far, whatever the letters.
+    if (Math.abs(candidate.length - word.length) > limit) continue
     // A difference in case only counts as one edit: `online` is a typo of `ONLINE`.
     const d = candidate === word ? 0 : Math.max(editDistance(lower, candidate.toLowerCase()), 1)
     if (d < bestDistance) {
@@ -32,6 +41,5 @@ export function suggest<T extends string>(word: string, candidates: readonly T[]
       bestDistance = d
     }
   }
-  const limit = Math.max(1, Math.floor(word.length / 3))
   return bestDistance <= limit ? best : undefined
 }
