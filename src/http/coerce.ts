@@ -1,7 +1,8 @@
 /**
- * Schema-guided conversion of text into the types a schema asks for. Query strings and XML
- * bodies carry only text; JSON bodies are typed and are never coerced (a JSON `"port": "80"`
- * is a wrong type, as a client author would expect).
+ * Schema-guided reading of text into the types a schema asks for. Query strings and XML bodies
+ * carry only text, so reading `true` or `80` there is no conversion; JSON bodies are typed and
+ * are not read here. What a Spring manager would also convert (`"port": "80"` in JSON, `yes`
+ * for a boolean) is src/protocol/lenient.ts, which strict mode reports.
  *
  * Rules, applied only where the schema asks for the type (anything else is left alone so the
  * validator reports it with the received value):
@@ -13,14 +14,7 @@
  * - object: an empty XML element (`<global-config/>`) becomes `{}`
  */
 
-interface Schema {
-  type?: string
-  items?: Schema
-  properties?: Record<string, Schema>
-}
-
-const INTEGER = /^[-+]?\d+$/
-const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/
+import { INTEGER, NUMBER, type Schema } from '../protocol/lenient.js'
 
 export function coerce(value: unknown, schema: Schema, splitCommas: boolean): unknown {
   switch (schema.type) {

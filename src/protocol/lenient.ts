@@ -14,14 +14,16 @@
  * here: the walk sees only values that are still of another type than the field's.
  */
 
-interface Schema {
+/** The part of a JSON schema the conversions read. */
+export interface Schema {
   type?: string
   items?: Schema
   properties?: Record<string, Schema>
 }
 
-const INTEGER = /^[-+]?\d+$/
-const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/
+/** Decimal text of an integer and of a number: what text-to-number conversion takes. */
+export const INTEGER = /^[-+]?\d+$/
+export const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/
 const BOOLEAN_TEXT: ReadonlyMap<string, boolean> = new Map([
   ['true', true],
   ['on', true],
