@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--scope agentinfo|lists|multi|scale|gc|all] [--quick] [--parallel-gc] [--out dir] [--no-table] [--report-only]`
+ * `npm run bench -- [--scope all|<scope>[,<scope>…]] [--quick] [--parallel-gc] [--out dir] [--no-table] [--report-only]`
  *
  * Loads fleetsim on 127.0.0.1 with autocannon next to bare fastify and node:http baselines
  * answering the same bytes, measures the fleet at scale, writes every figure to
@@ -21,17 +21,28 @@ import { startTarget } from './lib/target.js'
 import { checkTargets } from './lib/targets.js'
 import { benchFailures, verdict } from './lib/verdict.js'
 import { agentinfoSuite } from './suites/agentinfo.js'
+import { builtSuite } from './suites/built.js'
 import { gcSuite } from './suites/gc.js'
 import { listSuite } from './suites/lists.js'
 import { multiSuite } from './suites/multi.js'
 import { scaleSuite } from './suites/scale.js'
 import { regenerateTable } from './table.js'
 
-export const SCOPES = ['agentinfo', 'lists', 'multi', 'scale', 'gc'] as const
+export const SCOPES = ['agentinfo', 'built', 'lists', 'multi', 'scale', 'gc'] as const
 export type Scope = (typeof SCOPES)[number] | 'all'
+
+/** `all`, one scope, or scopes joined by commas (`built,list`), as --scope takes them. */
+export function scopesOf(scope: string): (typeof SCOPES)[number][] {
+  if (scope === 'all') return [...SCOPES]
+  const names = scope.split(',').map((name) => name.trim())
+  const unknown = names.filter((name) => !(SCOPES as readonly string[]).includes(name))
+  if (unknown.length > 0 || names.length === 0) throw new Error(`--scope takes all, or one or more of ${SCOPES.join(', ')} joined by commas; got "${scope}"`)
+  return names as (typeof SCOPES)[number][]
+}
 
 const SUITES: Record<(typeof SCOPES)[number], (ctx: SuiteContext) => Promise<void>> = {
   agentinfo: agentinfoSuite,
+  built: builtSuite,
   lists: listSuite,
   multi: multiSuite,
   scale: scaleSuite,
@@ -41,7 +52,8 @@ const SUITES: Record<(typeof SCOPES)[number], (ctx: SuiteContext) => Promise<voi
 export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url))
 
 export interface BenchOptions {
-  scope: Scope
+  /** `all`, a scope, or scopes joined by commas */
+  scope: string
   profile: ProfileName
   /** how the servers under load collect garbage (default single: see startTarget) */
   gc?: GcMode
@@ -90,7 +102,7 @@ export async function runBench(options: BenchOptions): Promise<BenchRun> {
       scale: [],
       notes: []
     }
-    const scopes = options.scope === 'all' ? SCOPES : [options.scope]
+    const scopes = scopesOf(options.scope)
     for (const [k, scope] of scopes.entries()) {
       progress(`== ${scope} (${k + 1}/${scopes.length}, profile ${options.profile})`)
       await SUITES[scope](ctx)
@@ -137,8 +149,8 @@ export function parseCommand(argv: string[]): BenchCommand {
     },
     strict: true
   })
-  const scope = values.scope as Scope
-  if (scope !== 'all' && !SCOPES.includes(scope)) throw new Error(`--scope must be one of ${[...SCOPES, 'all'].join(', ')}, got "${values.scope}"`)
+  const scope = values.scope
+  scopesOf(scope)
   if (values.quick && values.smoke) throw new Error('--quick and --smoke exclude each other')
   const profile: ProfileName = values.smoke ? 'smoke' : values.quick ? 'quick' : 'full'
   const options: BenchOptions = {

@@ -39,6 +39,7 @@ import { Links } from './http/links.js'
 import { createNotFoundHandler } from './http/not-found.js'
 import { openApiOptions, UNDOCUMENTED } from './http/openapi.js'
 import { createRouteKit } from './http/route-kit.js'
+import { ItemFragments } from './http/item-writer.js'
 import { agentCommandRoutes } from './http/routes/agent-commands.js'
 import { agentConfigRoutes } from './http/routes/agent-config.js'
 import { agentinfoRoutes } from './http/routes/agentinfo.js'
@@ -220,6 +221,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
       links: new Links(settings.appPath),
       agentListener: settings.agentListener,
       answers,
+      fragments: new ItemFragments(),
       appVersion: PACKAGE_VERSION,
       authCheck: restAuth
     })

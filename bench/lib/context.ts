@@ -17,6 +17,8 @@ export interface Profile {
   connections: number
   /** alternating rounds of bare fastify and fleetsim for the JSON-over-HTTP target */
   jsonRounds: number
+  /** rounds of each workload compared across servers (built, list): the median one is reported */
+  comparisonRounds: number
   /** agents in the fleet behind agentinfo for one agent */
   agentinfoFleet: number
   /** fleet sizes of agentinfo by state */
@@ -51,6 +53,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     warmup: 2,
     connections: 10,
     jsonRounds: 5,
+    comparisonRounds: 3,
     agentinfoFleet: 10_000,
     listFleets: [10_000, 100_000],
     listRequests: 12,
@@ -74,6 +77,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     warmup: 1,
     connections: 10,
     jsonRounds: 2,
+    comparisonRounds: 3,
     agentinfoFleet: 10_000,
     listFleets: [10_000, 100_000],
     listRequests: 4,
@@ -98,6 +102,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     connections: 2,
     // Two, so the smoke run also starts a fresh pair of processes for the second round.
     jsonRounds: 2,
+    comparisonRounds: 1,
     agentinfoFleet: 300,
     listFleets: [1500],
     listRequests: 2,

@@ -12,8 +12,8 @@ import type { Target } from './target.js'
 export interface LoadSpec {
   /** row name, e.g. `agentinfo one agent JSON` */
   name: string
-  /** which server answered: fleetsim, fastify (bare baseline), node (bare baseline) */
-  target: 'fleetsim' | 'fastify' | 'node'
+  /** which server answered: fleetsim, fastify (bare baseline), node (bare baseline), wiremock (the peer) */
+  target: 'fleetsim' | 'fastify' | 'node' | 'wiremock'
   group: string
   origin: string
   /** path and query */

@@ -19,6 +19,27 @@ export interface BareRoute {
   bodyFile: string
 }
 
+/**
+ * Many fixed answers under one path: what fleetsim answered for each request of a workload
+ * (2,000 agents asked for in turn, in JSON and XML, over HTTP and HTTPS: the links in an
+ * answer name the scheme), so a baseline sends the same bytes for the same requests. The file
+ * is JSON: `{ "<scheme> <accept> <path and query>": { "contentType": "…", "body": "…" } }`.
+ */
+export interface BareAnswers {
+  method: 'GET'
+  path: string
+  answersFile: string
+}
+
+/** The key of one answer in a BareAnswers file. */
+export const answerKey = (scheme: 'http' | 'https', accept: string, url: string): string => `${scheme} ${accept} ${url}`
+
+/** What a bare baseline answers: fixed routes, and workloads' recorded answers. */
+export interface BareSpec {
+  routes: BareRoute[]
+  answers?: BareAnswers[]
+}
+
 export interface TlsFiles {
   keyFile: string
   certFile: string
@@ -48,7 +69,7 @@ export type TargetSpec = (
       /** write the log to /dev/null, not stdout (runs that log every request at info) */
       discardLogs?: boolean
     }
-  | { kind: 'fastify' | 'node'; routes: BareRoute[]; tls?: TlsFiles }
+  | ({ kind: 'fastify' | 'node'; tls?: TlsFiles } & BareSpec)
 ) & { gc?: GcMode }
 
 /** Sent once the server listens. RSS figures are bytes; times are wall milliseconds. */

@@ -15,7 +15,7 @@ import type { GcMode } from './protocol.js'
 export interface LoadRow {
   group: string
   name: string
-  target: 'fleetsim' | 'fastify' | 'node'
+  target: 'fleetsim' | 'fastify' | 'node' | 'wiremock'
   params: Record<string, string | number | boolean>
   connections: number
   durationSeconds: number
@@ -35,6 +35,8 @@ export interface LoadRow {
   baseline: string | null
   /** the baseline's server CPU per request over this row's (1 = as cheap as the bare route) */
   cpuRatio?: number | null
+  /** requests/s over WireMock's (the peer) for the same requests, where it was measured */
+  peerRatio?: number | null
 }
 
 /** A large agentinfo answer: how fast it starts, how big it is, what it does to memory. */
@@ -147,7 +149,7 @@ export function fileStamp(date: Date): string {
 export async function writeResults(dir: string, results: BenchResults): Promise<string> {
   await mkdir(dir, { recursive: true })
   const suffix = results.profile === 'full' ? '' : `-${results.profile}`
-  const file = join(dir, `${results.scope}${suffix}-${fileStamp(new Date(results.startedAt))}.json`)
+  const file = join(dir, `${results.scope.replaceAll(',', '+')}${suffix}-${fileStamp(new Date(results.startedAt))}.json`)
   await writeFile(file, `${JSON.stringify(results, null, 2)}\n`)
   return file
 }

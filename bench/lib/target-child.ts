@@ -19,7 +19,7 @@ import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
 import { createLogger } from '../../src/server.js'
 import { TLS_MIN_VERSION } from '../../src/tls/tls-store.js'
 import type { CaInfo } from '../../src/tls/ca-info.js'
-import { BENCH_CREDENTIALS, type BareRoute, type ChildMessage, type Command, type CommandResults, type RssSample, type TargetSpec, type TlsFiles } from './protocol.js'
+import { BENCH_CREDENTIALS, answerKey, type BareAnswers, type BareSpec, type ChildMessage, type Command, type CommandResults, type RssSample, type TargetSpec, type TlsFiles } from './protocol.js'
 
 export const BENCH_START_TIME = Date.parse('2026-06-01T00:00:00Z')
 /**
@@ -96,14 +96,30 @@ async function startFleetsim(spec: Extract<TargetSpec, { kind: 'fleetsim' }>): P
   return { handler, fleet, buildMs }
 }
 
-async function startBare(kind: 'fastify' | 'node', routes: BareRoute[]): Promise<RequestListener> {
-  const bodies = routes.map((route) => ({ ...route, body: readFileSync(route.bodyFile) }))
+interface RecordedAnswer {
+  status: number
+  contentType: string
+  body: Buffer
+}
+
+/** A BareAnswers file as a map from `<accept> <url>` to the answer's type and bytes. */
+function readAnswers(spec: BareAnswers): Map<string, RecordedAnswer> {
+  const answers = JSON.parse(readFileSync(spec.answersFile, 'utf8')) as Record<string, { contentType: string; body: string }>
+  return new Map(Object.entries(answers).map(([key, answer]) => [key, { status: 200, contentType: answer.contentType, body: Buffer.from(answer.body) }]))
+}
+
+async function startBare(kind: 'fastify' | 'node', spec: BareSpec): Promise<RequestListener> {
+  const bodies = spec.routes.map((route) => ({ ...route, body: readFileSync(route.bodyFile) }))
+  const answers = new Map<string, RecordedAnswer>()
+  for (const recorded of spec.answers ?? []) for (const [key, answer] of readAnswers(recorded)) answers.set(key, answer)
+  const recordedAnswer = (request: IncomingMessage) =>
+    answers.get(answerKey((request.socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http', request.headers.accept ?? '', request.url ?? '/'))
   if (kind === 'node') {
     const byKey = new Map(bodies.map((route) => [`${route.method} ${route.path}`, route]))
     return (request: IncomingMessage, response: ServerResponse) => {
       const url = request.url ?? '/'
       const query = url.indexOf('?')
-      const route = byKey.get(`${request.method} ${query === -1 ? url : url.slice(0, query)}`)
+      const route = byKey.get(`${request.method} ${query === -1 ? url : url.slice(0, query)}`) ?? recordedAnswer(request)
       if (route === undefined) {
         response.writeHead(404).end()
         return
@@ -118,6 +134,17 @@ async function startBare(kind: 'fastify' | 'node', routes: BareRoute[]): Promise
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, _body, done) => done(null, undefined))
   for (const route of bodies) {
     app.route({ method: route.method, url: route.path, handler: (_request, reply) => reply.code(route.status).type(route.contentType).send(route.body) })
+  }
+  for (const recorded of spec.answers ?? []) {
+    app.route({
+      method: recorded.method,
+      url: recorded.path,
+      handler: (request, reply) => {
+        const answer = recordedAnswer(request.raw)
+        if (answer === undefined) return reply.code(404).send()
+        return reply.code(200).type(answer.contentType).send(answer.body)
+      }
+    })
   }
   await app.ready()
   return app.routing.bind(app) as RequestListener
@@ -217,7 +244,7 @@ async function main(): Promise<void> {
   let handler: RequestListener
   let buildMs = 0
   if (spec.kind === 'fleetsim') ({ handler, fleet, buildMs } = await startFleetsim(spec))
-  else handler = await startBare(spec.kind, spec.routes)
+  else handler = await startBare(spec.kind, spec)
   const rssAfterBuild = process.memoryUsage.rss()
   const servers = [createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler)]
   if (spec.tls !== undefined) servers.push(httpsServer(handler, spec.tls))

@@ -16,11 +16,30 @@ import type { Format } from '../protocol/negotiation.js'
 /** A kept answer: its text, the same as UTF-8 bytes, and the request path and query it answers. */
 export interface KeptAnswer {
   text: string
-  /** what the fast path writes, so no answer is encoded again per request */
-  body: Buffer
+  /** what the fast path writes, encoded when first sent again, so no answer is encoded per request */
+  readonly body: Buffer
   url: string
   /** the fast path's journal facts for the requests it sent this to (see fast-path.ts) */
   journalFacts?: SharedFacts
+}
+
+/**
+ * Most answers kept are never asked for again (a client asking for 2,000 agents in turn), so
+ * the bytes are made on the first request that is sent the answer again, not when it is kept.
+ */
+class Kept implements KeptAnswer {
+  private bytes: Buffer | undefined
+  journalFacts?: SharedFacts
+
+  constructor(
+    readonly text: string,
+    readonly url: string
+  ) {}
+
+  get body(): Buffer {
+    this.bytes ??= Buffer.from(this.text)
+    return this.bytes
+  }
 }
 
 /** What the stamps were before the answer was built. */
@@ -103,7 +122,7 @@ export class AnswerCache {
     if (entries !== undefined && same !== -1) this.remove(url, entries, same)
     else if (entries !== undefined && entries.length >= MAX_VARIANTS) this.remove(url, entries, 0)
     else if (this.count >= this.capacity) this.dropOldestUrl()
-    const entry = { format, encrypted, host, answer: { text, body: Buffer.from(text), url }, stamp }
+    const entry = { format, encrypted, host, answer: new Kept(text, url), stamp }
     const list = this.byUrl.get(url)
     if (list === undefined) this.byUrl.set(url, [entry])
     else list.push(entry)

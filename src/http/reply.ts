@@ -12,6 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { JSON_TYPE, XML_TYPE } from '../protocol/negotiation.js'
 import type { ErrorItem, Link } from './schemas.js'
 import { XML_CLOSE, xmlDocument, xmlElement, xmlOpen } from './xml-writer.js'
+import { jsonEnvelopeHead, jsonEnvelopeTail, xmlLinks } from './item-writer.js'
 
 export interface Envelope {
   servicename: string
@@ -132,6 +133,55 @@ class ChunkedStream extends Readable {
       callback(error)
     }
   }
+}
+
+/** How an envelope of items already written as text (item-writer.ts) starts, joins and ends. */
+interface TextEnvelope {
+  head: string
+  separator: string
+  tail: string
+}
+
+function textEnvelope(format: 'json' | 'xml', servicename: string, links: Link[] | undefined): TextEnvelope {
+  return format === 'json'
+    ? { head: jsonEnvelopeHead(servicename), separator: ',', tail: jsonEnvelopeTail(links) }
+    : { head: xmlOpen(servicename), separator: '', tail: xmlLinks(links) + XML_CLOSE }
+}
+
+/** A whole answer from items already written as text. */
+export function itemsAnswer(request: FastifyRequest, servicename: string, items: string[], links?: Link[]): string {
+  const shape = textEnvelope(request.format, servicename, links)
+  return shape.head + items.join(shape.separator) + shape.tail
+}
+
+/**
+ * sendList for items already written as text (agentinfo's, item-writer.ts): a short list is
+ * sent in one piece, a long one streams in chunks as sendList's does.
+ */
+export function sendItemTexts(request: FastifyRequest, reply: FastifyReply, servicename: string, items: Iterator<string>, links: Link[], expected?: number): FastifyReply {
+  const eager = expected !== undefined && expected > EAGER_ITEMS ? FIRST_STREAMED_ITEMS : EAGER_ITEMS
+  const first: string[] = []
+  let next = items.next()
+  while (!next.done && first.length < eager) {
+    first.push(next.value)
+    next = items.next()
+  }
+  if (next.done) return sendRendered(request, reply, itemsAnswer(request, servicename, first, links))
+  const shape = textEnvelope(request.format, servicename, links)
+  reply.code(200).type(request.format === 'json' ? JSON_TYPE : XML_TYPE)
+  return reply.send(new ChunkedStream(textParts(shape, first, next.value, items)))
+}
+
+function* textParts(shape: TextEnvelope, first: string[], pending: string, rest: Iterator<string>): Generator<string> {
+  yield shape.head
+  let separator = ''
+  for (const item of first) {
+    yield separator + item
+    separator = shape.separator
+  }
+  yield separator + pending
+  for (let next = rest.next(); !next.done; next = rest.next()) yield shape.separator + next.value
+  yield shape.tail
 }
 
 function* listed(first: unknown[], pending: unknown, rest: Iterator<unknown>): Generator<unknown> {

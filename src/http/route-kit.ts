@@ -10,6 +10,7 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
 import type { Manager } from '../manager/manager.js'
 import type { AnswerCache } from './answer-cache.js'
+import type { ItemFragments } from './item-writer.js'
 import type { AuthCheck } from '../protocol/auth.js'
 import { apiError } from '../protocol/errors.js'
 import type { Links } from './links.js'
@@ -26,6 +27,8 @@ export interface RouteKit {
   appVersion: string
   /** finished agentinfo-by-name answers, kept while still true (answer-cache.ts) */
   answers: AnswerCache
+  /** agents' identity parts of agentinfo items, written once (item-writer.ts) */
+  fragments: ItemFragments
   /**
    * Runs a route's check-then-change section alone: no other such section of this app starts
    * until it settles. Every route that looks agents, templates or labels up and then changes

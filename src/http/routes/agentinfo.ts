@@ -6,7 +6,9 @@ import { resolveNames } from '../agents.js'
 import { apiError } from '../../protocol/errors.js'
 import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
-import { renderEnvelope, sendList, sendRendered } from '../reply.js'
+import { itemsAnswer, sendItemTexts, sendRendered } from '../reply.js'
+import { writeItem } from '../item-writer.js'
+import type { Format } from '../../protocol/negotiation.js'
 import type { RouteKit } from '../route-kit.js'
 import { fieldsOf, withRules, type RequestRule } from '../validation.js'
 import { AgentinfoItem, AgentinfoQuery, ERROR_RESPONSES, Envelope } from '../schemas.js'
@@ -31,13 +33,19 @@ export const AGENTINFO_SCHEMA = {
   response: { 200: Envelope(AgentinfoItem), ...ERROR_RESPONSES }
 }
 
+/** One agent as an agentinfo item, the object the response schema describes (item-writer.ts writes the same as text). */
 export function agentItem(fleet: Fleet, base: LinkBase, index: number, withModules: boolean): AgentinfoItem {
   const view = fleet.view(index, withModules)
   return { content: agentRecord(view), links: agentinfoItemLinks(base, view.name) }
 }
 
-function* items(fleet: Fleet, base: LinkBase, indices: Iterable<number>, withModules: boolean): Generator<AgentinfoItem> {
-  for (const index of indices) yield agentItem(fleet, base, index, withModules)
+/** One agent as an agentinfo item, written as text in the request's format. */
+export function agentItemText(kit: Pick<RouteKit, 'fragments'>, fleet: Fleet, format: Format, base: LinkBase, index: number, withModules: boolean): string {
+  return writeItem(format, fleet.view(index, withModules), base, kit.fragments)
+}
+
+function* itemTexts(kit: RouteKit, fleet: Fleet, format: Format, base: LinkBase, indices: Iterable<number>, withModules: boolean): Generator<string> {
+  for (const index of indices) yield agentItemText(kit, fleet, format, base, index, withModules)
 }
 
 export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
@@ -54,8 +62,8 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
     // Read before the agents are: the answer is kept only if nothing moved while it was built.
     const stamp = answers.stamp(indices)
     const base = kit.links.base(request)
-    const values = indices.map((index) => agentItem(fleet, base, index, withModules))
-    const answer = renderEnvelope(request, reply, { servicename: 'agentinfo', values, links: [selfLink(base, request)] })
+    const values = indices.map((index) => agentItemText(kit, fleet, request.format, base, index, withModules))
+    const answer = itemsAnswer(request, 'agentinfo', values, [selfLink(base, request)])
     if (stamp !== undefined) answers.keep(request.url, request.format, encrypted, request.host, stamp, answer)
     return sendRendered(request, reply, answer)
   }
@@ -72,7 +80,7 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const indices = fleet.indices(states)
       const { agents, byState } = fleet.counts()
       const expected = states === undefined ? agents : [...states].reduce((sum, state) => sum + byState[state], 0)
-      return sendList(request, reply, 'agentinfo', items(fleet, base, indices, withModules), links, expected)
+      return sendItemTexts(request, reply, 'agentinfo', itemTexts(kit, fleet, request.format, base, indices, withModules), links, expected)
     })
   }
 }

@@ -9,10 +9,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
 import { apiError } from '../../protocol/errors.js'
 import { viewByQuery } from '../links.js'
-import { sendEnvelope } from '../reply.js'
+import { itemsAnswer, sendEnvelope, sendRendered } from '../reply.js'
 import type { RouteKit } from '../route-kit.js'
 import { AgentinfoItem, ERROR_RESPONSES, Envelope, Link, TemplateRecord, ViewParams, ViewPathQuery, ViewQuery } from '../schemas.js'
-import { agentItem } from './agentinfo.js'
+import { agentItemText } from './agentinfo.js'
 import { templateRecord } from './templates.js'
 
 const TemplateItem = Type.Object({ content: TemplateRecord, links: Type.Array(Link) })
@@ -28,11 +28,9 @@ export function viewRoutes(app: FastifyInstance, kit: RouteKit): void {
     const byName = fleet.findByName(name)
     const template = byName === undefined ? templates.get(name) : undefined
     const index = byName ?? (template === undefined ? fleet.findByUuid(name) : undefined)
-    let item: unknown
-    if (index !== undefined) item = agentItem(fleet, base, index, withModules)
-    else if (template !== undefined) item = { content: templateRecord(template), links: [viewByQuery(base, template.name)] }
-    else throw apiError('E_UNKNOWN_NAME', { name })
-    return sendEnvelope(request, reply, { servicename: 'viewagentortemplate', values: [item] })
+    if (index !== undefined) return sendRendered(request, reply, itemsAnswer(request, 'viewagentortemplate', [agentItemText(kit, fleet, request.format, base, index, withModules)]))
+    if (template === undefined) throw apiError('E_UNKNOWN_NAME', { name })
+    return sendEnvelope(request, reply, { servicename: 'viewagentortemplate', values: [{ content: templateRecord(template), links: [viewByQuery(base, template.name)] }] })
   }
 
   for (const { url, options } of kit.routes('viewagentortemplate')) {

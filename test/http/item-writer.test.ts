@@ -1,0 +1,139 @@
+/**
+ * The item writer (src/http/item-writer.ts) against the generic path it replaces: the record
+ * object (records.ts) through the response schema's serializer (fast-json-stringify, as
+ * fastify compiles it) or xmlElement. Byte for byte, over every agent of a fleet in both
+ * formats, with and without modules, and over views with every awkward value fast-check finds.
+ */
+import fc from 'fast-check'
+import fjs from 'fast-json-stringify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
+import { compileScenario } from '../../src/fleet/scenario-program.js'
+import type { AgentView } from '../../src/fleet/fleet-api.js'
+import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
+import { ItemFragments, writeItem } from '../../src/http/item-writer.js'
+import { agentinfoItemLinks, type LinkBase } from '../../src/http/links.js'
+import { agentRecord } from '../../src/http/records.js'
+import { AgentinfoItem } from '../../src/http/schemas.js'
+import { xmlElement } from '../../src/http/xml-writer.js'
+import { AGENT_STATES } from '../../src/protocol/states.js'
+import { START } from './helpers.js'
+
+const serialize = fjs(AgentinfoItem as object) as (item: unknown) => string
+
+function baseFor(rest: string): LinkBase {
+  return {
+    rest,
+    online: { rel: 'online_agents_with_modules', href: `${rest}/agentinfo?agentstate=ONLINE&agentwithmodules=true{&agentstate}` },
+    all: { rel: 'all_agents_with_modules', href: `${rest}/agentinfo?agentwithmodules=true{&agentname}` }
+  }
+}
+
+const BASE = baseFor('https://127.0.0.1:9443/manager/mvc/mvc/restservice')
+
+/** What the generic path writes for one view: the item object, then the serializer or xmlElement. */
+function generic(format: 'json' | 'xml', view: AgentView, base: LinkBase): string {
+  const item = { content: agentRecord(view), links: agentinfoItemLinks(base, view.name) }
+  return format === 'json' ? serialize(item) : xmlElement('values', item)
+}
+
+describe('agentinfo items written as text', () => {
+  let fleet: FleetEngine
+  beforeAll(async () => {
+    // Modules of several kinds, and agents in every state the scenario reaches in a day.
+    const loaded = await loadScenarioFileOrThrow('scenarios/steady-fleet.yaml')
+    const scenario = compileScenario({ ...loaded, fleet: { ...loaded.fleet, agents: 1500, seed: 11 } }, START, { templateId: () => 0 })
+    fleet = await createFleet({ agents: 1500, seed: 11, workers: 1, paused: true, startTime: START, caFingerprint: 'AA', scenario })
+    await fleet.advance(6 * 3600)
+  })
+  afterAll(async () => {
+    await fleet.close()
+  })
+
+  it('are the generic path byte for byte for every agent, JSON and XML, with and without modules', () => {
+    const fragments = new ItemFragments()
+    const states = new Set<string>()
+    let ipv6 = 0
+    let withModules = 0
+    for (const index of fleet.indices()) {
+      for (const modules of [false, true]) {
+        const view = fleet.view(index, modules)
+        states.add(view.status)
+        if (view.address.includes(':')) ipv6++
+        if ((view.modules?.length ?? 0) > 0) withModules++
+        for (const format of ['json', 'xml'] as const) {
+          // Twice: the second time from the kept fragment.
+          expect(writeItem(format, view, BASE, fragments)).toBe(generic(format, view, BASE))
+          expect(writeItem(format, view, BASE, fragments)).toBe(generic(format, view, BASE))
+        }
+      }
+    }
+    // The fleet really had the shapes the test is about.
+    expect(states.size).toBeGreaterThan(2)
+    expect(ipv6).toBeGreaterThan(0)
+    expect(withModules).toBeGreaterThan(0)
+  })
+
+  it('writes an agent anew when its name or address changed, or the link base is another', () => {
+    const fragments = new ItemFragments()
+    const [index] = fleet.indices()
+    const view = fleet.view(index, false)
+    writeItem('json', view, BASE, fragments)
+    const renamed = { ...view, name: 'renamed "agent" <1>', address: 'fd00:1::2', service: '[fd00:1::2]:4041' }
+    expect(writeItem('json', renamed, BASE, fragments)).toBe(generic('json', renamed, BASE))
+    expect(writeItem('xml', renamed, BASE, fragments)).toBe(generic('xml', renamed, BASE))
+    const other = baseFor('http://[::1]:8080/manager/mvc/mvc/restservice')
+    expect(writeItem('json', renamed, other, fragments)).toBe(generic('json', renamed, other))
+  })
+
+  it('write any string, number and module list as the generic path does', () => {
+    const fragments = new ItemFragments(16)
+    const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', '"', '\\', '<&>\'"', '\u0000\u001f', '\ud800', 'the service'))
+    const integer = fc.oneof(fc.integer(), fc.double({ min: -1e9, max: 1e9, noNaN: true }))
+    const moduleView = fc.record({
+      moduleName: text,
+      module: text,
+      moduleType: integer,
+      type: fc.constantFrom('INPUT', 'OUTPUT'),
+      isRunning: fc.boolean(),
+      evtRecvd: integer,
+      queuesize: integer,
+      evtFwd: integer,
+      evtDrop: integer,
+      status: fc.constantFrom('RUNNING', 'STOPPED', 'ERROR'),
+      statusCode: fc.integer({ min: 0, max: 5 }),
+      id: fc.integer({ min: 1, max: 50 })
+    })
+    const view = fc.record(
+      {
+        index: fc.integer({ min: 0, max: 40 }),
+        uuid: text,
+        // Names are well-formed: a lone surrogate is refused when an agent is named (E_INVALID_NAME).
+        name: text.filter((name) => name.isWellFormed()),
+        version: text,
+        status: fc.constantFrom(...AGENT_STATES),
+        os: text,
+        address: text,
+        service: text,
+        started: fc.integer({ min: 0, max: 4e12 }),
+        lastOnline: fc.integer({ min: 0, max: 4e12 }),
+        load: fc.double({ min: 0, max: 100, noNaN: true }),
+        memUsage: fc.oneof(fc.integer({ min: 0 }), fc.double({ noNaN: true })),
+        received: integer,
+        receivedToday: integer,
+        processing: integer,
+        sent: integer,
+        sentToday: integer,
+        sysinfo: text,
+        modules: fc.array(moduleView, { maxLength: 4 })
+      },
+      { requiredKeys: ['index', 'uuid', 'name', 'version', 'status', 'os', 'address', 'service', 'started', 'lastOnline', 'load', 'memUsage', 'received', 'receivedToday', 'processing', 'sent', 'sentToday', 'sysinfo'] }
+    )
+    fc.assert(
+      fc.property(view, fc.constantFrom<'json' | 'xml'>('json', 'xml'), (v, format) => {
+        expect(writeItem(format, v as AgentView, BASE, fragments)).toBe(generic(format, v as AgentView, BASE))
+      }),
+      { numRuns: 3000 }
+    )
+  })
+})
