@@ -105,6 +105,9 @@ export function peaks(samples: readonly StateSample[]): Peak[] {
   return out
 }
 
+/** `+10m`: virtual time since the run's start (`+0s` at the start). */
+export const sinceStart = (second: number) => `+${second === 0 ? '0s' : formatSeconds(second)}`
+
 export const percent = (share: number) => `${(share * 100).toFixed(share < 0.01 ? 2 : 1)}%`
 
 export function renderChart(result: RunResult): string {
@@ -249,7 +252,8 @@ export function renderChart(result: RunResult): string {
   })
   const eventsTop = detailBottom + AXIS_HEIGHT + 6
   groups.forEach((g, k) => {
-    const when = g.seconds.length === 1 ? `at ${at(g.seconds[0])} (+${formatSeconds(g.seconds[0])})` : `×${g.seconds.length}, first at ${at(g.seconds[0])} (+${formatSeconds(g.seconds[0])})`
+    const first = `${at(g.seconds[0])} (${sinceStart(g.seconds[0])})`
+    const when = g.seconds.length === 1 ? `at ${first}` : `×${g.seconds.length}, first at ${first}`
     out.push(`<text x="${MARGIN.left}" y="${eventsTop + k * EVENT_LINE_HEIGHT}"><tspan font-weight="bold">${g.letter}</tspan>  ${escapeMarkup(g.name)} (${escapeMarkup(g.action)}) ${when}</text>`)
   })
   if (groups.length === 0) out.push(`<text x="${MARGIN.left}" y="${eventsTop}" fill="#555">no timeline events fired</text>`)

@@ -9,7 +9,7 @@
  */
 import { AGENT_STATES } from '../protocol/states.js'
 import { formatSeconds } from '../lib/units.js'
-import { DETAIL_STATES, STACK_ORDER, STATE_COLOURS, peaks, percent } from './chart.js'
+import { DETAIL_STATES, STACK_ORDER, STATE_COLOURS, peaks, percent, sinceStart } from './chart.js'
 import { escapeMarkup, inlineScript, scriptJson } from './markup.js'
 import type { RunResult } from './runner.js'
 
@@ -76,7 +76,7 @@ export function renderIndexHtml(result: RunResult, assets: ChartAssets, context:
     .map((state) => {
       const peak = peakOf.get(state)
       const peakCells = DETAIL_STATES.includes(state)
-        ? `<td>${peak === undefined ? '0' : `${n(peak.value)} (${percent(peak.share)})`}</td><td>${peak === undefined ? '–' : `${iso(result, peak.second)} (+${formatSeconds(peak.second)})`}</td>`
+        ? `<td>${peak === undefined ? '0' : `${n(peak.value)} (${percent(peak.share)})`}</td><td>${peak === undefined ? '–' : `${iso(result, peak.second)} (${sinceStart(peak.second)})`}</td>`
         : '<td>–</td><td>–</td>'
       return `<tr><th scope="row"><span class="swatch" style="background:${STATE_COLOURS[state]}"></span>${state}</th><td data-summary="final.${state}">${n(final.byState[state])}</td><td>${percent(final.agents > 0 ? final.byState[state] / final.agents : 0)}</td>${peakCells}</tr>`
     })
@@ -87,16 +87,16 @@ export function renderIndexHtml(result: RunResult, assets: ChartAssets, context:
 
   const eventRows = result.events
     .slice(0, EVENT_ROWS)
-    .map((e, k) => `<tr><td>${k + 1}</td><td class="text"><time datetime="${iso(result, e.second)}">${iso(result, e.second)}</time></td><td>+${formatSeconds(e.second)}</td><td class="text">${escapeMarkup(e.name)}</td><td class="text">${escapeMarkup(e.action)}</td></tr>`)
+    .map((e, k) => `<tr><td>${k + 1}</td><td class="text"><time datetime="${iso(result, e.second)}">${iso(result, e.second)}</time></td><td>${sinceStart(e.second)}</td><td class="text">${escapeMarkup(e.name)}</td><td class="text">${escapeMarkup(e.action)}</td></tr>`)
     .join('\n')
   const moreEvents = result.events.length > EVENT_ROWS ? `<p>${plural(result.events.length - EVENT_ROWS, 'more event')} in events.json.</p>` : ''
 
   const lockoutText =
     lockout === undefined
-      ? 'no manager lockout'
+      ? 'No manager lockout'
       : lockout.to === null
-        ? `<span class="alarm">manager lockout since ${iso(result, lockout.from)}, still on at the end</span> (nobody calls agentmanager in a headless run)`
-        : `manager lockout from ${iso(result, lockout.from)} to ${iso(result, lockout.to)} (${formatSeconds(lockout.to - lockout.from)})`
+        ? `<span class="alarm">Manager lockout since ${iso(result, lockout.from)}, still on at the end</span> (nobody calls agentmanager in a headless run)`
+        : `Manager lockout from ${iso(result, lockout.from)} to ${iso(result, lockout.to)} (${formatSeconds(lockout.to - lockout.from)})`
 
   return `<!doctype html>
 <html lang="en">

@@ -30,7 +30,7 @@ describe("the run report's index.html", () => {
     expect(html).toContain('<span data-summary="transitions.total">120</span>')
     expect(html).toContain('<b data-summary="moduleCrashes">0</b>')
     expect(html).toContain(`<code data-summary="digest">${'ab'.repeat(32)}</code>`)
-    expect(html).toContain('manager lockout since 2026-01-01T00:30:00.000Z, still on at the end')
+    expect(html).toContain('Manager lockout since 2026-01-01T00:30:00.000Z, still on at the end')
   })
 
   it('lists the events at their absolute virtual times, and the command that reproduces the run', () => {

@@ -24,7 +24,7 @@
  *               says so)
  *   title       what the chart shows, for screen readers (default 'Agents by state')
  *   height      height of the main panel in CSS px (default 320); detailHeight the second
- *               panel's (default 180); the width follows the element
+ *               panel's (default 220); the width follows the element
  *   maxPoints   most samples kept by push() (default 10080: a week of minutes); older ones
  *               are dropped
  *   showTable   true: the summary table is shown under the chart (default false: it is
@@ -120,7 +120,7 @@
     var startMs = options.startTime || 0
     var title = options.title || 'Agents by state'
     var height = options.height || 320
-    var detailHeight = options.detailHeight || 180
+    var detailHeight = options.detailHeight || 220
     var maxPoints = options.maxPoints || 10080
     var id = 'fleet-chart-' + ++chartCount
 
@@ -207,7 +207,7 @@
       caption.textContent =
         n === 0
           ? title + ': no samples yet.'
-          : title + ' from ' + isoUtc(msAt(data.seconds[0])) + ' to ' + isoUtc(msAt(data.seconds[last])) + ', ' + count(totalAt(last)) + ' agents at the end' + describeMarks() + '.'
+          : title + ' from ' + isoUtc(msAt(data.seconds[0])) + ' to ' + isoUtc(msAt(data.seconds[last])) + ', ' + count(totalAt(last)) + (totalAt(last) === 1 ? ' agent' : ' agents') + ' at the end' + describeMarks() + '.'
       tbody.textContent = ''
       states.forEach(function (s) {
         var row = el('tr')
@@ -455,7 +455,7 @@
         padding: [EVENT_ROWS * 14 + 10, 16, 0, 0],
         scales: { x: { time: true }, y: { range: function (u, min, max) { return [0, Math.max(1, max)] } } },
         axes: [
-          { label: 'virtual time (UTC)', labelSize: 24, size: 56, values: timeTicks, grid: { stroke: 'rgba(0,0,0,0.07)' } },
+          { size: 44, values: timeTicks, grid: { stroke: 'rgba(0,0,0,0.07)' } },
           { label: 'agents, all states (stacked)', labelSize: 30, size: 60, grid: { stroke: 'rgba(0,0,0,0.07)' } }
         ],
         series: mainSeries,
@@ -501,7 +501,7 @@
           y: { distr: 4, log: 10, asinh: 1, range: function (u, min, max) { return [0, Math.max(10, max * 3)] } }
         },
         axes: [
-          { size: 56, values: timeTicks, grid: { stroke: 'rgba(0,0,0,0.07)' } },
+          { label: 'virtual time (UTC)', labelSize: 24, size: 56, values: timeTicks, grid: { stroke: 'rgba(0,0,0,0.07)' } },
           {
             label: 'not ' + calm.join(', ') + ' (log)',
             labelSize: 30,
