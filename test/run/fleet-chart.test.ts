@@ -11,8 +11,18 @@ import { launchChromium } from '../browser/chromium.js'
 const START = Date.parse('2026-01-01T00:00:00Z')
 const online = (n: number, offline = 0) => ({ ONLINE: n, OFFLINE: offline, ERROR: 0, UNMANAGED: 0, UNTRUSTED: 0, FORGED: 0 })
 
+// What the page holds, typed here (the tests' TypeScript has no DOM library).
 type Chart = { setData(series: unknown): void; push(sample: unknown): void; destroy(): void }
-declare const FleetChart: { create(element: Element, options: unknown): Chart }
+interface ChartElement {
+  innerHTML: string
+  getAttribute(name: string): string | null
+  querySelector(selector: string): { textContent: string | null } | null
+}
+interface PageGlobals {
+  document: { getElementById(id: string): ChartElement }
+  FleetChart: { create(element: ChartElement, options: unknown): Chart }
+  chart: Chart
+}
 
 describe('the fleet chart component', () => {
   let browser: Browser
@@ -37,8 +47,9 @@ describe('the fleet chart component', () => {
   it('draws pushed samples live and opens and closes a lockout band from lockedOut', async () => {
     await page.evaluate(
       ({ start, samples }) => {
-        const chart = FleetChart.create(document.getElementById('c')!, { startTime: start, events: [{ second: 60, label: 'outage' }] })
-        ;(window as unknown as { chart: Chart }).chart = chart
+        const g = globalThis as unknown as PageGlobals
+        const chart = g.FleetChart.create(g.document.getElementById('c'), { startTime: start, events: [{ second: 60, label: 'outage' }] })
+        g.chart = chart
         for (const sample of samples) chart.push(sample)
       },
       {
@@ -63,16 +74,17 @@ describe('the fleet chart component', () => {
 
   it('replaces everything with setData, and says a lockout without an end is still on', async () => {
     await page.evaluate(() => {
-      ;(window as unknown as { chart: Chart }).chart.setData({ seconds: [0, 3600], byState: { ONLINE: [5, 0], OFFLINE: [0, 5] }, events: [], lockouts: [{ from: 1800, to: null }] })
+      ;(globalThis as unknown as PageGlobals).chart.setData({ seconds: [0, 3600], byState: { ONLINE: [5, 0], OFFLINE: [0, 5] }, events: [], lockouts: [{ from: 1800, to: null }] })
     })
     expect(await caption()).toBe('Agents by state from 2026-01-01 00:00:00 UTC to 2026-01-01 01:00:00 UTC, 5 agents at the end; manager lockout from 2026-01-01 00:30:00 UTC, still on.')
   })
 
   it('keeps at most maxPoints samples when pushed, and leaves nothing behind when destroyed', async () => {
     const after = await page.evaluate(() => {
-      const element = document.getElementById('c')!
-      ;(window as unknown as { chart: Chart }).chart.destroy()
-      const chart = FleetChart.create(element, { maxPoints: 2 })
+      const g = globalThis as unknown as PageGlobals
+      const element = g.document.getElementById('c')
+      g.chart.destroy()
+      const chart = g.FleetChart.create(element, { maxPoints: 2 })
       for (const second of [0, 60, 120]) chart.push({ second, byState: { ONLINE: 1 } })
       const text = element.querySelector('caption')!.textContent
       chart.destroy()

@@ -16,6 +16,13 @@ const DEMO = 'test/run/fixtures/report-demo.yaml'
 const OUT = 'test-artifacts/run-report'
 const DOCS_IMAGE = 'docs/images/run-report.png'
 
+/** A canvas, typed here: the tests' TypeScript has no DOM library. */
+interface Canvas {
+  width: number
+  height: number
+  getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } }
+}
+
 const quiet = { out: () => undefined, err: { isTTY: false, write: () => true } }
 
 interface Opened {
@@ -57,8 +64,9 @@ describe("fleetsim run's index.html in Chromium", () => {
     const { page, problems } = demo
     expect(await page.locator('#chart canvas').count()).toBe(2)
     // Something was drawn: the main panel's canvas is mostly coloured, not blank.
-    const coloured = await page.locator('#chart canvas').first().evaluate((canvas: HTMLCanvasElement) => {
-      const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height)
+    const coloured = await page.locator('#chart canvas').first().evaluate((element) => {
+      const canvas = element as unknown as Canvas
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height)
       let n = 0
       for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && (data[i] < 200 || data[i + 1] < 200 || data[i + 2] < 200)) n++
       return n / (data.length / 4)
@@ -100,7 +108,7 @@ describe("fleetsim run's index.html in Chromium", () => {
     expect((await readFile(path)).subarray(1, 4).toString()).toBe('PNG')
     if (process.env.UPDATE_SCREENSHOTS === '1') {
       // The top of the page: header, chart and summary; the events and the command follow below.
-      const bottom = await demo.page.locator('h2', { hasText: 'Timeline events' }).evaluate((h) => h.getBoundingClientRect().top + window.scrollY)
+      const bottom = await demo.page.locator('h2', { hasText: 'Timeline events' }).evaluate((h) => h.getBoundingClientRect().top + (globalThis as unknown as { scrollY: number }).scrollY)
       await mkdir('docs/images', { recursive: true })
       await demo.page.setViewportSize({ width: 1200, height: Math.ceil(bottom) - 8 })
       await demo.page.screenshot({ path: DOCS_IMAGE })
@@ -124,7 +132,7 @@ describe("fleetsim run's index.html in Chromium", () => {
     )
     expect(await run([join(dir, 'hostile.yaml'), '--workers', '1', '--out', join(dir, 'report')], quiet)).toBe(0)
     const { page, problems } = await open(browser, join(dir, 'report'))
-    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined()
+    expect(await page.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned)).toBeUndefined()
     expect(await page.textContent('h1')).toBe(name)
     expect(await page.locator('img').count()).toBe(0)
     expect(await page.locator('table.data td', { hasText: 'window.pwned=3' }).count()).toBe(1)
