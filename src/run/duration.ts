@@ -41,5 +41,5 @@ export function fittedDuration(scenario: Scenario): { seconds: number; reason: s
     return { seconds: UNTIMED_DURATION, reason: 'the default for a scenario without a timeline or ramp' }
   }
   const seconds = Math.max(ROUND_TO, Math.ceil((end + Math.max(MIN_MARGIN, end * MARGIN_FRACTION)) / ROUND_TO) * ROUND_TO)
-  return { seconds, reason: `fitted to the scenario: its last timeline effect ends at ${formatSeconds(end)}, then ${formatSeconds(seconds - end)} to settle` }
+  return { seconds, reason: `fitted to the scenario: its timeline ends at ${formatSeconds(end)}, then ${formatSeconds(seconds - end)} to settle` }
 }

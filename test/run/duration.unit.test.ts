@@ -13,7 +13,7 @@ describe('the duration of a run without --duration', () => {
   it('covers a one-off event and 15 minutes more: manager-restart-lockout runs 30m, not 24h', async () => {
     const fitted = fittedDuration(await loadScenarioFileOrThrow('scenarios/manager-restart-lockout.yaml'))
     expect(fitted.seconds).toBe(1800)
-    expect(fitted.reason).toBe('fitted to the scenario: its last timeline effect ends at 15m, then 15m to settle')
+    expect(fitted.reason).toBe('fitted to the scenario: its timeline ends at 15m, then 15m to settle')
   })
 
   it('counts the last occurrence, its spread and its for: mass-outage-recovery ends at 1h05m10s, runs 1h25m', async () => {

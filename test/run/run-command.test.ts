@@ -57,7 +57,7 @@ describe('fleetsim run', () => {
     expect(summary.durationSeconds).toBe(1800)
     expect(summary.lockouts).toEqual([{ from: 900, to: null, fromTime: '2026-01-01T00:15:00.000Z', toTime: null }])
     expect(summary.command).toBe(`fleetsim run scenarios/manager-restart-lockout.yaml --duration 30m --sample 1m --start-time 2026-01-01T00:00:00.000Z --out ${dir}`)
-    expect(out.join('')).toContain('manager-restart-lockout: 30m virtual (fitted to the scenario: its last timeline effect ends at 15m, then 15m to settle)')
+    expect(out.join('')).toContain('manager-restart-lockout: 30m virtual (fitted to the scenario: its timeline ends at 15m, then 15m to settle)')
     expect(out.join('')).toContain(`open ${join(dir, 'index.html')} in a browser`)
   })
 
