@@ -452,7 +452,7 @@
         tzDate: tzDate,
         cursor: cursor,
         // Room above the plot for the event labels.
-        padding: [EVENT_ROWS * 14 + 10, 16, 0, 0],
+        padding: [EVENT_ROWS * 14 + 10, 36, 0, 0],
         scales: { x: { time: true }, y: { range: function (u, min, max) { return [0, Math.max(1, max)] } } },
         axes: [
           { size: 44, values: timeTicks, grid: { stroke: 'rgba(0,0,0,0.07)' } },
@@ -493,7 +493,7 @@
         tzDate: tzDate,
         cursor: cursor,
         legend: { show: false },
-        padding: [12, 16, 0, 0],
+        padding: [12, 36, 0, 0],
         scales: {
           x: { time: true },
           // asinh: linear near 0 and logarithmic above, so 9 FORGED agents stay visible next to
