@@ -179,6 +179,16 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
   const faults = new FaultState(fleet, { flagRules: quickFaultRules(settings) })
   const { registry, api } = createRegistry(fleet, { process: parts.processMetrics ?? true, ...(parts.saveState === undefined ? {} : { stateSaves: parts.saveState.totals }) })
 
+  const kit = createRouteKit({
+    manager,
+    links: new Links(settings.appPath),
+    agentListener: settings.agentListener,
+    answers,
+    fragments: new ItemFragments(),
+    appVersion: PACKAGE_VERSION,
+    authCheck: restAuth
+  })
+
   const app = Fastify({
     bodyLimit: settings.bodyLimit,
     // Router errors (a bad percent-encoding, an overlong path segment) in the error envelope.
@@ -216,15 +226,6 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     registerLimits(app, { maxQueryLength: settings.maxQueryLength })
     await registerOpenApi(app, settings.appPath)
 
-    const kit = createRouteKit({
-      manager,
-      links: new Links(settings.appPath),
-      agentListener: settings.agentListener,
-      answers,
-      fragments: new ItemFragments(),
-      appVersion: PACKAGE_VERSION,
-      authCheck: restAuth
-    })
     await app.register(
       async (scope) => {
         agentinfoRoutes(scope, kit)
@@ -256,6 +257,9 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
   const fast = fastPath(
     {
       answers,
+      kit,
+      appPath: settings.appPath,
+      maxQueryLength: settings.maxQueryLength,
       authCheck: restAuth,
       journal: traffic.journal,
       now: () => fleet.now(),

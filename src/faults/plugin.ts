@@ -47,7 +47,7 @@ async function faultsPluginImpl(app: FastifyInstance, options: FaultsPluginOptio
 
   // Callback hooks: a call no rule touches (nearly all of them) costs a few comparisons, not a
   // promise; only planned faults go through async code.
-  app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+  app.addHook('preHandler', function injectFault(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) {
     if (!state.active()) return done()
     const operation = request.routeOptions.config?.operation
     if (operation === undefined || operation === '') return done()
@@ -87,7 +87,7 @@ async function faultsPluginImpl(app: FastifyInstance, options: FaultsPluginOptio
     return false
   }
 
-  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
+  app.addHook('onSend', function shapeFaultyAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) {
     const plan = plans.get(request)
     if (plan === undefined) return done(null, payload)
     plans.delete(request)

@@ -129,6 +129,12 @@ export class AnswerCache {
     this.count++
   }
 
+  /** Forgets every kept answer. */
+  clear(): void {
+    this.byUrl.clear()
+    this.count = 0
+  }
+
   /** Answers kept. */
   get size(): number {
     return this.count

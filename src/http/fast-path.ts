@@ -1,11 +1,13 @@
 /**
- * The fast path: sends a repeated agentinfo-by-name request its kept answer (answer-cache.ts)
- * before fastify routes it, and hands every other request to fastify.
+ * The fast path: answers agentinfo by name before fastify routes the request, with the kept
+ * answer (answer-cache.ts) or one it builds and keeps the way the route does (keepByName), and
+ * hands every other request to fastify.
  *
- * Why: a client polling agents asks for the same few answers again and again, and once the
- * answer was kept, most of what a request still cost was fastify's chain of hooks (limits,
- * journal, faults, metrics, validation) in the bench's profile (bench/README.md). Here it
- * costs a lookup, the journal entry and the metrics.
+ * Why: agentinfo by name is what inventory clients and pollers send most, and building the
+ * answer costs a few microseconds (item-writer.ts) while fastify's chain of hooks around it
+ * (limits, journal, faults, metrics, validation) cost several times the bare route's whole
+ * answer (bench/README.md, "What made each path fast"). Here it costs a lookup or the build,
+ * the journal entry and the metrics.
  *
  * A request is answered here only where fastify would send exactly these bytes and do nothing
  * more, so everything else goes to fastify:
@@ -13,7 +15,8 @@
  * - credentials that pass, and a format that negotiates as fastify's route would;
  * - the fast path is open (`open`): not in strict mode (its rules run in preValidation), no fault
  *   rule (faults act in preHandler), and no request lines in the log (level above info);
- * - a kept answer for this format, host, path and query that is still true.
+ * - a kept answer for this format, host, path and query that is still true, or a plain request
+ *   the route would answer with the answer built here (byNameBuilder says which).
  * What fastify's hooks would record is recorded: a journal entry and the API metrics (the
  * in-flight gauge is not touched: the request is answered before anything else runs).
  */
@@ -26,14 +29,44 @@ import { SharedFacts, type Journal, type JournalEntry, type JournalViolation, ty
 import { LAZY_ANSWER_CHARS, entryOf, factsFrom, keptRaw, type RawFacts } from '../journal/recorder.js'
 import { checkRequest } from '../journal/rules.js'
 import { answerSeries, observeAnswer, type ApiMetrics } from '../metrics/api-metrics.js'
-import type { AnswerCache, KeptAnswer } from './answer-cache.js'
+import { MAX_KEPT_AGENTS, type AnswerCache, type KeptAnswer } from './answer-cache.js'
+import type { RouteKit } from './route-kit.js'
 import type { AuthCheck } from '../protocol/auth.js'
 import { connectionOverLimit, headError } from './limits.js'
 import { JSON_TYPE, XML_TYPE, negotiate, type Format } from '../protocol/negotiation.js'
-import { AGENTINFO_SCHEMA } from './routes/agentinfo.js'
+import { AGENTINFO_SCHEMA, keepByName } from './routes/agentinfo.js'
+
+/**
+ * Every hook fastify runs for GET agentinfo, by phase in fastify's order, and what the fast
+ * path does in its place. test/http/fast-path-hooks.test.ts reads the route's hooks from
+ * fastify and fails when they are not exactly these: a hook added to the route (or to every
+ * route) is not answered for until it is listed here with what the fast path does about it.
+ */
+export const AGENTINFO_HOOKS = {
+  onRequest: {
+    journalStart: 'the journal entry is added after the answer (journal.addShared), with the facts the recorder takes',
+    checkLimits: 'headError and connectionOverLimit first; a query longer than --max-query-length is left to fastify',
+    countInFlight: 'not counted: the request is answered before anything else runs, so it is never in flight',
+    checkRequest: 'negotiate() and the credential check, as the route\'s own first hook does'
+  },
+  preValidation: { strictRules: 'shut in strict mode (open())' },
+  preHandler: { injectFault: 'shut while a fault rule is in force (open())' },
+  onSend: {
+    journalAnswer: 'the answer\'s facts are the kept answer\'s (FastPathAnswer)',
+    shapeFaultyAnswer: 'shut while a fault rule is in force (open())',
+    measureAnswer: 'observeAnswer() with the body\'s length'
+  },
+  onResponse: { journalEntry: 'journal.addShared()', observeRequest: 'observeAnswer()' }
+} as const
 
 export interface FastPathOptions {
   answers: AnswerCache
+  /** what agentinfo by name is built from, as the route builds it (routes/agentinfo.ts) */
+  kit: Pick<RouteKit, 'answers' | 'fragments' | 'manager' | 'links'>
+  /** the app path (`/manager/mvc`): agentinfo is at `<appPath>/restservice/agentinfo` */
+  appPath: string
+  /** --max-query-length: a longer query is fastify's to refuse */
+  maxQueryLength: number
   /** the facade's credential check */
   authCheck: AuthCheck
   journal: Journal
@@ -55,6 +88,7 @@ export interface FastPath {
 
 export function fastPath(options: FastPathOptions, routing: RequestListener): FastPath {
   const { answers, authCheck, journal, now, open } = options
+  const build = byNameBuilder(options)
   const series = answerSeries(options.api, OPERATION, 'GET', 200)
   let answered = 0
   const handler = (request: IncomingMessage, response: ServerResponse) => {
@@ -76,8 +110,10 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
     const format = negotiate(suffixOf(url), headers.accept, headers['content-type'])
     if (format === null) return routing(request, response)
     const socket = request.socket as Socket & { encrypted?: boolean }
-    const kept = answers.get(url, format, socket.encrypted === true, host)
-    if (kept === undefined || connectionOverLimit(socket) !== undefined || !authCheck(headers)) return routing(request, response)
+    const encrypted = socket.encrypted === true
+    if (connectionOverLimit(socket) !== undefined || !authCheck(headers)) return routing(request, response)
+    const kept = answers.get(url, format, encrypted, host) ?? build(url, format, encrypted, host)
+    if (kept === undefined) return routing(request, response)
 
     const wallMs = Date.now()
     response.writeHead(200, { 'content-type': format === 'json' ? JSON_TYPE : XML_TYPE, 'content-length': kept.body.length })
@@ -88,6 +124,49 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
     if (journal.enabled) journal.addShared(journalFacts(kept, format, headers.accept, headers['content-type']), Math.round(seconds * 1000 * 100) / 100, wallMs, now())
   }
   return { handler, answered: () => answered }
+}
+
+/**
+ * Builds and keeps the answer to a plain agentinfo-by-name request the way the route does
+ * (keepByName), where fastify's route would answer it with exactly that and nothing else:
+ * the path is one of agentinfo's, the query is `agentname=<names>` and at most
+ * `agentwithmodules=true|false`, each once, nothing to decode, every name an agent's, and few
+ * enough agents to keep the answer. Anything else (an unknown agent, a lenient spelling the
+ * journal reports, an encoded name) is left to fastify, which answers and records it in full.
+ */
+function byNameBuilder(options: FastPathOptions): (url: string, format: Format, encrypted: boolean, host: string) => KeptAnswer | undefined {
+  const { kit, appPath, maxQueryLength } = options
+  const operation = `${appPath}/restservice/agentinfo`
+  const paths = new Set([operation, `${operation}.json`, `${operation}.xml`])
+  const fleet = kit.manager.fleet
+  return (url, format, encrypted, host) => {
+    const mark = url.indexOf('?')
+    if (mark === -1 || !paths.has(url.slice(0, mark)) || url.length - mark - 1 > maxQueryLength) return undefined
+    let names: string | undefined
+    let withModules: boolean | undefined
+    for (const pair of url.slice(mark + 1).split('&')) {
+      const equals = pair.indexOf('=')
+      const key = equals === -1 ? pair : pair.slice(0, equals)
+      const value = equals === -1 ? '' : pair.slice(equals + 1)
+      if (key === 'agentname' && names === undefined && value !== '' && !/[%+]/.test(value)) names = value
+      else if (key === 'agentwithmodules' && withModules === undefined && (value === 'true' || value === 'false')) withModules = value === 'true'
+      else return undefined
+    }
+    if (names === undefined) return undefined
+    const indices: number[] = []
+    for (const part of names.split(',')) {
+      const name = part.trim()
+      if (name === '') continue
+      const index = fleet.findByName(name)
+      if (index === undefined) return undefined
+      if (!indices.includes(index)) indices.push(index)
+      if (indices.length > MAX_KEPT_AGENTS) return undefined
+    }
+    if (indices.length === 0) return undefined
+    const protocol = encrypted ? 'https' : 'http'
+    keepByName(kit, { url, format, encrypted, host }, kit.links.baseOf(protocol, host), indices, withModules === true)
+    return options.answers.get(url, format, encrypted, host)
+  }
 }
 
 /** The `.json` / `.xml` suffix of the operation in the path, as the suffix routes have it. */

@@ -34,7 +34,7 @@ export interface LimitOptions {
 
 export function registerLimits(app: FastifyInstance, options: LimitOptions): void {
   const { maxQueryLength } = options
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', function checkLimits(request, reply, done) {
     const url = request.url
     const question = url.indexOf('?')
     const queryLength = question === -1 ? 0 : url.length - question - 1

@@ -23,7 +23,12 @@ export class Links {
   constructor(private readonly appPath: string) {}
 
   base(request: FastifyRequest): LinkBase {
-    const key = `${request.protocol}://${request.host}`
+    return this.baseOf(request.protocol, request.host)
+  }
+
+  /** The base for a protocol and Host header, as `base` reads them from a fastify request. */
+  baseOf(protocol: string, host: string): LinkBase {
+    const key = `${protocol}://${host}`
     let base = this.bases.get(key)
     if (base === undefined) {
       const rest = `${key}${this.appPath}/mvc/restservice`
@@ -46,7 +51,7 @@ export class Links {
 }
 
 /** The request's own address below `/restservice`, query included, as a self link. */
-export function selfLink(base: LinkBase, request: FastifyRequest): Link {
+export function selfLink(base: LinkBase, request: Pick<FastifyRequest, 'url'>): Link {
   const url = request.url
   const at = url.indexOf('/restservice/')
   return { rel: 'self', href: base.rest + (at === -1 ? '' : url.slice(at + '/restservice'.length)) }

@@ -9,7 +9,7 @@
  */
 import { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { JSON_TYPE, XML_TYPE } from '../protocol/negotiation.js'
+import { JSON_TYPE, XML_TYPE, type Format } from '../protocol/negotiation.js'
 import type { ErrorItem, Link } from './schemas.js'
 import { XML_CLOSE, xmlDocument, xmlElement, xmlOpen } from './xml-writer.js'
 import { jsonEnvelopeHead, jsonEnvelopeTail, xmlLinks } from './item-writer.js'
@@ -142,15 +142,15 @@ interface TextEnvelope {
   tail: string
 }
 
-function textEnvelope(format: 'json' | 'xml', servicename: string, links: Link[] | undefined): TextEnvelope {
+function textEnvelope(format: Format, servicename: string, links: Link[] | undefined): TextEnvelope {
   return format === 'json'
     ? { head: jsonEnvelopeHead(servicename), separator: ',', tail: jsonEnvelopeTail(links) }
     : { head: xmlOpen(servicename), separator: '', tail: xmlLinks(links) + XML_CLOSE }
 }
 
 /** A whole answer from items already written as text. */
-export function itemsAnswer(request: FastifyRequest, servicename: string, items: string[], links?: Link[]): string {
-  const shape = textEnvelope(request.format, servicename, links)
+export function itemsAnswer(format: Format, servicename: string, items: string[], links?: Link[]): string {
+  const shape = textEnvelope(format, servicename, links)
   return shape.head + items.join(shape.separator) + shape.tail
 }
 
@@ -166,7 +166,7 @@ export function sendItemTexts(request: FastifyRequest, reply: FastifyReply, serv
     first.push(next.value)
     next = items.next()
   }
-  if (next.done) return sendRendered(request, reply, itemsAnswer(request, servicename, first, links))
+  if (next.done) return sendRendered(request, reply, itemsAnswer(request.format, servicename, first, links))
   const shape = textEnvelope(request.format, servicename, links)
   reply.code(200).type(request.format === 'json' ? JSON_TYPE : XML_TYPE)
   return reply.send(new ChunkedStream(textParts(shape, first, next.value, items)))

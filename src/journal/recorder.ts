@@ -145,7 +145,7 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
     body: state.validated ? state.parsedBody : request.body
   })
 
-  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+  app.addHook('onRequest', function journalStart(request: FastifyRequest, _reply: FastifyReply, done: () => void) {
     if (journal.enabled || strict) {
       const routeOptions = request.routeOptions
       const config = routeOptions.config as { operation?: string; url?: string } | undefined
@@ -169,7 +169,7 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
     done()
   })
 
-  app.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
+  app.addHook('preValidation', function strictRules(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
     const state = pending.get(request)
     if (state === undefined || state.config?.operation === undefined) return done()
     state.validated = true
@@ -185,7 +185,7 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
     done(apiError(code as 'E_STRICT_UNKNOWN_PARAMETER', { detail: broken.detail }))
   })
 
-  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload?: unknown) => void) => {
+  app.addHook('onSend', function journalAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload?: unknown) => void) {
     const state = pending.get(request)
     if (state !== undefined && typeof payload === 'string') {
       const status = reply.statusCode
@@ -195,7 +195,7 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
     done(null, payload)
   })
 
-  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+  app.addHook('onResponse', function journalEntry(request: FastifyRequest, reply: FastifyReply, done: () => void) {
     const state = pending.get(request)
     if (state !== undefined && journal.enabled) {
       pending.delete(request)

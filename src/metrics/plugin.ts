@@ -53,14 +53,14 @@ function requestHooks(app: FastifyInstance, api: ApiMetrics): void {
   // Response body sizes by request; a WeakMap so nothing is added to every request object.
   const sizes = new WeakMap<FastifyRequest, number>()
 
-  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+  app.addHook('onRequest', function countInFlight(request: FastifyRequest, reply: FastifyReply, done: () => void) {
     api.inFlight.inc()
     // 'close' comes once per response, finished or aborted, so the gauge always comes back down.
     reply.raw.once('close', () => api.inFlight.dec())
     done()
   })
 
-  app.addHook('onSend', (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (err: null, payload?: unknown) => void) => {
+  app.addHook('onSend', function measureAnswer(request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (err: null, payload?: unknown) => void) {
     if (typeof payload === 'string') sizes.set(request, Buffer.byteLength(payload))
     else if (payload instanceof Uint8Array) sizes.set(request, payload.byteLength)
     else if (isStream(payload)) {
@@ -79,7 +79,7 @@ function requestHooks(app: FastifyInstance, api: ApiMetrics): void {
     done(null, payload)
   })
 
-  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+  app.addHook('onResponse', function observeRequest(request: FastifyRequest, reply: FastifyReply, done: () => void) {
     observeAnswer(answerSeries(api, operationOf(request, METRICS_PATH), request.method, reply.statusCode), reply.elapsedTime / 1000, sizes.get(request) ?? 0)
     done()
   })

@@ -44,6 +44,28 @@ export function agentItemText(kit: Pick<RouteKit, 'fragments'>, fleet: Fleet, fo
   return writeItem(format, fleet.view(index, withModules), base, kit.fragments)
 }
 
+/** The request an agentinfo-by-name answer is for, as the answer cache keys it. */
+export interface ByNameRequest {
+  url: string
+  format: Format
+  encrypted: boolean
+  host: string
+}
+
+/**
+ * The answer about these agents, built, and kept if nothing moved while it was built. Both
+ * the route and the fast path (fast-path.ts) answer agentinfo by name with it.
+ */
+export function keepByName(kit: Pick<RouteKit, 'answers' | 'fragments' | 'manager'>, request: ByNameRequest, base: LinkBase, indices: number[], withModules: boolean): string {
+  const fleet = kit.manager.fleet
+  // Read before the agents are: the answer is kept only if nothing moved while it was built.
+  const stamp = kit.answers.stamp(indices)
+  const values = indices.map((index) => agentItemText(kit, fleet, request.format, base, index, withModules))
+  const answer = itemsAnswer(request.format, 'agentinfo', values, [selfLink(base, request)])
+  if (stamp !== undefined) kit.answers.keep(request.url, request.format, request.encrypted, request.host, stamp, answer)
+  return answer
+}
+
 function* itemTexts(kit: RouteKit, fleet: Fleet, format: Format, base: LinkBase, indices: Iterable<number>, withModules: boolean): Generator<string> {
   for (const index of indices) yield agentItemText(kit, fleet, format, base, index, withModules)
 }
@@ -59,12 +81,8 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
     const kept = answers.get(request.url, request.format, encrypted, request.host)
     if (kept !== undefined) return sendRendered(request, reply, kept.text)
     const indices = resolveNames(fleet, names)
-    // Read before the agents are: the answer is kept only if nothing moved while it was built.
-    const stamp = answers.stamp(indices)
     const base = kit.links.base(request)
-    const values = indices.map((index) => agentItemText(kit, fleet, request.format, base, index, withModules))
-    const answer = itemsAnswer(request, 'agentinfo', values, [selfLink(base, request)])
-    if (stamp !== undefined) answers.keep(request.url, request.format, encrypted, request.host, stamp, answer)
+    const answer = keepByName(kit, { url: request.url, format: request.format, encrypted, host: request.host }, base, indices, withModules)
     return sendRendered(request, reply, answer)
   }
 

@@ -28,7 +28,7 @@ export function viewRoutes(app: FastifyInstance, kit: RouteKit): void {
     const byName = fleet.findByName(name)
     const template = byName === undefined ? templates.get(name) : undefined
     const index = byName ?? (template === undefined ? fleet.findByUuid(name) : undefined)
-    if (index !== undefined) return sendRendered(request, reply, itemsAnswer(request, 'viewagentortemplate', [agentItemText(kit, fleet, request.format, base, index, withModules)]))
+    if (index !== undefined) return sendRendered(request, reply, itemsAnswer(request.format, 'viewagentortemplate', [agentItemText(kit, fleet, request.format, base, index, withModules)]))
     if (template === undefined) throw apiError('E_UNKNOWN_NAME', { name })
     return sendEnvelope(request, reply, { servicename: 'viewagentortemplate', values: [{ content: templateRecord(template), links: [viewByQuery(base, template.name)] }] })
   }
