@@ -20,15 +20,15 @@ import { gitState, machine, versions, writeResults, type BenchResults } from './
 import { startTarget } from './lib/target.js'
 import { checkTargets } from './lib/targets.js'
 import { benchFailures, verdict } from './lib/verdict.js'
-import { agentinfoSuite } from './suites/agentinfo.js'
+import { polledSuite } from './suites/polled.js'
 import { builtSuite } from './suites/built.js'
 import { gcSuite } from './suites/gc.js'
-import { listSuite } from './suites/lists.js'
+import { listSuite } from './suites/list.js'
 import { multiSuite } from './suites/multi.js'
 import { scaleSuite } from './suites/scale.js'
 import { regenerateTable } from './table.js'
 
-export const SCOPES = ['agentinfo', 'built', 'lists', 'multi', 'scale', 'gc'] as const
+export const SCOPES = ['polled', 'built', 'list', 'multi', 'scale', 'gc'] as const
 export type Scope = (typeof SCOPES)[number] | 'all'
 
 /** `all`, one scope, or scopes joined by commas (`built,list`), as --scope takes them. */
@@ -41,9 +41,9 @@ export function scopesOf(scope: string): (typeof SCOPES)[number][] {
 }
 
 const SUITES: Record<(typeof SCOPES)[number], (ctx: SuiteContext) => Promise<void>> = {
-  agentinfo: agentinfoSuite,
+  polled: polledSuite,
   built: builtSuite,
-  lists: listSuite,
+  list: listSuite,
   multi: multiSuite,
   scale: scaleSuite,
   gc: gcSuite
@@ -99,6 +99,7 @@ export async function runBench(options: BenchOptions): Promise<BenchRun> {
       progress,
       rows: [],
       lists: [],
+      memory: [],
       scale: [],
       notes: []
     }
@@ -119,6 +120,7 @@ export async function runBench(options: BenchOptions): Promise<BenchRun> {
       git: gitState(),
       rows: ctx.rows,
       lists: ctx.lists,
+      memory: ctx.memory,
       scale: ctx.scale,
       targets: [],
       notes: ctx.notes

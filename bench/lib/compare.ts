@@ -15,6 +15,8 @@ export interface Contender {
   server: Target
   /** the server's origin for this workload (HTTP or HTTPS) */
   origin: string
+  /** where this server answers the workload, if not at the workload's path (a bare route of fixed bytes) */
+  path?: string
 }
 
 export type Workload = Omit<LoadSpec, 'name' | 'target' | 'server' | 'origin'>
@@ -24,7 +26,8 @@ export async function compareRounds(workload: Workload, contenders: Contender[],
   const runs = contenders.map(() => [] as LoadRow[])
   for (let k = 0; k < rounds; k++) {
     for (const [c, contender] of contenders.entries()) {
-      runs[c].push(await runLoad({ ...workload, name: contender.name, target: contender.target, server: contender.server, origin: contender.origin }, progress))
+      const at = contender.path === undefined ? {} : { path: contender.path, nextPath: undefined }
+      runs[c].push(await runLoad({ ...workload, ...at, name: contender.name, target: contender.target, server: contender.server, origin: contender.origin }, progress))
     }
   }
   const rows = runs.map(mergeRounds)

@@ -5,7 +5,7 @@
  */
 import { BENCH_CREDENTIALS, type GcMode, type TargetSpec, type TlsFiles } from './protocol.js'
 import type { Target } from './target.js'
-import type { ListRow, LoadRow, ScaleRow } from './results.js'
+import type { ListRow, LoadRow, MemoryRow, ScaleRow } from './results.js'
 
 export type ProfileName = 'full' | 'quick' | 'smoke'
 
@@ -28,6 +28,9 @@ export interface Profile {
   listDuration: number
   listConnections: number
   firstByteSamples: number
+  /** clients listing the largest fleet at once, and for how long (seconds) */
+  memoryClients: number
+  memoryDuration: number
   /** agentUuids per request of the multi-agent operations */
   multiBatches: number[]
   multiFleet: number
@@ -60,6 +63,8 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     listDuration: 30,
     listConnections: 2,
     firstByteSamples: 5,
+    memoryClients: 8,
+    memoryDuration: 60,
     multiBatches: [100, 1000, 10_000],
     multiFleet: 100_000,
     multiDuration: 5,
@@ -84,6 +89,8 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     listDuration: 15,
     listConnections: 2,
     firstByteSamples: 3,
+    memoryClients: 8,
+    memoryDuration: 15,
     multiBatches: [100, 10_000],
     multiFleet: 40_000,
     multiDuration: 1,
@@ -109,6 +116,8 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     listDuration: 5,
     listConnections: 1,
     firstByteSamples: 1,
+    memoryClients: 2,
+    memoryDuration: 1,
     multiBatches: [10],
     multiFleet: 300,
     multiDuration: 0.5,
@@ -143,6 +152,7 @@ export interface SuiteContext {
   progress(line: string): void
   rows: LoadRow[]
   lists: ListRow[]
+  memory: MemoryRow[]
   scale: ScaleRow[]
   notes: string[]
 }

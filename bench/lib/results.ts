@@ -50,8 +50,17 @@ export interface ListRow {
   /** median and worst of the samples, wall ms from request to first body byte, unloaded */
   firstByteMs: { median: number; max: number; samples: number }
   totalMs: { median: number; max: number }
-  /** server RSS in MB: before the load run, and the highest sample during it */
+}
+
+/** Many clients listing a large fleet at once: what it does to memory and to a small request beside them. */
+export interface MemoryRow {
+  agents: number
+  clients: number
+  seconds: number
+  /** server RSS in MB when the load started, the highest sample during it, and the difference */
   rssMb: { before: number; max: number; growth: number }
+  /** p99 of a one-agent agentinfo request sent all along, ms */
+  smallRequestP99Ms: number
 }
 
 export interface ScaleRow {
@@ -91,6 +100,8 @@ export interface BenchResults {
   git: { commit: string; dirty: boolean }
   rows: LoadRow[]
   lists: ListRow[]
+  /** absent in runs before the memory check existed */
+  memory?: MemoryRow[]
   scale: ScaleRow[]
   targets: TargetCheck[]
   notes: string[]

@@ -1,6 +1,7 @@
 /**
- * agentinfo for one agent by name: JSON, XML, with and without modules, over HTTP and HTTPS,
- * while the fleet steps under a lively scenario. Each variant is measured next to a bare
+ * `polled`: agentinfo for one agent by name, the same URL again and again, as a poller asks:
+ * JSON, XML, with and without modules, over HTTP and HTTPS, while the fleet steps under a
+ * lively scenario (so kept answers expire as the agent changes). Each variant is measured next to a bare
  * fastify route (and for JSON a plain node:http server) answering the very same bytes.
  */
 import { writeFile } from 'node:fs/promises'
@@ -19,9 +20,9 @@ interface Variant {
   https: boolean
 }
 
-export const GROUP = 'agentinfo one agent'
+export const GROUP = 'agentinfo one agent, polled'
 
-export async function agentinfoSuite(ctx: SuiteContext): Promise<void> {
+export async function polledSuite(ctx: SuiteContext): Promise<void> {
   const { profile } = ctx
   const fleetSpec = {
     kind: 'fleetsim',

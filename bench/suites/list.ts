@@ -1,0 +1,177 @@
+/**
+ * `list`: agentinfo?agentstate=ONLINE on 10k and 100k agents, streamed, in JSON and XML over
+ * HTTP (and over HTTPS on 10k), next to bare fastify sending the same bytes and, on 10k,
+ * WireMock (the peer) serving them as a stub file. Also how soon the answer starts (unloaded
+ * samples), and memory: several clients listing 100k agents at once for a while, the server's
+ * RSS sampled, while one more client asks for one agent and its latency is measured.
+ */
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { AUTH_HEADERS, LIVELY_SCENARIO, LIVELY_SPEED, REST, type SuiteContext } from '../lib/context.js'
+import { compareRounds, type Contender } from '../lib/compare.js'
+import { fetchAnswer, runLoad, type FetchedAnswer } from '../lib/load.js'
+import type { Target } from '../lib/target.js'
+import { startWiremock, wiremockUnavailable } from '../lib/wiremock.js'
+
+export const GROUP = 'agentinfo by state'
+export const MEMORY_GROUP = 'agentinfo by state, many clients'
+const MB = 1024 * 1024
+/** WireMock holds a stub's body in memory per answer: the peer is measured on the smaller fleet only. */
+const PEER_MAX_AGENTS = 10_000
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]
+const round = (value: number, digits = 1) => Number(value.toFixed(digits))
+const short = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n))
+
+interface Variant {
+  label: string
+  accept: 'application/json' | 'application/xml'
+  https: boolean
+}
+
+const PATH = `${REST}/agentinfo?agentstate=ONLINE`
+
+export async function listSuite(ctx: SuiteContext): Promise<void> {
+  const { profile } = ctx
+  for (const agents of profile.listFleets) {
+    const fleet = await ctx.start({ kind: 'fleetsim', agents, seed: 7, scenario: LIVELY_SCENARIO, speed: LIVELY_SPEED, paused: false, caFingerprint: ctx.caFingerprint, tls: ctx.tls })
+    const started: Target[] = [fleet]
+    try {
+      const largest = agents === Math.max(...profile.listFleets)
+      const variants: Variant[] = [
+        { label: 'JSON', accept: 'application/json', https: false },
+        { label: 'XML', accept: 'application/xml', https: false },
+        ...(largest
+          ? []
+          : [
+              { label: 'JSON over HTTPS', accept: 'application/json', https: true } as const,
+              { label: 'XML over HTTPS', accept: 'application/xml', https: true } as const
+            ])
+      ]
+      // The bytes fleetsim answers for each variant (the last of the unloaded samples), for the baselines.
+      const answers = new Map<Variant, FetchedAnswer>()
+      for (const v of variants) {
+        const origin = v.https ? (fleet.tlsOrigin as string) : fleet.origin
+        const firsts: number[] = []
+        const totals: number[] = []
+        let answer: FetchedAnswer | undefined
+        for (let k = 0; k < profile.firstByteSamples; k++) {
+          answer = await fetchAnswer(origin, PATH, { headers: { ...AUTH_HEADERS, accept: v.accept }, keepBody: k === profile.firstByteSamples - 1 })
+          if (answer.status !== 200) throw new Error(`agentinfo by state answered ${answer.status}`)
+          firsts.push(answer.firstByteMs)
+          totals.push(answer.totalMs)
+        }
+        const body = (answer as FetchedAnswer).body
+        answers.set(v, answer as FetchedAnswer)
+        const items = v.accept === 'application/json' ? body.toString('latin1').split('"content":').length - 1 : body.toString('latin1').split('<content>').length - 1
+        ctx.lists.push({
+          name: `ONLINE of ${short(agents)}, ${v.label}`,
+          agents,
+          state: 'ONLINE',
+          format: v.accept === 'application/json' ? 'json' : 'xml',
+          items,
+          answerBytes: body.length,
+          firstByteMs: { median: round(median(firsts)), max: round(Math.max(...firsts)), samples: firsts.length },
+          totalMs: { median: round(median(totals)), max: round(Math.max(...totals)) }
+        })
+      }
+      const routes = await Promise.all(
+        variants.map(async (v, k) => {
+          const answer = answers.get(v) as FetchedAnswer
+          const bodyFile = join(ctx.scratch, `list-${agents}-${k}.body`)
+          await writeFile(bodyFile, answer.body)
+          return { method: 'GET' as const, path: `/baseline/list-${k}`, status: 200, contentType: answer.contentType, bodyFile }
+        })
+      )
+      const fastify = await ctx.start({ kind: 'fastify', routes, tls: ctx.tls })
+      started.push(fastify)
+      const unavailable = agents <= PEER_MAX_AGENTS ? wiremockUnavailable() : `WireMock is measured on fleets up to ${short(PEER_MAX_AGENTS)} agents`
+      const peer = unavailable === undefined ? await startWiremock(join(ctx.scratch, `wiremock-list-${agents}`), { routes }, true) : undefined
+      if (peer !== undefined) started.push(peer)
+      else ctx.notes.push(`list ${short(agents)}: ${unavailable}`)
+
+      for (const [k, v] of variants.entries()) {
+        const originOf = (target: Target) => (v.https ? (target.tlsOrigin as string) : target.origin)
+        const bare = `/baseline/list-${k}`
+        const contenders: Contender[] = [
+          { target: 'fastify', name: `bare fastify, same bytes as ONLINE of ${short(agents)}, ${v.label}`, server: fastify, origin: originOf(fastify), path: bare },
+          ...(peer === undefined ? [] : [{ target: 'wiremock' as const, name: `WireMock, same bytes as ONLINE of ${short(agents)}, ${v.label}`, server: peer, origin: originOf(peer), path: bare }]),
+          { target: 'fleetsim', name: `fleetsim, ONLINE of ${short(agents)}, ${v.label}`, server: fleet, origin: originOf(fleet) }
+        ]
+        // The bare servers answer the same bytes at their own paths.
+        const rows = await compareRounds(
+          {
+            group: GROUP,
+            path: PATH,
+            headers: { ...AUTH_HEADERS, accept: v.accept },
+            connections: profile.listConnections,
+            durationSeconds: profile.listDuration,
+            maxRequests: profile.listRequests,
+            timeoutSeconds: 120,
+            params: { agents, scenario: 'flapping-network', speed: LIVELY_SPEED, state: 'ONLINE', variant: `online-${agents}-${k}` }
+          },
+          contenders,
+          profile.comparisonRounds,
+          ctx.progress
+        )
+        ctx.rows.push(...rows)
+      }
+      if (largest) await memoryUnderLists(ctx, fleet, agents)
+    } finally {
+      await Promise.all(started.map((t) => t.close()))
+    }
+  }
+}
+
+/**
+ * `profile.memoryClients` clients list every ONLINE agent of the fleet over and over for
+ * `profile.memoryDuration` seconds while the server's RSS is sampled; one more client asks for
+ * one agent all along, and its latency says whether the lists starve other requests.
+ */
+async function memoryUnderLists(ctx: SuiteContext, fleet: Target, agents: number): Promise<void> {
+  const { profile } = ctx
+  const [name] = await fleet.command({ op: 'names', state: 'ONLINE', count: 1 })
+  await fleet.command({ op: 'sample-start', everyMs: 100 })
+  const params = { agents, scenario: 'flapping-network', speed: LIVELY_SPEED, clients: profile.memoryClients }
+  const [lists, small] = await Promise.all([
+    runLoad(
+      {
+        group: MEMORY_GROUP,
+        name: `fleetsim, ONLINE of ${short(agents)}, JSON, ${profile.memoryClients} clients`,
+        target: 'fleetsim',
+        origin: fleet.origin,
+        path: PATH,
+        headers: { ...AUTH_HEADERS, accept: 'application/json' },
+        connections: profile.memoryClients,
+        durationSeconds: profile.memoryDuration,
+        timeoutSeconds: 120,
+        params: { ...params, variant: 'memory-lists' }
+      },
+      ctx.progress
+    ),
+    runLoad(
+      {
+        group: MEMORY_GROUP,
+        name: 'fleetsim, one agent meanwhile, JSON',
+        target: 'fleetsim',
+        origin: fleet.origin,
+        path: `${REST}/agentinfo?agentname=${encodeURIComponent(name)}`,
+        headers: { ...AUTH_HEADERS, accept: 'application/json' },
+        connections: 1,
+        durationSeconds: profile.memoryDuration,
+        params: { ...params, variant: 'memory-small' }
+      },
+      ctx.progress
+    )
+  ])
+  const rss = await fleet.command({ op: 'sample-stop' })
+  ctx.rows.push(lists, small)
+  ctx.memory.push({
+    agents,
+    clients: profile.memoryClients,
+    seconds: profile.memoryDuration,
+    rssMb: { before: round(rss.first / MB), max: round(rss.max / MB), growth: round((rss.max - rss.first) / MB) },
+    smallRequestP99Ms: small.latencyMs.p99
+  })
+  ctx.progress(`${MEMORY_GROUP} | RSS ${round(rss.first / MB)} -> max ${round(rss.max / MB)} MB; one agent meanwhile p99 ${small.latencyMs.p99} ms`)
+}
