@@ -4,7 +4,7 @@
  * identity. Pure: reads the views, writes nothing.
  */
 import { AgentState, MODULE_STATUSES, ModuleStatus, stateName } from '../protocol/states.js'
-import { MAX_MODULES, readConsistent, type FleetViews } from './layout.js'
+import { MAX_MODULES, type FleetViews } from './layout.js'
 import type { FleetProgram } from './program.js'
 import type { Identity } from './identity.js'
 import { countersAt, loadAt, memoryAt, newCounters } from './counters.js'
@@ -28,6 +28,9 @@ export function serviceOf(address: string, port: number): string {
   return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`
 }
 
+/** One scratch for every read: a view copies what it needs out of it before returning. */
+const scratch = newCounters()
+
 export function agentView(
   program: FleetProgram,
   v: FleetViews,
@@ -38,51 +41,61 @@ export function agentView(
   withModules: boolean,
   shown: ShownIdentity
 ): AgentView {
-  const scratch = newCounters()
-  const snapshot = readConsistent(v, i, () => {
+  // The fields are read under the agent's sequence lock (readConsistent), written out here
+  // rather than through a closure: a list of 100k agents reads them 100k times, and the
+  // closure and the snapshot object were most of what a read allocated.
+  let state: number, osIdx: number, versionIdx: number, moduleSetIdx: number, startedAt: number, lastOnlineAt: number
+  let receivedAtMidnight: number, sentAtMidnight: number
+  let statuses: number[] | undefined
+  let moduleReceived: number[] | undefined
+  for (;;) {
+    const before = Atomics.load(v.seq, i)
+    if ((before & 1) !== 0) continue
     countersAt(program, v, i, t, scratch)
-    const statuses: number[] = []
-    for (let k = 0; k < v.moduleCount[i]; k++) statuses.push(v.moduleStatus[i * MAX_MODULES + k])
-    return {
-      state: v.state[i],
-      osIdx: v.osIdx[i],
-      versionIdx: v.versionIdx[i],
-      moduleSetIdx: v.moduleSetIdx[i],
-      startedAt: v.startedAt[i],
-      // An agent online now was seen online at this very second.
-      lastOnlineAt: v.state[i] === AgentState.ONLINE ? t : v.lastOnlineAt[i],
-      counters: { ...scratch, moduleReceived: [...scratch.moduleReceived] },
-      receivedAtMidnight: v.receivedAtMidnight[i],
-      sentAtMidnight: v.sentAtMidnight[i],
-      statuses
+    state = v.state[i]
+    osIdx = v.osIdx[i]
+    versionIdx = v.versionIdx[i]
+    moduleSetIdx = v.moduleSetIdx[i]
+    startedAt = v.startedAt[i]
+    // An agent online now was seen online at this very second.
+    lastOnlineAt = state === AgentState.ONLINE ? t : v.lastOnlineAt[i]
+    receivedAtMidnight = v.receivedAtMidnight[i]
+    sentAtMidnight = v.sentAtMidnight[i]
+    if (withModules) {
+      statuses = []
+      for (let k = 0; k < v.moduleCount[i]; k++) statuses.push(v.moduleStatus[i * MAX_MODULES + k])
+      moduleReceived = scratch.moduleReceived.slice()
     }
-  })
-  const os = program.os.names[snapshot.osIdx] ?? 'unknown'
-  const running = snapshot.state !== AgentState.OFFLINE
-  const c = snapshot.counters
+    // Atomics.load is sequentially consistent: the plain reads above cannot move past it.
+    if (Atomics.load(v.seq, i) === before) break
+  }
+  const { received, sent, queued, dropped } = scratch
+  const os = program.os.names[osIdx] ?? 'unknown'
+  const running = state !== AgentState.OFFLINE
   const record: AgentView = {
     index: i,
     uuid: shown.uuid,
     name: shown.name,
-    version: program.versions.names[snapshot.versionIdx] ?? 'unknown',
-    status: stateName(snapshot.state),
+    version: program.versions.names[versionIdx] ?? 'unknown',
+    status: stateName(state),
     os,
     address: shown.address,
     service: serviceOf(shown.address, shown.port),
-    started: epochMs + snapshot.startedAt * 1000,
-    lastOnline: epochMs + snapshot.lastOnlineAt * 1000,
+    started: epochMs + startedAt * 1000,
+    lastOnline: epochMs + lastOnlineAt * 1000,
     load: loadAt(program, i, t, running),
-    memUsage: memoryAt(program, i, t, c.queued),
-    received: c.received,
-    receivedToday: c.received - snapshot.receivedAtMidnight,
-    processing: c.queued,
-    sent: c.sent,
-    sentToday: c.sent - snapshot.sentAtMidnight,
-    sysinfo: identity.sysinfo(i, os, program.osFamily[snapshot.osIdx] ?? 'linux')
+    memUsage: memoryAt(program, i, t, queued),
+    received,
+    receivedToday: received - receivedAtMidnight,
+    processing: queued,
+    sent,
+    sentToday: sent - sentAtMidnight,
+    sysinfo: identity.sysinfo(i, os, program.osFamily[osIdx] ?? 'linux')
   }
-  if (withModules) {
-    const specs = program.moduleSets[snapshot.moduleSetIdx]?.modules ?? []
-    record.modules = snapshot.statuses.map((status, k): ModuleView => {
+  if (statuses !== undefined && moduleReceived !== undefined) {
+    const specs = program.moduleSets[moduleSetIdx]?.modules ?? []
+    const perModule = moduleReceived
+    record.modules = statuses.map((status, k): ModuleView => {
       const spec = specs[k]
       // Inputs count what they receive; an output reports the agent's whole flow.
       const isOutput = spec?.type === 'OUTPUT'
@@ -92,10 +105,10 @@ export function agentView(
         moduleType: spec?.moduleType ?? 0,
         type: isOutput ? 'OUTPUT' : 'INPUT',
         isRunning: status === ModuleStatus.RUNNING,
-        evtRecvd: isOutput ? c.received : c.moduleReceived[k],
-        queuesize: isOutput ? c.queued : 0,
-        evtFwd: isOutput ? c.sent : c.moduleReceived[k],
-        evtDrop: isOutput ? c.dropped : 0,
+        evtRecvd: isOutput ? received : perModule[k],
+        queuesize: isOutput ? queued : 0,
+        evtFwd: isOutput ? sent : perModule[k],
+        evtDrop: isOutput ? dropped : 0,
         status: MODULE_STATUSES[status],
         statusCode: status,
         id: k + 1

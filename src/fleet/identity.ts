@@ -40,8 +40,13 @@ export function buildVocabulary(seed: number): Vocabulary {
   return { sites: [...sites], domain: `${company}.${faker.helpers.arrayElement(['corp', 'lan', 'internal'])}` }
 }
 
+/** Two hex digits per byte value: an identity is read for every agent of a list, and toString(16) with padding was its largest cost. */
+const BYTE_HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'))
+
+/** The last `digits` hex digits of a 32-bit value, zero-padded. */
 function hex(value: number, digits: number): string {
-  return (value >>> 0).toString(16).padStart(8, '0').slice(8 - digits)
+  const full = BYTE_HEX[value >>> 24] + BYTE_HEX[(value >>> 16) & 255] + BYTE_HEX[(value >>> 8) & 255] + BYTE_HEX[value & 255]
+  return digits === 8 ? full : full.slice(8 - digits)
 }
 
 export class Identity {
