@@ -59,10 +59,13 @@ const counts = (record: Record<string, number>): string =>
 
 const plural = (count: number, word: string): string => `${count.toLocaleString('en')} ${word}${count === 1 ? '' : 's'}`
 
-function htmlTable(caption: string, head: string[], rows: string[][]): string {
+/** A table cell: text (escaped here), or HTML made of escaped parts. */
+type Cell = string | { html: string }
+
+function htmlTable(caption: string, head: string[], rows: Cell[][]): string {
   if (rows.length === 0) return '<p>none</p>'
   const th = head.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')
-  const body = rows.map((r) => `<tr>${r.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`).join('\n')
+  const body = rows.map((r) => `<tr>${r.map((cell) => `<td>${typeof cell === 'string' ? escapeHtml(cell) : cell.html}</td>`).join('')}</tr>`).join('\n')
   return `<table><caption class="visually-hidden">${escapeHtml(caption)}</caption><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`
 }
 
@@ -77,6 +80,11 @@ export function requestLine(entry: JournalEntry): string {
 const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1)
 
 const requestLink = (id: number): string => `<a href="#request-${id}">#${id}</a>`
+
+/** `#12`, a link where the page shows that request (the requests findings name). */
+function requestRef(id: number, shown: ReadonlyMap<number, JournalEntry>): string {
+  return shown.has(id) ? requestLink(id) : `#${id}`
+}
 
 /** A kept body as text to read: JSON kept whole is indented, anything else shown as kept. */
 function readable(body: KeptBody): string {
@@ -198,7 +206,14 @@ export function renderHtml(report: ClientReport): string {
 ${htmlTable(
   'Retry chains',
   ['call', 'attempts', 'statuses', 'gaps (ms)', 'backoff', 'recovered'],
-  r.chains.map((ch) => [`${ch.method} ${ch.operation}`, ch.attempts.map((id) => `#${id}`).join(', '), ch.statuses.join(', '), ch.gapsMs.join(', '), ch.backoff, ch.recovered ? 'yes' : 'no'])
+  r.chains.map((ch) => [
+    `${ch.method} ${ch.operation}`,
+    { html: ch.attempts.map((id) => requestRef(id, byId)).join(', ') },
+    ch.statuses.join(', '),
+    ch.gapsMs.join(', '),
+    ch.backoff,
+    ch.recovered ? 'yes' : 'no'
+  ])
 )}`
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -227,7 +242,11 @@ ${requestsSection(report)}
 <h2 id="operations">Operations</h2>
 ${htmlTable('Calls per operation', ['operation', 'calls', 'statuses'], report.operations.map((o) => [o.operation, String(o.count), counts(o.statuses)]))}
 <h2 id="violations">Rule violations</h2>
-${htmlTable('Rules broken', ['rule', 'count', 'rule text', 'example'], report.violations.map((v) => [v.rule, String(v.count), v.sentence, `#${v.example.id} ${v.example.method} ${v.example.path}: ${v.example.detail}`]))}
+${htmlTable(
+  'Rules broken',
+  ['rule', 'count', 'rule text', 'example'],
+  report.violations.map((v) => [v.rule, String(v.count), v.sentence, { html: `${requestRef(v.example.id, byId)} ${escapeHtml(`${v.example.method} ${v.example.path}: ${v.example.detail}`)}` }])
+)}
 <h2 id="retries">Retries</h2>
 ${retries}
 <h2 id="faults">Injected faults</h2>
@@ -237,7 +256,7 @@ ${retries}
 ${htmlTable(
   'Partial failures and the reaction to them',
   ['request', 'operation', 'failed agents', 'reaction', 'follow-up'],
-  p.examples.map((e) => [`#${e.id}`, e.operation, e.failed.join(', '), e.reaction, e.followUp === null ? 'none' : `#${e.followUp}`])
+  p.examples.map((e) => [{ html: requestRef(e.id, byId) }, e.operation, e.failed.join(', '), e.reaction, e.followUp === null ? 'none' : { html: requestRef(e.followUp, byId) }])
 )}
 <h2 id="coverage">Coverage</h2>
 ${htmlTable('What the client used and saw', ['what', 'seen', 'not seen'], [
