@@ -105,6 +105,7 @@ export type AppSettings = Pick<
   | 'strict'
   | 'journalSize'
   | 'journalMaxBytes'
+  | 'journalBodyBytes'
   | 'metricsAuth'
   | 'latency'
   | 'errorRate'
@@ -129,6 +130,7 @@ export const APP_DEFAULTS: AppSettings = Object.freeze({
   strict: SERVE_DEFAULTS.strict,
   journalSize: SERVE_DEFAULTS.journalSize,
   journalMaxBytes: SERVE_DEFAULTS.journalMaxBytes,
+  journalBodyBytes: SERVE_DEFAULTS.journalBodyBytes,
   metricsAuth: SERVE_DEFAULTS.metricsAuth,
   latency: SERVE_DEFAULTS.latency,
   errorRate: SERVE_DEFAULTS.errorRate,
@@ -174,7 +176,13 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
   const restAuth = createAuthCheck(rest)
   const manager = parts.manager ?? createManager(fleet, ca, { limits: settings })
   const answers = parts.answers ?? new AnswerCache(fleet)
-  const traffic = createClientTraffic({ strict: settings.strict, journalSize: settings.journalSize, journalMaxBytes: settings.journalMaxBytes, auth: admin })
+  const traffic = createClientTraffic({
+    strict: settings.strict,
+    journalSize: settings.journalSize,
+    journalMaxBytes: settings.journalMaxBytes,
+    journalBodyBytes: settings.journalBodyBytes,
+    auth: admin
+  })
   // Shared by the faults plugin, which applies the rules, and the admin API, which switches them.
   const faults = new FaultState(fleet, { flagRules: quickFaultRules(settings) })
   const { registry, api } = createRegistry(fleet, { process: parts.processMetrics ?? true, ...(parts.saveState === undefined ? {} : { stateSaves: parts.saveState.totals }) })
@@ -209,6 +217,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     app.setValidatorCompiler(createValidatorCompiler(settings.maxListItems))
     app.decorateRequest('operation', '')
     app.decorateRequest('format', 'xml')
+    app.decorateRequest('bodyText', '')
     registerContentParsers(app)
     app.setErrorHandler(createErrorHandler(settings.bodyLimit))
     app.setNotFoundHandler(createNotFoundHandler(settings.appPath))

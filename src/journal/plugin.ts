@@ -18,7 +18,7 @@ import '../protocol/request-context.js'
 import { JOURNAL_DEFAULTS, Journal, type JournalFilter } from './journal.js'
 import { registerRecorder } from './recorder.js'
 import { buildReport, type ClientReport } from './report.js'
-import { renderHtml } from './report-render.js'
+import { renderHtml } from './report-html.js'
 
 /** Entries `GET /__admin/requests` returns without `limit`. */
 export const DEFAULT_REQUESTS_LIMIT = 1000
@@ -28,6 +28,8 @@ export interface ClientTrafficOptions {
   journalSize?: number
   /** bytes the journal's entries may hold together; default 32 MiB */
   journalMaxBytes?: number
+  /** bytes of each request and answer body an entry keeps (0: none); default 4 KiB */
+  journalBodyBytes?: number
   /** reject requests that break a strict-only rule with 400; default false */
   strict?: boolean
   /** credentials of the journal and report endpoints (the admin ones); default: the facade's */
@@ -43,7 +45,11 @@ export interface ClientTraffic {
 }
 
 export function createClientTraffic(options: ClientTrafficOptions = {}): ClientTraffic {
-  const journal = new Journal(options.journalSize ?? JOURNAL_DEFAULTS.size, options.journalMaxBytes ?? JOURNAL_DEFAULTS.maxBytes)
+  const journal = new Journal(
+    options.journalSize ?? JOURNAL_DEFAULTS.size,
+    options.journalMaxBytes ?? JOURNAL_DEFAULTS.maxBytes,
+    options.journalBodyBytes ?? JOURNAL_DEFAULTS.bodyBytes
+  )
   const strict = options.strict ?? false
   return {
     journal,
