@@ -112,16 +112,20 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
     if (format === null) return routing(request, response)
     const socket = request.socket as Socket & { encrypted?: boolean }
     const encrypted = socket.encrypted === true
-    if (connectionOverLimit(socket) !== undefined || !authCheck(headers)) return routing(request, response)
-    const kept = answers.get(url, format, encrypted, host) ?? build(url, format, encrypted, host)
+    const found = answers.get(url, format, encrypted, host)
+    if ((found === undefined && !build.handles(url)) || connectionOverLimit(socket) !== undefined || !authCheck(headers)) return routing(request, response)
+    const kept = found ?? build.answer(url, format, encrypted, host)
     if (kept === undefined) return routing(request, response)
 
     const wallMs = Date.now()
-    response.writeHead(200, { 'content-type': format === 'json' ? JSON_TYPE : XML_TYPE, 'content-length': kept.body.length })
-    response.end(kept.body)
+    // An answer built just now is written as text (encoded once, into the socket); a kept one
+    // as the bytes encoded when it was first sent again.
+    const bytes = found === undefined ? Buffer.byteLength(kept.text) : kept.body.length
+    response.writeHead(200, { 'content-type': format === 'json' ? JSON_TYPE : XML_TYPE, 'content-length': bytes })
+    response.end(found === undefined ? kept.text : kept.body)
     answered++
     const seconds = (performance.now() - started) / 1000
-    observeAnswer(series, seconds, kept.body.length)
+    observeAnswer(series, seconds, bytes)
     if (journal.enabled) journal.addShared(journalFacts(kept, format, headers.accept, headers['content-type'], journal.bodyBytes), Math.round(seconds * 1000 * 100) / 100, wallMs, now())
   }
   return { handler, answered: () => answered }
@@ -135,14 +139,24 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
  * enough agents to keep the answer. Anything else (an unknown agent, a lenient spelling the
  * journal reports, an encoded name) is left to fastify, which answers and records it in full.
  */
-function byNameBuilder(options: FastPathOptions): (url: string, format: Format, encrypted: boolean, host: string) => KeptAnswer | undefined {
+interface ByNameBuilder {
+  /** whether the URL is agentinfo's with a query (a cheap look before the credentials are checked) */
+  handles(url: string): boolean
+  answer(url: string, format: Format, encrypted: boolean, host: string): KeptAnswer | undefined
+}
+
+function byNameBuilder(options: FastPathOptions): ByNameBuilder {
   const { kit, appPath, maxQueryLength } = options
   const operation = `${appPath}/restservice/agentinfo`
   const paths = new Set([operation, `${operation}.json`, `${operation}.xml`])
   const fleet = kit.manager.fleet
-  return (url, format, encrypted, host) => {
+  const handles = (url: string) => {
     const mark = url.indexOf('?')
-    if (mark === -1 || !paths.has(url.slice(0, mark)) || url.length - mark - 1 > maxQueryLength) return undefined
+    return mark !== -1 && paths.has(url.slice(0, mark))
+  }
+  const answer = (url: string, format: Format, encrypted: boolean, host: string): KeptAnswer | undefined => {
+    const mark = url.indexOf('?')
+    if (!handles(url) || url.length - mark - 1 > maxQueryLength) return undefined
     let names: string | undefined
     let withModules: boolean | undefined
     for (const pair of url.slice(mark + 1).split('&')) {
@@ -168,6 +182,7 @@ function byNameBuilder(options: FastPathOptions): (url: string, format: Format, 
     keepByName(kit, { url, format, encrypted, host }, kit.links.baseOf(protocol, host), indices, withModules === true)
     return options.answers.get(url, format, encrypted, host)
   }
+  return { handles, answer }
 }
 
 /** The `.json` / `.xml` suffix of the operation in the path, as the suffix routes have it. */

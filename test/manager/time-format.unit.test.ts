@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { formatLocalMinute } from '../../src/manager/time-format.js'
 
@@ -17,6 +18,15 @@ describe('formatLocalMinute', () => {
     }
     for (const t of [...times, ...times.reverse()]) expect(formatLocalMinute(t)).toBe(plain(t))
     expect(formatLocalMinute(Date.parse('2026-06-01T00:00:59.999Z'))).toBe('2026-06-01 00:00')
+  })
+
+  it('is what Date writes for any time Date can hold (leap years, centuries, years before 1 and after 9999)', () => {
+    const edges = ['2000-02-29T12:00:00Z', '1900-03-01T00:00:00Z', '2100-02-28T23:59:00Z', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z'].map(Date.parse)
+    for (const t of edges) expect(formatLocalMinute(t)).toBe(plain(t))
+    fc.assert(
+      fc.property(fc.integer({ min: -8.64e15, max: 8.64e15 }), (t) => formatLocalMinute(t) === plain(t)),
+      { numRuns: 20_000 }
+    )
   })
 
   it('gives an empty string for a time that is not finite', () => {
