@@ -43,11 +43,17 @@
   }
 
   function showChart(event) {
-    if (typeof FleetChart === 'undefined') return
+    var element = $('chart')
+    if (typeof FleetChart === 'undefined') {
+      if (element.getAttribute('data-chart') !== 'missing') {
+        element.setAttribute('data-chart', 'missing')
+        element.textContent = 'The chart could not be loaded (web/chart/fleet-chart.js).'
+      }
+      return
+    }
     if (event.series) {
       if (chart === null || event.series.startTime !== startTime) {
         if (chart !== null) chart.destroy()
-        var element = $('chart')
         element.textContent = ''
         startTime = event.series.startTime
         chart = FleetChart.create(element, { startTime: startTime, title: 'Agents by state over virtual time' })
