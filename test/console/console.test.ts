@@ -116,6 +116,7 @@ describe('the console in a browser', () => {
     expect(await page.textContent('#agents-summary')).toBe('Agents 1–50 of 3,000')
     await page.fill('#f-label', 'site=berlin')
     await page.selectOption('#f-state', 'ONLINE')
+    await page.click('#filter button[type=submit]')
     await page.waitForURL(/state=ONLINE/)
     const states = await page.$$eval('#agents tbody tr td:nth-child(2)', (cells) => cells.map((c) => c.textContent))
     expect(new Set(states)).toEqual(new Set(['ONLINE']))
