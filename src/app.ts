@@ -4,7 +4,7 @@
  * error envelope; the request journal and strict rules (src/journal); the request limits; the
  * OpenAPI document; every operation of the spec under `${appPath}/restservice/`; the API faults
  * of the scenario and of --latency/--error-rate (src/faults); the admin API (src/admin);
- * metrics (src/metrics); and, in front of fastify, the fast path for repeated agentinfo polls
+ * metrics (src/metrics); the console at /console (src/console, unless --no-console); and, in front of fastify, the fast path for repeated agentinfo polls
  * (src/http/fast-path.ts). It never listens: src/server.ts serves `handler` over HTTP(S),
  * tests use `app.inject`, the benchmarks and the soak measure this very app.
  *
@@ -21,6 +21,8 @@ import type { Logger } from 'pino'
 import { stringify as stringifyYaml } from 'yaml'
 import type { Registry } from 'prom-client'
 import { adminPlugin } from './admin/plugin.js'
+import { consolePlugin } from './console/plugin.js'
+import { EventHub } from './console/stream.js'
 import { SERVE_DEFAULTS, type ServeConfig } from './config.js'
 import type { Wait } from './faults/body.js'
 import { quickFaultRules } from './faults/flag-rules.js'
@@ -107,6 +109,7 @@ export type AppSettings = Pick<
   | 'journalMaxBytes'
   | 'journalBodyBytes'
   | 'metricsAuth'
+  | 'console'
   | 'latency'
   | 'errorRate'
   | 'faultOperations'
@@ -132,6 +135,7 @@ export const APP_DEFAULTS: AppSettings = Object.freeze({
   journalMaxBytes: SERVE_DEFAULTS.journalMaxBytes,
   journalBodyBytes: SERVE_DEFAULTS.journalBodyBytes,
   metricsAuth: SERVE_DEFAULTS.metricsAuth,
+  console: SERVE_DEFAULTS.console,
   latency: SERVE_DEFAULTS.latency,
   errorRate: SERVE_DEFAULTS.errorRate,
   faultOperations: SERVE_DEFAULTS.faultOperations,
@@ -152,6 +156,12 @@ export interface FleetsimApp {
   readonly registry: Registry
   /** requests the fast path answered without fastify */
   fastPathAnswers(): number
+  /**
+   * The console's live streams (Server-Sent Events, src/console/stream.ts). A server ends them
+   * (`streams.close()`) as it starts to close: an open stream is a request in flight and would
+   * hold the shutdown for its whole grace.
+   */
+  readonly streams: EventHub
   readonly manager: Manager
   close(): Promise<void>
 }
@@ -185,6 +195,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
   })
   // Shared by the faults plugin, which applies the rules, and the admin API, which switches them.
   const faults = new FaultState(fleet, { flagRules: quickFaultRules(settings) })
+  const streams = new EventHub()
   const { registry, api } = createRegistry(fleet, { process: parts.processMetrics ?? true, ...(parts.saveState === undefined ? {} : { stateSaves: parts.saveState.totals }) })
 
   const kit = createRouteKit({
@@ -255,6 +266,10 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     await app.register(adminPlugin, { engine: fleet, manager, auth: admin, faults, ...(parts.saveState === undefined ? {} : { saveState: parts.saveState }) })
     // --metrics-auth makes /metrics take the REST credentials (docs/security.md).
     await app.register(metricsPlugin, { engine: fleet, registry, api, requireAuth: settings.metricsAuth, authCheck: restAuth })
+    // The console's buttons run the real operations through the whole app (src/console/proxy.ts).
+    if (settings.console) {
+      await app.register(consolePlugin, { engine: fleet, manager, appPath: settings.appPath, credentials: { rest, admin }, inject: (request) => app.inject(request), hub: streams })
+    }
     await parts.extend?.(app)
     await app.ready()
   } catch (error) {
@@ -278,7 +293,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     },
     app.routing.bind(app) as RequestListener
   )
-  return { app, handler: fast.handler, traffic, faults, registry, manager, fastPathAnswers: fast.answered, close: () => app.close() }
+  return { app, handler: fast.handler, traffic, faults, registry, manager, fastPathAnswers: fast.answered, streams, close: () => app.close() }
 }
 
 /** `manager/mvc/` → `/manager/mvc` */

@@ -24,6 +24,7 @@ import type { ClockState, VirtualClock } from './clock.js'
 import { FleetCore, type FilledOptions } from './fleet-core.js'
 import { StepDriver } from './step-driver.js'
 import { scanCounts } from './census.js'
+import { queryAgents, type AgentQuery, type AgentQueryResult } from './agent-query.js'
 import { agentByCertFingerprint, agentByName, agentByUuid, agentConfig, agentName, agentUuid, existingAgents, rejoiningByName, viewOf } from './reads.js'
 import * as mutations from './mutations.js'
 import { ScenarioRuntime } from './scenario-runtime.js'
@@ -35,6 +36,7 @@ import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, NewAgent
 import { DEFAULT_JOIN_DELAY, type EngineSnapshot, type FleetComposition, type FleetObservation, type FleetOptions, type FleetStats, type JoinDelay, type OverrideAction, type ScenarioInfo } from './fleet-types.js'
 
 export * from './fleet-types.js'
+export type { AgentQuery, AgentQueryResult } from './agent-query.js'
 
 export class FleetEngine implements Fleet, FleetObservation {
   readonly stats: FleetStats
@@ -239,6 +241,32 @@ export class FleetEngine implements Fleet, FleetObservation {
     return viewOf(this.core, i, withModules)
   }
 
+  /** Agents matching a filter, a page of them: see agent-query.ts. */
+  queryAgents(query: AgentQuery): AgentQueryResult {
+    return queryAgents(this.core, query)
+  }
+
+  /** The OS names agents of this run report. */
+  osNames(): readonly string[] {
+    return this.core.program.os.names
+  }
+
+  /** The master template id the fleet has for agent i (-1: none), as scenario selectors see it. */
+  templateOf(i: number): number {
+    return this.core.v.templateId[i]
+  }
+
+  /** The running scenario's labels (a label's bit in the mask is its position), empty without a scenario. */
+  scenarioLabels(): ReadonlyArray<{ name: string; value: string }> {
+    return this.scenario?.compiled.labels ?? []
+  }
+
+  /** The scenario labels agent i carries. */
+  scenarioLabelsOf(i: number): Array<{ name: string; value: string }> {
+    const mask = this.core.v.labelMask[i]
+    return this.scenarioLabels().filter((_label, bit) => (mask & (1 << bit)) !== 0)
+  }
+
   // ---- mutations (each in an exclusive turn) -----------------------------------------------
 
   addAgent(agent: NewAgent): Promise<number> {
@@ -304,6 +332,16 @@ export class FleetEngine implements Fleet, FleetObservation {
   /** The running scenario and its progress, or undefined without one. */
   scenarioInfo(): ScenarioInfo | undefined {
     return this.scenario?.info()
+  }
+
+  /**
+   * The running scenario's name, its timeline events (each with its schedule) and how many times
+   * each has fired so far, or undefined without a scenario. Cheap, unlike scenarioInfo(): for
+   * live views that read it several times a second (the console).
+   */
+  scenarioTimeline(): { name: string; events: CompiledScenario['scenario']['timeline']; fired: readonly number[] } | undefined {
+    const scenario = this.scenario
+    return scenario === undefined ? undefined : { name: scenario.name, events: scenario.compiled.scenario.timeline, fired: scenario.cursor.fired() }
   }
 
   /** The API fault rules of the running scenario (empty without one). */
