@@ -3,8 +3,8 @@
  * progress bar on a terminal and one summary line either way. Results are reduced to the
  * figures the table shows.
  */
-import { request as httpRequest } from 'node:http'
-import { request as httpsRequest } from 'node:https'
+import { Agent as HttpAgent, request as httpRequest } from 'node:http'
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import autocannon from 'autocannon'
 import type { LoadRow } from './results.js'
 import type { Target } from './target.js'
@@ -34,11 +34,17 @@ export interface LoadSpec {
   server?: Pick<Target, 'command'>
   /** seconds of the same load first, not measured (JIT compilation, caches, pools) */
   warmupSeconds?: number
+  /**
+   * Answers of megabytes: measured by timing each answer (largeAnswerLoad) rather than with
+   * autocannon, whose run times are whole seconds, too coarse for a dozen answers.
+   */
+  large?: boolean
 }
 
 const round = (value: number, digits = 2) => Number(value.toFixed(digits))
 
 export async function runLoad(spec: LoadSpec, progress: (line: string) => void): Promise<LoadRow> {
+  if (spec.large === true) return largeAnswerLoad(spec, progress)
   const started = performance.now()
   const url = spec.origin + spec.path
   const options: autocannon.Options = {
@@ -147,4 +153,83 @@ export function fetchAnswer(origin: string, path: string, options: { method?: st
     request.on('error', reject)
     request.end()
   })
+}
+
+/**
+ * Large answers: `connections` clients, each on its own kept-alive connection, ask one after
+ * the other until `maxRequests` answers came or `durationSeconds` passed; every answer is read
+ * to its end and timed. Answers/s is answers over the exact wall time of the run.
+ */
+async function largeAnswerLoad(spec: LoadSpec, progress: (line: string) => void): Promise<LoadRow> {
+  const url = new URL(spec.path, spec.origin)
+  const https = url.protocol === 'https:'
+  const agent = https ? new HttpsAgent({ keepAlive: true, maxSockets: spec.connections, rejectUnauthorized: false }) : new HttpAgent({ keepAlive: true, maxSockets: spec.connections })
+  const send = https ? httpsRequest : httpRequest
+  const limit = spec.maxRequests ?? Number.POSITIVE_INFINITY
+  const one = () =>
+    new Promise<{ ms: number; bytes: number; status: number }>((resolve, reject) => {
+      const began = performance.now()
+      const request = send(url, { method: spec.method ?? 'GET', headers: spec.headers ?? {}, agent, timeout: (spec.timeoutSeconds ?? 120) * 1000 }, (response) => {
+        let bytes = 0
+        response.on('data', (chunk: Buffer) => (bytes += chunk.length))
+        response.on('end', () => resolve({ ms: performance.now() - began, bytes, status: response.statusCode ?? 0 }))
+        response.on('error', reject)
+      })
+      request.on('timeout', () => request.destroy(new Error('timeout')))
+      request.on('error', reject)
+      request.end()
+    })
+  await spec.server?.command({ op: 'cpu-start' })
+  const started = performance.now()
+  const deadline = started + spec.durationSeconds * 1000
+  const times: number[] = []
+  let bytes = 0
+  let errors = 0
+  let timeouts = 0
+  let non2xx = 0
+  let issued = 0
+  const client = async () => {
+    while (issued < limit && performance.now() < deadline) {
+      issued++
+      try {
+        const answer = await one()
+        times.push(answer.ms)
+        bytes += answer.bytes
+        if (answer.status < 200 || answer.status > 299) non2xx++
+      } catch (error) {
+        if ((error as Error).message === 'timeout') timeouts++
+        else errors++
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: spec.connections }, client))
+  const wallSeconds = (performance.now() - started) / 1000
+  const cpu = await spec.server?.command({ op: 'cpu-stop' })
+  agent.destroy()
+  const sorted = [...times].sort((a, b) => a - b)
+  const at = (q: number) => (sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]))
+  const row: LoadRow = {
+    group: spec.group,
+    name: spec.name,
+    target: spec.target,
+    params: spec.params ?? {},
+    connections: spec.connections,
+    durationSeconds: round(wallSeconds),
+    requests: times.length,
+    requestsPerSec: round(times.length / wallSeconds, 2),
+    latencyMs: { p50: at(0.5), p97_5: at(0.975), p99: at(0.99), mean: round(times.reduce((a, b) => a + b, 0) / Math.max(1, times.length)), max: Math.round(sorted.at(-1) ?? 0) },
+    bytesPerSec: Math.round(bytes / wallSeconds),
+    errors,
+    timeouts,
+    non2xx,
+    serverCpuUsPerRequest: cpu === undefined || times.length === 0 ? null : Math.round((cpu.cpuMs * 1000) / times.length),
+    serverCores: cpu === undefined ? null : round(cpu.cpuMs / cpu.wallMs),
+    ratio: null,
+    baseline: null
+  }
+  progress(
+    `${spec.group} | ${spec.name} [${spec.target}]: ${row.requestsPerSec} answers/s, p50 ${row.latencyMs.p50} ms, p99 ${row.latencyMs.p99} ms, ` +
+      `${(row.bytesPerSec / 1e6).toFixed(1)} MB/s, server ${row.serverCpuUsPerRequest ?? '?'} µs CPU/answer, errors ${errors}, timeouts ${timeouts}, non-2xx ${non2xx}`
+  )
+  return row
 }

@@ -108,6 +108,7 @@ export async function listSuite(ctx: SuiteContext): Promise<void> {
             durationSeconds: profile.listDuration,
             maxRequests: profile.listRequests,
             timeoutSeconds: 120,
+            large: true,
             params: { agents, scenario: 'flapping-network', speed: LIVELY_SPEED, state: 'ONLINE', variant: `online-${agents}-${k}` }
           },
           contenders,
@@ -145,6 +146,7 @@ async function memoryUnderLists(ctx: SuiteContext, fleet: Target, agents: number
         connections: profile.memoryClients,
         durationSeconds: profile.memoryDuration,
         timeoutSeconds: 120,
+        large: true,
         params: { ...params, variant: 'memory-lists' }
       },
       ctx.progress
