@@ -74,6 +74,18 @@ describe('agentinfo items written as text', () => {
     expect(withModules).toBeGreaterThan(0)
   })
 
+  it('writes the same without keeping anything, as a list longer than the bound is written', () => {
+    const fragments = new ItemFragments(4)
+    const indices = [...fleet.indices()].slice(0, 50)
+    for (const index of indices) {
+      const view = fleet.view(index, true)
+      for (const format of ['json', 'xml'] as const) expect(writeItem(format, view, BASE, fragments, false)).toBe(generic(format, view, BASE))
+    }
+    // Nothing was kept: the first agent is written anew (and now kept) at the next ask.
+    const first = fleet.view(indices[0], false)
+    expect(fragments.get('json', first, BASE)).not.toBe(fragments.get('json', fleet.view(indices[1], false), BASE))
+  })
+
   it('writes an agent anew when its name or address changed, or the link base is another', () => {
     const fragments = new ItemFragments()
     const [index] = fleet.indices()

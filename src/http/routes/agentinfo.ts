@@ -40,8 +40,8 @@ export function agentItem(fleet: Fleet, base: LinkBase, index: number, withModul
 }
 
 /** One agent as an agentinfo item, written as text in the request's format. */
-export function agentItemText(kit: Pick<RouteKit, 'fragments'>, fleet: Fleet, format: Format, base: LinkBase, index: number, withModules: boolean): string {
-  return writeItem(format, fleet.view(index, withModules), base, kit.fragments)
+export function agentItemText(kit: Pick<RouteKit, 'fragments'>, fleet: Fleet, format: Format, base: LinkBase, index: number, withModules: boolean, keep = true): string {
+  return writeItem(format, fleet.view(index, withModules), base, kit.fragments, keep)
 }
 
 /** The request an agentinfo-by-name answer is for, as the answer cache keys it. */
@@ -66,8 +66,10 @@ export function keepByName(kit: Pick<RouteKit, 'answers' | 'fragments' | 'manage
   return answer
 }
 
-function* itemTexts(kit: RouteKit, fleet: Fleet, format: Format, base: LinkBase, indices: Iterable<number>, withModules: boolean): Generator<string> {
-  for (const index of indices) yield agentItemText(kit, fleet, format, base, index, withModules)
+/** A list's items; their identity parts are kept only if the whole list fits the bound (ItemFragments). */
+function* itemTexts(kit: RouteKit, fleet: Fleet, format: Format, base: LinkBase, indices: Iterable<number>, withModules: boolean, expected: number): Generator<string> {
+  const keep = expected <= kit.fragments.capacity
+  for (const index of indices) yield agentItemText(kit, fleet, format, base, index, withModules, keep)
 }
 
 export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
@@ -98,7 +100,7 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const indices = fleet.indices(states)
       const { agents, byState } = fleet.counts()
       const expected = states === undefined ? agents : [...states].reduce((sum, state) => sum + byState[state], 0)
-      return sendItemTexts(request, reply, 'agentinfo', itemTexts(kit, fleet, request.format, base, indices, withModules), links, expected)
+      return sendItemTexts(request, reply, 'agentinfo', itemTexts(kit, fleet, request.format, base, indices, withModules, expected), links, expected)
     })
   }
 }
