@@ -146,6 +146,11 @@ export class ItemFragments {
 
   constructor(readonly capacity = 20_000) {}
 
+  /** Fragments kept for a format. */
+  size(format: Format): number {
+    return (format === 'json' ? this.json : this.xml).size
+  }
+
   get(format: Format, view: AgentView, base: LinkBase, keep = true): Fragment {
     const kept = format === 'json' ? this.json : this.xml
     const found = kept.get(view.index)
