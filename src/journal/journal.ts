@@ -21,6 +21,8 @@ export interface JournalFilter {
   status?: string
   /** only entries that arrived at or after this wall time (epoch ms) */
   since?: number
+  /** only entries with a greater id: a reader's cursor, its last `lastId` (reads nothing older) */
+  after?: number
   /** at most this many entries: the newest ones, oldest first */
   limit?: number
 }
@@ -108,6 +110,11 @@ export class Journal {
     return this.stored
   }
 
+  /** The id of the newest request recorded (0 before the first): a cursor for `after`. Survives clearing. */
+  get lastId(): number {
+    return this.nextId - 1
+  }
+
   /** The bytes the stored entries are charged together (at most maxBytes, bar one entry). */
   get bytes(): number {
     return this.held
@@ -183,11 +190,14 @@ export class Journal {
     if (--shared.holders === 0) this.held -= shared.bytes
   }
 
-  /** Every stored entry, oldest first. */
-  entries(): JournalEntry[] {
+  /** Every stored entry with an id above `afterId`, oldest first. */
+  entries(afterId = 0): JournalEntry[] {
     const out: JournalEntry[] = []
     const start = (this.next - this.stored + this.capacity) % Math.max(1, this.capacity)
-    for (let i = 0; i < this.stored; i++) {
+    // Ids run on from the oldest entry's (see below), so the entries after the cursor are the
+    // newest ones: a reader polling with its cursor touches only what is new.
+    const skip = Math.min(this.stored, Math.max(0, afterId - (this.nextId - this.stored) + 1))
+    for (let i = skip; i < this.stored; i++) {
       const at = (start + i) % this.capacity
       const slot = this.ring[at] as JournalEntry | LazyEntry | SharedFacts
       // Built once: later reads see the very same object. Its charge stays: it was charged
@@ -209,7 +219,7 @@ export class Journal {
   query(filter: JournalFilter = {}): JournalEntry[] {
     const status = statusMatcher(filter.status)
     const operations = filter.operations !== undefined && filter.operations.length > 0 ? new Set(filter.operations) : undefined
-    const matching = this.entries().filter(
+    const matching = this.entries(filter.after).filter(
       (entry) =>
         (operations === undefined || operations.has(entry.operation)) &&
         status(entry.status) &&

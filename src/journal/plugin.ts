@@ -2,8 +2,9 @@
  * The traffic plugin: the request journal and strict checking (recorder.ts), and the admin
  * endpoints that read them:
  *
- * - `GET /__admin/requests?operation=&status=&since=&limit=`: journal entries, oldest first,
- *   with what the journal holds (`stored`, `bytes`) and its bounds (`capacity`, `maxBytes`)
+ * - `GET /__admin/requests?operation=&status=&since=&after=&limit=`: journal entries, oldest
+ *   first, with what the journal holds (`stored`, `bytes`), its bounds (`capacity`, `maxBytes`)
+ *   and `lastId`, the cursor a live reader sends back as `after` to get only newer entries
  * - `DELETE /__admin/requests`: clears the journal (and so the report)
  * - `GET /__admin/report`: the client report, JSON; HTML with `Accept: text/html` or `?format=html`
  *
@@ -81,6 +82,11 @@ function parseFilter(query: Record<string, string | string[] | undefined>): Jour
     if (Number.isNaN(ms)) throw apiError('E_INVALID_VALUE', { where: 'query parameter', name: 'since', rule: 'must be an ISO 8601 date-time or epoch milliseconds', got: JSON.stringify(since) })
     filter.since = ms
   }
+  const after = one('after')
+  if (after !== undefined && after !== '') {
+    if (!/^\d+$/.test(after)) throw apiError('E_INVALID_VALUE', { where: 'query parameter', name: 'after', rule: 'must be an entry id (a whole number, the lastId of an earlier answer)', got: JSON.stringify(after) })
+    filter.after = Number(after)
+  }
   const limit = one('limit')
   if (limit !== undefined && limit !== '') {
     if (!/^\d+$/.test(limit) || Number(limit) < 1) throw apiError('E_INVALID_VALUE', { where: 'query parameter', name: 'limit', rule: 'must be a positive integer', got: JSON.stringify(limit) })
@@ -116,7 +122,7 @@ async function trafficPluginImpl(app: FastifyInstance, options: TrafficPluginOpt
     const filter = parseFilter(request.query as Record<string, string | undefined>)
     const entries = traffic.journal.query(filter)
     const { journal } = traffic
-    return { entries, returned: entries.length, stored: journal.size, dropped: journal.dropped, capacity: journal.capacity, bytes: journal.bytes, maxBytes: journal.maxBytes }
+    return { entries, returned: entries.length, lastId: journal.lastId, stored: journal.size, dropped: journal.dropped, capacity: journal.capacity, bytes: journal.bytes, maxBytes: journal.maxBytes }
   })
 
   app.delete('/__admin/requests', route, async (_request, reply) => {
