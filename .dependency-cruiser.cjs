@@ -3,9 +3,10 @@
  * `npm test` runs. A folder may import its own floor's leaves and anything below it, never
  * above; no import cycles at all.
  *
- *   9 cli.ts, index.ts, commands/           the executable and the package entry
- *   8 server.ts, embed.ts                   listening; startFleetsim
- *   7 app.ts, simulation.ts, config.ts      the composition root, the simulation's start, serve's flags
+ *  10 cli.ts, index.ts, commands/           the executable and the package entry
+ *   9 server.ts, embed.ts                   listening; startFleetsim
+ *   8 app.ts, simulation.ts, config.ts      the composition root, the simulation's start, serve's flags
+ *   7 console/                              the browser console: drives the floors below it
  *   6 admin/, faults/, state/, run/         what the app adds around the facade
  *   5 http/                                 routes, formats, limits, connections, the fast path
  *   4 manager/, metrics/, journal/          the manager's state, Prometheus metrics, the request journal
@@ -24,6 +25,7 @@ const floors = [
   ['manager', 'metrics', 'journal'],
   ['http'],
   ['admin', 'faults', 'state', 'run'],
+  ['console'],
   ['app.ts', 'simulation.ts', 'config.ts'],
   ['server.ts', 'embed.ts'],
   ['cli.ts', 'index.ts', 'commands']
@@ -61,13 +63,13 @@ const sideways = floors.flatMap((names, floor) =>
 // What one floor's members may take from each other, and why.
 const allowedSideways = {
   // The composition root builds the simulation's settings from serve's flags.
-  'floor-7-app-imports-sideways': 'config\\.ts$',
-  'floor-7-simulation-imports-sideways': 'config\\.ts$',
+  'floor-8-app-imports-sideways': 'config\\.ts$',
+  'floor-8-simulation-imports-sideways': 'config\\.ts$',
   // startFleetsim starts a real server.
-  'floor-8-embed-imports-sideways': 'server\\.ts$',
+  'floor-9-embed-imports-sideways': 'server\\.ts$',
   // The package entry exports the executable's pieces; the executable dispatches to commands.
-  'floor-9-index-imports-sideways': 'commands/',
-  'floor-9-cli-imports-sideways': 'commands/',
+  'floor-10-index-imports-sideways': 'commands/',
+  'floor-10-cli-imports-sideways': 'commands/',
   // Admin routes save the state and switch the faults.
   'floor-6-admin-imports-sideways': '^src/(state|faults)/'
 }

@@ -6,6 +6,14 @@ export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', '.fleetsim/', 'bench/results/', 'grafana/**/*.json'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // The browser assets: classic scripts (no modules), run in the page.
+  {
+    files: ['web/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { window: 'readonly', document: 'readonly', location: 'readonly', fetch: 'readonly', EventSource: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URLSearchParams: 'readonly', history: 'readonly', console: 'readonly' }
+    }
+  },
   // dependency-cruiser reads its configuration as CommonJS.
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   {

@@ -4,7 +4,7 @@
  * error envelope; the request journal and strict rules (src/journal); the request limits; the
  * OpenAPI document; every operation of the spec under `${appPath}/restservice/`; the API faults
  * of the scenario and of --latency/--error-rate (src/faults); the admin API (src/admin);
- * metrics (src/metrics); and, in front of fastify, the fast path for repeated agentinfo polls
+ * metrics (src/metrics); the console at /console (src/console, unless --no-console); and, in front of fastify, the fast path for repeated agentinfo polls
  * (src/http/fast-path.ts). It never listens: src/server.ts serves `handler` over HTTP(S),
  * tests use `app.inject`, the benchmarks and the soak measure this very app.
  *
@@ -21,6 +21,8 @@ import type { Logger } from 'pino'
 import { stringify as stringifyYaml } from 'yaml'
 import type { Registry } from 'prom-client'
 import { adminPlugin } from './admin/plugin.js'
+import { consolePlugin } from './console/plugin.js'
+import { EventHub } from './console/stream.js'
 import { SERVE_DEFAULTS, type ServeConfig } from './config.js'
 import type { Wait } from './faults/body.js'
 import { quickFaultRules } from './faults/flag-rules.js'
@@ -105,6 +107,7 @@ export type AppSettings = Pick<
   | 'journalSize'
   | 'journalMaxBytes'
   | 'metricsAuth'
+  | 'console'
   | 'latency'
   | 'errorRate'
   | 'faultOperations'
@@ -129,6 +132,7 @@ export const APP_DEFAULTS: AppSettings = Object.freeze({
   journalSize: SERVE_DEFAULTS.journalSize,
   journalMaxBytes: SERVE_DEFAULTS.journalMaxBytes,
   metricsAuth: SERVE_DEFAULTS.metricsAuth,
+  console: SERVE_DEFAULTS.console,
   latency: SERVE_DEFAULTS.latency,
   errorRate: SERVE_DEFAULTS.errorRate,
   faultOperations: SERVE_DEFAULTS.faultOperations,
@@ -149,6 +153,11 @@ export interface FleetsimApp {
   readonly registry: Registry
   /** requests the fast path answered without fastify */
   fastPathAnswers(): number
+  /**
+   * Ends the console's live streams (Server-Sent Events). A server calls it as it starts to
+   * close: an open stream is a request in flight and would hold the shutdown for its whole grace.
+   */
+  endStreams(): void
   readonly manager: Manager
   close(): Promise<void>
 }
@@ -176,6 +185,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
   const traffic = createClientTraffic({ strict: settings.strict, journalSize: settings.journalSize, journalMaxBytes: settings.journalMaxBytes, auth: admin })
   // Shared by the faults plugin, which applies the rules, and the admin API, which switches them.
   const faults = new FaultState(fleet, { flagRules: quickFaultRules(settings) })
+  const streams = new EventHub()
   const { registry, api } = createRegistry(fleet, { process: parts.processMetrics ?? true, ...(parts.saveState === undefined ? {} : { stateSaves: parts.saveState.totals }) })
 
   const app = Fastify({
@@ -243,6 +253,10 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     await app.register(adminPlugin, { engine: fleet, manager, auth: admin, faults, ...(parts.saveState === undefined ? {} : { saveState: parts.saveState }) })
     // --metrics-auth makes /metrics take the REST credentials (docs/security.md).
     await app.register(metricsPlugin, { engine: fleet, registry, api, requireAuth: settings.metricsAuth, authCheck: restAuth })
+    // The console's buttons run the real operations through the whole app (src/console/proxy.ts).
+    if (settings.console) {
+      await app.register(consolePlugin, { engine: fleet, manager, appPath: settings.appPath, credentials: { rest, admin }, inject: (request) => app.inject(request), hub: streams })
+    }
     await parts.extend?.(app)
     await app.ready()
   } catch (error) {
@@ -263,7 +277,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     },
     app.routing.bind(app) as RequestListener
   )
-  return { app, handler: fast.handler, traffic, faults, registry, manager, fastPathAnswers: fast.answered, close: () => app.close() }
+  return { app, handler: fast.handler, traffic, faults, registry, manager, fastPathAnswers: fast.answered, endStreams: () => streams.close(), close: () => app.close() }
 }
 
 /** `manager/mvc/` → `/manager/mvc` */

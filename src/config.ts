@@ -125,6 +125,11 @@ function off(spec: { name: string; help: string }): SwitchFlag & { readonly env:
   return Object.freeze({ ...switchFlag({ ...spec, env: true }), env: true, default: { kind: 'fixed', value: false } } as const)
 }
 
+/** A switch, on unless turned off with `--no-<name>`. */
+function on(spec: { name: string; help: string }): SwitchFlag & { readonly env: true; readonly default: Fixed<boolean> } {
+  return Object.freeze({ ...switchFlag({ ...spec, env: true, defaultText: 'true' }), env: true, default: { kind: 'fixed', value: true } } as const)
+}
+
 /** Any text, even empty: the value is checked after parsing (a file read through the context). */
 const anyText: Rule<string> = (text) => text
 
@@ -182,6 +187,7 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
   dataDir: value({ name: 'data-dir', valueName: '<dir>', rule: nonEmpty, default: '.fleetsim', help: 'where the CA and server certificate are kept (tls/)' }),
   logLevel: value({ name: 'log-level', valueName: '<level>', rule: oneOf(LOG_LEVELS), default: 'info', help: `log level: ${LOG_LEVELS.join(', ')}` }),
   metricsAuth: off({ name: 'metrics-auth', help: 'require the REST credentials on /metrics (headers or HTTP Basic auth)' }),
+  console: on({ name: 'console', help: 'serve the console at /console (admin credentials); --no-console turns it off' }),
   startTime: valueFromContext({ name: 'start-time', valueName: '<iso>', rule: isoTime, defaultText: 'now', default: (context) => context.now(), help: 'virtual time at start, ISO 8601 with a time zone (2024-01-01T00:00:00Z)' }),
   paused: off({ name: 'paused', help: 'start with the virtual clock paused' }),
   joinDelay: value({

@@ -4,7 +4,7 @@
  *
  * Registered at the root (skip-override), so the hooks see every route. Recorded: every request
  * to an operation route, and requests that matched no route (404/405: wrong paths and methods
- * are client mistakes too). Not recorded: `/__admin/*`, `/metrics`, `/openapi.json`.
+ * are client mistakes too). Not recorded: `/__admin/*`, `/console/*`, `/metrics`, `/openapi.json`.
  *
  * Hook order matters: the operation's own onRequest hook (route level) runs after ours, so the
  * operation and format are read from preValidation on; the strict check runs in preValidation,
@@ -83,7 +83,7 @@ function pathParts(url: string): { path: string; rawQuery: string; pathName: str
 }
 
 function isRecorded(request: FastifyRequest, config: { operation?: string; url?: string } | undefined): boolean {
-  if (request.url.startsWith('/__admin')) return false
+  if (request.url.startsWith('/__admin') || request.url.startsWith('/console')) return false
   // Operation routes, and no route at all (404/405); never /metrics, /openapi.json and the like.
   return config?.operation !== undefined || config?.url === undefined
 }

@@ -276,6 +276,21 @@ export const ERRORS = {
     500,
     (p) => `Could not save the simulation to ${p.path} (${p.cause}); the file keeps its previous content: fix the cause (disk space, permissions, the path) and save again.`
   ),
+  E_CONSOLE_UNAUTHORIZED: entry(
+    401,
+    () => 'Not logged in to the console: log in at /console/login, or send the admin user and password with HTTP Basic authentication.'
+  ),
+  E_CONSOLE_CROSS_SITE: entry<{ method: string; path: string; reason: 'header' | 'origin' }>(
+    403,
+    (p) =>
+      p.reason === 'header'
+        ? `${p.method} ${p.path} changes the simulation, so it must carry the header "X-Fleetsim-Console: 1" (the console's pages send it; a form or a page on another site cannot).`
+        : `${p.method} ${p.path} came from a page of another site (its Origin is not this server): the console takes changes only from its own pages.`
+  ),
+  E_UNKNOWN_CONSOLE_PATH: entry<{ method: string; path: string; pages: readonly string[] }>(
+    404,
+    (p) => `Nothing in the console at ${p.method} ${p.path}: its pages are ${p.pages.join(', ')}; docs/console.md lists its API.`
+  ),
   E_FAULT_INJECTED: entry<{ message: string }>(503, (p) => p.message),
   E_INTERNAL: entry(500, () => 'The simulator failed to answer this request; this is a bug in fleetsim, please report it.')
 } as const

@@ -49,6 +49,7 @@ describe('parseServeConfig defaults and precedence', () => {
       dataDir: '.fleetsim',
       logLevel: 'info',
       metricsAuth: false,
+      console: true,
       startTime: NOW,
       paused: false,
       joinDelay: { min: 2, max: 9 },
@@ -88,7 +89,7 @@ describe('parseServeConfig defaults and precedence', () => {
       '--host', '0.0.0.0', '--port=8443', '--http', '--app-path', '/nx/mvc/', '--user', 'ops', '--password', 'pw',
       '--agents', '50', '--seed', '7', '--scenario', 'scenario.yaml', '--speed', '3600', '--workers', '2',
       '--data-dir', '/tmp/sim', '--log-level', 'debug', '--start-time', '2024-01-01T00:00:00Z', '--paused',
-      '--strict', '--journal-size', '50', '--journal-max-bytes', '2097152', '--metrics-auth', '--state-file', '/tmp/sim/state.bin', '--snapshot-interval', '0'
+      '--strict', '--journal-size', '50', '--journal-max-bytes', '2097152', '--metrics-auth', '--no-console', '--state-file', '/tmp/sim/state.bin', '--snapshot-interval', '0'
     ])
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -105,6 +106,7 @@ describe('parseServeConfig defaults and precedence', () => {
       dataDir: '/tmp/sim',
       logLevel: 'debug',
       metricsAuth: true,
+      console: false,
       startTime: Date.UTC(2024, 0, 1),
       paused: true,
       joinDelay: { min: 2, max: 9 },

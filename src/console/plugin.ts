@@ -1,0 +1,163 @@
+/**
+ * The console at /console: pages to watch and drive the simulation in a browser, behind the
+ * admin credentials (auth.ts: a login form with a session cookie, or HTTP Basic). docs/console.md
+ * describes it.
+ *
+ *   /console/login, /console/logout       login.ts (no login needed)
+ *   /console/assets/, /chart/, /vendor/    static files: web/console/, web/chart/, uPlot (assets.ts)
+ *   /console/<page>                        the pages of pages/index.ts, in one shell (html.ts)
+ *   /console/api/events                    the live stream (stream.ts; topic `fleet`, fleet-topic.ts)
+ *   /console/api/admin/*, /console/api/rest/*   the admin and REST operations (proxy.ts)
+ *   /console/api/<page's routes>           each page's own JSON
+ *
+ * Encapsulated: its hooks, parsers, error and not-found handlers apply under /console only.
+ * Page requests without a login are sent to the login form; API requests get 401 in the admin
+ * error envelope (servicename `console`). Requests that change something must carry the header
+ * X-Fleetsim-Console (auth.ts says why).
+ */
+import fastifyStatic from '@fastify/static'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, InjectOptions, LightMyRequestResponse } from 'fastify'
+import { toCatalogueError } from '../http/error-handler.js'
+import type { FleetEngine } from '../fleet/fleet.js'
+import type { Manager } from '../manager/manager.js'
+import { createAuthCheck, type Credentials } from '../protocol/auth.js'
+import { apiError } from '../protocol/errors.js'
+import { STATIC_DIRS, UPLOT_DIR } from './assets.js'
+import { consoleUser, crossSiteReason, isSafeMethod, type ConsoleUser } from './auth.js'
+import { FleetHistory } from './fleet-history.js'
+import { fleetTopic } from './fleet-topic.js'
+import { shell } from './layout.js'
+import { API_PREFIX, CONSOLE_PREFIX } from './paths.js'
+import { HOME_PATH, loginLocation, loginRoutes } from './login.js'
+import type { ConsoleContext, ConsolePage } from './page.js'
+import { PAGES } from './pages/index.js'
+import { proxyRoutes } from './proxy.js'
+import { SessionStore } from './session.js'
+import { EventHub } from './stream.js'
+
+const SERVICE = 'console'
+/** While no page is open, the chart's history is still sampled this often (wall ms). */
+export const HISTORY_SAMPLE_MS = 1000
+
+/** Security headers of every console page: nothing but the console's own files runs or loads. */
+const PAGE_HEADERS = {
+  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'cache-control': 'no-store'
+}
+
+export interface ConsolePluginOptions {
+  engine: FleetEngine
+  manager: Manager
+  appPath: string
+  credentials: { rest: Credentials; admin: Credentials }
+  /** runs a request through the whole app (the root instance's inject) */
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>
+  /** the live stream; default a new one. buildApp passes its own, to end the streams at shutdown. */
+  hub?: EventHub
+  sessions?: SessionStore
+  /** default PAGES */
+  pages?: readonly ConsolePage[]
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** who is using the console (set for authenticated console routes) */
+    consoleUser?: ConsoleUser
+  }
+}
+
+function sendErrors(reply: FastifyReply, status: number, errors: object[]): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').header('cache-control', 'no-store').send({ servicename: SERVICE, errors })
+}
+
+function isApi(request: FastifyRequest): boolean {
+  return request.url.startsWith(API_PREFIX)
+}
+
+export async function consolePlugin(app: FastifyInstance, options: ConsolePluginOptions): Promise<void> {
+  const { engine, manager } = options
+  const pages = options.pages ?? PAGES
+  const adminCheck = createAuthCheck(options.credentials.admin)
+  const sessions = options.sessions ?? new SessionStore()
+  const hub = options.hub ?? new EventHub()
+  const history = new FleetHistory(engine)
+  hub.addTopic(fleetTopic(engine, history))
+  const context: ConsoleContext = { engine, manager, appPath: options.appPath, hub, history, inject: options.inject, credentials: options.credentials }
+  const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024
+
+  // The chart has a past when a page opens: samples are taken while nobody watches too.
+  const sampler = setInterval(() => history.record(), HISTORY_SAMPLE_MS).unref()
+  history.record()
+  app.addHook('onClose', async () => {
+    clearInterval(sampler)
+    hub.close()
+  })
+
+  await app.register(
+    async (scope) => {
+      scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+        const apiErr = toCatalogueError(error, request, bodyLimit)
+        if (apiErr.statusCode >= 500) request.log.error({ err: error }, 'console request failed')
+        const status = apiErr.statusCode
+        return sendErrors(reply, status, [apiErr, ...apiErr.more].map((e) => ({ status, message: e.message, code: e.code })))
+      })
+      scope.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+        const error = apiError('E_UNKNOWN_CONSOLE_PATH', { method: request.method, path: request.url.split('?')[0], pages: pages.filter((p) => p.navId === undefined).map((p) => `${CONSOLE_PREFIX}${p.path}`) })
+        return sendErrors(reply, error.statusCode, [{ status: error.statusCode, message: error.message, code: error.code }])
+      })
+
+      // Files of the package, the same for everyone: no login needed (the login page uses them).
+      for (const dir of STATIC_DIRS) await scope.register(fastifyStatic, { root: dir.root, prefix: dir.prefix.slice(CONSOLE_PREFIX.length), decorateReply: false, index: false })
+      await scope.register(fastifyStatic, {
+        root: UPLOT_DIR.root,
+        prefix: UPLOT_DIR.prefix.slice(CONSOLE_PREFIX.length),
+        decorateReply: false,
+        index: false,
+        allowedPath: (path) => (UPLOT_DIR.files as readonly string[]).includes(path.replace(/^\//, ''))
+      })
+
+      await scope.register(async (open) => loginRoutes(open, sessions, adminCheck))
+
+      // Everything else needs a login.
+      await scope.register(async (guarded) => {
+        guarded.addHook('onRequest', async (request, reply) => {
+          const user = consoleUser(request.headers, sessions, adminCheck)
+          if (user === undefined) {
+            if (!isApi(request) && isSafeMethod(request.method)) return reply.redirect(loginLocation(request), 303)
+            throw apiError('E_CONSOLE_UNAUTHORIZED')
+          }
+          request.consoleUser = user
+          if (!isSafeMethod(request.method)) {
+            const reason = crossSiteReason(request)
+            if (reason !== undefined) throw apiError('E_CONSOLE_CROSS_SITE', { method: request.method, path: request.url.split('?')[0], reason })
+          }
+        })
+
+        guarded.get('/', async (_request, reply) => reply.redirect(HOME_PATH, 303))
+        for (const page of pages) {
+          guarded.get<{ Params: Record<string, string> }>(page.path, async (request, reply) => {
+            const body = shell({ page, pages, body: page.body(request.params, context), user: request.consoleUser?.user ?? '', title: page.titleOf?.(request.params) })
+            return reply.code(200).type('text/html; charset=utf-8').headers(PAGE_HEADERS).send(body)
+          })
+        }
+
+        await guarded.register(
+          async (api) => {
+            api.get<{ Querystring: { topics?: string } }>('/events', async (request, reply) => {
+              const wanted = typeof request.query.topics === 'string' && request.query.topics !== '' ? request.query.topics.split(',') : hub.topicNames()
+              // The stream outlives the handler: fastify hands the socket over and sends nothing itself.
+              reply.hijack()
+              hub.attach(reply.raw, wanted)
+            })
+            for (const page of pages) page.api?.(api, context)
+            await api.register(async (forwarding) => proxyRoutes(forwarding, context))
+          },
+          { prefix: '/api' }
+        )
+      })
+    },
+    { prefix: CONSOLE_PREFIX }
+  )
+}

@@ -1,0 +1,59 @@
+/**
+ * The console's buttons run the real operations: `/console/api/admin/<path>` forwards to
+ * `/__admin/<path>` with the admin credentials, and `/console/api/rest/<operation>` to
+ * `<app-path>/restservice/<operation>` with the REST credentials (JSON unless the request asks
+ * for another type). Method, query, body and content type are passed on, and the answer comes
+ * back as the operation gave it: status, content type and body, so every message and error the
+ * console shows is the operation's own. Requests go through the whole app (`inject`), hooks
+ * included: a REST call made from the console is in the request journal like any client's,
+ * with the user agent `fleetsim-console`.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } from 'fastify'
+import { CONSOLE_PREFIX } from './paths.js'
+import type { ConsoleContext } from './page.js'
+
+export const CONSOLE_USER_AGENT = 'fleetsim-console'
+const ADMIN_FROM = `${CONSOLE_PREFIX}/api/admin/`
+const REST_FROM = `${CONSOLE_PREFIX}/api/rest/`
+
+type Forwarded = Pick<InjectOptions, 'method' | 'url' | 'headers' | 'payload'>
+
+/**
+ * The request to run for a console request: its URL after `from` (as sent, still encoded, query
+ * included) put after `to`; same method, body and content type.
+ */
+function forwarded(request: FastifyRequest, from: string, to: string, headers: Record<string, string>): Forwarded {
+  const contentType = request.headers['content-type']
+  return {
+    method: request.method as Forwarded['method'],
+    url: to + request.url.slice(from.length),
+    headers: { 'user-agent': CONSOLE_USER_AGENT, ...(contentType === undefined ? {} : { 'content-type': contentType }), ...headers },
+    ...(Buffer.isBuffer(request.body) && request.body.length > 0 ? { payload: request.body } : {})
+  }
+}
+
+async function answer(context: ConsoleContext, request: Forwarded, reply: FastifyReply): Promise<FastifyReply> {
+  const response = await context.inject(request)
+  const type = response.headers['content-type']
+  if (typeof type === 'string') reply.type(type)
+  return reply.code(response.statusCode).send(response.rawPayload)
+}
+
+/** Registers the two forwarding routes on a scope whose prefix is /console/api. */
+export function proxyRoutes(scope: FastifyInstance, context: ConsoleContext): void {
+  // The body is passed on untouched, whatever its type: the operation parses it.
+  scope.removeAllContentTypeParsers()
+  scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
+
+  scope.all('/admin/*', async (request, reply) => {
+    const { admin } = context.credentials
+    return answer(context, forwarded(request, ADMIN_FROM, '/__admin/', { rest_user: admin.user, rest_password: admin.password }), reply)
+  })
+
+  scope.all('/rest/*', async (request, reply) => {
+    const { rest } = context.credentials
+    const accept = request.headers.accept
+    const headers = { rest_user: rest.user, rest_password: rest.password, accept: accept === undefined || accept === '*/*' ? 'application/json' : accept }
+    return answer(context, forwarded(request, REST_FROM, `${context.appPath}/restservice/`, headers), reply)
+  })
+}
