@@ -106,6 +106,7 @@ export type AppSettings = Pick<
   | 'strict'
   | 'journalSize'
   | 'journalMaxBytes'
+  | 'journalBodyBytes'
   | 'metricsAuth'
   | 'console'
   | 'latency'
@@ -131,6 +132,7 @@ export const APP_DEFAULTS: AppSettings = Object.freeze({
   strict: SERVE_DEFAULTS.strict,
   journalSize: SERVE_DEFAULTS.journalSize,
   journalMaxBytes: SERVE_DEFAULTS.journalMaxBytes,
+  journalBodyBytes: SERVE_DEFAULTS.journalBodyBytes,
   metricsAuth: SERVE_DEFAULTS.metricsAuth,
   console: SERVE_DEFAULTS.console,
   latency: SERVE_DEFAULTS.latency,
@@ -182,7 +184,13 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
   const restAuth = createAuthCheck(rest)
   const manager = parts.manager ?? createManager(fleet, ca, { limits: settings })
   const answers = parts.answers ?? new AnswerCache(fleet)
-  const traffic = createClientTraffic({ strict: settings.strict, journalSize: settings.journalSize, journalMaxBytes: settings.journalMaxBytes, auth: admin })
+  const traffic = createClientTraffic({
+    strict: settings.strict,
+    journalSize: settings.journalSize,
+    journalMaxBytes: settings.journalMaxBytes,
+    journalBodyBytes: settings.journalBodyBytes,
+    auth: admin
+  })
   // Shared by the faults plugin, which applies the rules, and the admin API, which switches them.
   const faults = new FaultState(fleet, { flagRules: quickFaultRules(settings) })
   const streams = new EventHub()
@@ -208,6 +216,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     app.setValidatorCompiler(createValidatorCompiler(settings.maxListItems))
     app.decorateRequest('operation', '')
     app.decorateRequest('format', 'xml')
+    app.decorateRequest('bodyText', '')
     registerContentParsers(app)
     app.setErrorHandler(createErrorHandler(settings.bodyLimit))
     app.setNotFoundHandler(createNotFoundHandler(settings.appPath))

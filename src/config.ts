@@ -18,6 +18,7 @@ import { invalidValue, parseFlags, type ParsedFlags } from './flags/parse.js'
 import { durationWithSpread, integer, isoTime, listOf, nonEmpty, oneOf, percentage, positiveNumber, wholeSecondsRange, workerCount } from './flags/rules.js'
 import { DEFAULT_JOIN_DELAY } from './fleet/fleet-types.js'
 import { JOURNAL_DEFAULTS } from './journal/journal.js'
+import { MAX_BODY_BYTES } from './journal/journal-bounds.js'
 import { STORED_LIMIT_DEFAULTS, STORED_LIMIT_FLAGS, type StoredLimits } from './manager/limits.js'
 import { OPERATIONS, type OperationName } from './protocol/operations.js'
 
@@ -246,6 +247,13 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
     rule: integer(MIN_JOURNAL_BYTES, MAX_LIMIT, 'bytes'),
     default: JOURNAL_DEFAULTS.maxBytes,
     help: 'bytes the journal entries may hold together; past it the oldest are dropped'
+  }),
+  journalBodyBytes: value({
+    name: 'journal-body-bytes',
+    valueName: '<bytes>',
+    rule: integer(0, MAX_BODY_BYTES, 'bytes'),
+    default: JOURNAL_DEFAULTS.bodyBytes,
+    help: 'bytes of each request and answer body a journal entry keeps, cut on a character boundary (0: none)'
   }),
   stateFile: optional({
     name: 'state-file',

@@ -34,6 +34,8 @@ export interface FleetsimOptions {
   journalSize?: number
   /** bytes the journal's entries may hold together; default 32 MiB */
   journalMaxBytes?: number
+  /** bytes of each request and answer body a journal entry keeps (0: none); default 4 KiB */
+  journalBodyBytes?: number
   /** default `/manager/mvc` */
   appPath?: string
   /** virtual start time (ISO 8601); default 2026-01-01T00:00:00Z */
@@ -112,6 +114,7 @@ export async function startFleetsim(options: FleetsimOptions = {}): Promise<Runn
       '--app-path', options.appPath ?? '/manager/mvc',
       '--journal-size', String(options.journalSize ?? SERVE_DEFAULTS.journalSize),
       '--journal-max-bytes', String(options.journalMaxBytes ?? SERVE_DEFAULTS.journalMaxBytes),
+      '--journal-body-bytes', String(options.journalBodyBytes ?? SERVE_DEFAULTS.journalBodyBytes),
       '--log-level', 'silent',
       ...(options.joinDelay === undefined ? [] : ['--join-delay', String(options.joinDelay)]),
       ...(options.http === true ? ['--http'] : []),

@@ -18,7 +18,9 @@ export function registerContentParsers(app: FastifyInstance): void {
   for (const type of XML_TYPES) app.addContentTypeParser(type, { parseAs: 'string' }, parseXml)
 }
 
-const parseJson: FastifyBodyParser<string> = (_request, text, done) => {
+const parseJson: FastifyBodyParser<string> = (request, text, done) => {
+  // As received, for the journal (src/journal/kept-body.ts), even when it does not parse.
+  request.bodyText = text
   if (text.trim() === '') {
     done(null, undefined)
     return
@@ -33,6 +35,7 @@ const parseJson: FastifyBodyParser<string> = (_request, text, done) => {
 }
 
 const parseXml: FastifyBodyParser<string> = (request, text, done) => {
+  request.bodyText = text
   try {
     const parsed = parseXmlBody(text)
     const schema = request.routeOptions.schema?.body as Parameters<typeof coerce>[1] | undefined

@@ -22,7 +22,8 @@ import type { Socket } from 'node:net'
 import { readAnswer, type AnswerFacts } from '../journal/answer.js'
 import { callKey } from '../journal/call-key.js'
 import { itemsCharge, keptViolations, requestCharge } from '../journal/journal-bounds.js'
-import { SharedFacts, type Journal, type JournalEntry, type JournalViolation, type OwnNumbers, type Truncated } from '../journal/journal.js'
+import { SharedFacts, type Journal, type JournalEntry, type JournalViolation, type KeptBody, type OwnNumbers, type Truncated } from '../journal/journal.js'
+import { bodyCharge, keepText } from '../journal/kept-body.js'
 import { LAZY_ANSWER_CHARS, entryOf, factsFrom, keptRaw, type RawFacts } from '../journal/recorder.js'
 import { checkRequest } from '../journal/rules.js'
 import { answerSeries, observeAnswer, type ApiMetrics } from '../metrics/api-metrics.js'
@@ -85,7 +86,7 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
     answered++
     const seconds = (performance.now() - started) / 1000
     observeAnswer(series, seconds, kept.body.length)
-    if (journal.enabled) journal.addShared(journalFacts(kept, format, headers.accept, headers['content-type']), Math.round(seconds * 1000 * 100) / 100, wallMs, now())
+    if (journal.enabled) journal.addShared(journalFacts(kept, format, headers.accept, headers['content-type'], journal.bodyBytes), Math.round(seconds * 1000 * 100) / 100, wallMs, now())
   }
   return { handler, answered: () => answered }
 }
@@ -114,6 +115,8 @@ class FastPathAnswer extends SharedFacts {
   private readonly truncated: Truncated | undefined
   /** the rules and call key of a request whose kept URL or headers were cut, read from the whole */
   private readonly whole: { violations: JournalViolation[]; key: string } | undefined
+  /** the answer's beginning (--journal-body-bytes), shared by the entries built */
+  private readonly responseBody: KeptBody | undefined
 
   constructor(
     readonly kept: KeptAnswer,
@@ -121,7 +124,8 @@ class FastPathAnswer extends SharedFacts {
     readonly accept: string | undefined,
     readonly contentType: string | undefined,
     /** a large answer's facts, read at once; a small one is read from `kept` when an entry is built */
-    readonly answerFacts: AnswerFacts | undefined
+    readonly answerFacts: AnswerFacts | undefined,
+    bodyBytes: number
   ) {
     super()
     const full: RawFacts = { method: 'GET', url: kept.url, operation: OPERATION, routed: true, schema: AGENTINFO_SCHEMA, accept, contentType, hasBody: false, body: undefined }
@@ -139,11 +143,14 @@ class FastPathAnswer extends SharedFacts {
     // The kept answer stays alive while an entry holds these facts, whatever the cache does.
     this.bytes =
       kept.text.length + kept.body.length + kept.url.length + (accept?.length ?? 0) + (contentType?.length ?? 0) + (this.whole === undefined ? 0 : itemsCharge(this.whole.violations))
-    this.entryBytes = requestCharge(raw.url, raw.accept, raw.contentType)
+    this.responseBody = bodyBytes > 0 ? keepText(kept.text, bodyBytes, kept.body.length) : undefined
+    // Each built entry is charged the answer's beginning: built entries keep it after these
+    // facts are released with their last holder.
+    this.entryBytes = requestCharge(raw.url, raw.accept, raw.contentType) + bodyCharge(this.responseBody)
   }
 
   entry(own: OwnNumbers): JournalEntry {
-    const { kept, format, answerFacts, raw, truncated, whole } = this
+    const { kept, format, answerFacts, raw, truncated, whole, responseBody } = this
     return entryOf(
       {
         raw,
@@ -157,6 +164,7 @@ class FastPathAnswer extends SharedFacts {
         ...(answerFacts === undefined ? { body: kept.text } : { answer: answerFacts }),
         ...(whole === undefined ? {} : { violations: whole.violations, key: whole.key }),
         ...(truncated === undefined ? {} : { truncated }),
+        ...(responseBody === undefined ? {} : { responseBody }),
         partialErrors: []
       },
       own.id
@@ -164,12 +172,12 @@ class FastPathAnswer extends SharedFacts {
   }
 }
 
-function journalFacts(kept: KeptAnswer, format: Format, accept: string | undefined, contentType: string | undefined): FastPathAnswer {
+function journalFacts(kept: KeptAnswer, format: Format, accept: string | undefined, contentType: string | undefined, bodyBytes: number): FastPathAnswer {
   const known = kept.journalFacts
   if (known instanceof FastPathAnswer && known.accept === accept && known.contentType === contentType && known.format === format) return known
   // As the recorder does: a large answer is read now rather than kept until the entry is.
   const small = kept.text.length <= LAZY_ANSWER_CHARS
-  const shared = new FastPathAnswer(kept, format, accept, contentType, small ? undefined : readAnswer(OPERATION, 200, format, kept.text))
+  const shared = new FastPathAnswer(kept, format, accept, contentType, small ? undefined : readAnswer(OPERATION, 200, format, kept.text), bodyBytes)
   kept.journalFacts = shared
   return shared
 }

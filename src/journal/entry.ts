@@ -39,6 +39,13 @@ export interface JournalEntry {
   /** query parameters as received: every value of every key, in order */
   query: Record<string, string[]>
   body?: { contentType: string | null; bytes: number; shape: BodyShape }
+  /**
+   * The request body as received, its first --journal-body-bytes bytes (kept-body.ts): absent
+   * when the request had none, when it was not read (413, 415) and with --journal-body-bytes 0.
+   */
+  requestBody?: KeptBody
+  /** The answer's body, its first --journal-body-bytes bytes: absent when it had none and with --journal-body-bytes 0. */
+  responseBody?: KeptBody
   /** `.json` / `.xml` suffix of the operation name, if any */
   suffix?: 'json' | 'xml'
   accept?: string
@@ -66,6 +73,19 @@ export interface JournalEntry {
    * had (bytes), and the count of violations found. The cut text ends with `...[truncated: N bytes]`.
    */
   truncated?: Truncated
+}
+
+/**
+ * The beginning of a body as the journal keeps it: cut on a UTF-8 character boundary, values
+ * of fields named like credentials replaced by `[redacted]`.
+ */
+export interface KeptBody {
+  /** the body's first bytes as text: all of it unless `truncated` */
+  text: string
+  /** the length of the whole body in bytes (of a streamed answer: the bytes sent) */
+  bytes: number
+  /** `text` is only the beginning of the body */
+  truncated: boolean
 }
 
 /** What of a request was cut, with the length (or count) it had. */

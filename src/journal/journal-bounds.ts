@@ -23,6 +23,10 @@ export const SHAPE_DEPTH = 4
 export const SHAPE_KEYS_PER_OBJECT = 50
 /** ...and this many keys in all. */
 export const SHAPE_KEYS = 200
+/** Each request and answer body is kept up to this many bytes by default (--journal-body-bytes; kept-body.ts)... */
+export const DEFAULT_BODY_BYTES = 4 * 1024
+/** ...and at most this many: the least --journal-max-bytes, so that an entry always fits. */
+export const MAX_BODY_BYTES = 1024 * 1024
 /** An entry keeps at most this many violations (the first ones found)... */
 export const MAX_VIOLATIONS = 100
 /** ...each with a detail of at most this many characters. */

@@ -4,15 +4,16 @@
  * its count of entries (`--journal-size`) and by the bytes they hold (`--journal-max-bytes`,
  * each entry charged what journal-bounds.ts says); past either, the oldest entries go first.
  * Entries hold what a client author needs to see what their client sent and got: never
- * credentials, of a body only its shape, and of long text only its beginning (journal-bounds.ts).
+ * credentials, of long text only its beginning (journal-bounds.ts), of a body its shape and
+ * its first `bodyBytes` bytes (kept-body.ts).
  */
 import type { BodyShape, JournalEntry } from './entry.js'
-import { ENTRY_BYTES, measureShape } from './journal-bounds.js'
+import { DEFAULT_BODY_BYTES, ENTRY_BYTES, measureShape } from './journal-bounds.js'
 
-export type { BodyShape, JournalEntry, JournalViolation, PartialError, Truncated } from './entry.js'
+export type { BodyShape, JournalEntry, JournalViolation, KeptBody, PartialError, Truncated } from './entry.js'
 
-/** The ring's bounds when none are given: the defaults of --journal-size and --journal-max-bytes. */
-export const JOURNAL_DEFAULTS = Object.freeze({ size: 10_000, maxBytes: 32 * 1024 * 1024 })
+/** The ring's bounds when none are given: the defaults of --journal-size, --journal-max-bytes and --journal-body-bytes. */
+export const JOURNAL_DEFAULTS = Object.freeze({ size: 10_000, maxBytes: 32 * 1024 * 1024, bodyBytes: DEFAULT_BODY_BYTES })
 
 export interface JournalFilter {
   /** operation names; an entry matches any of them */
@@ -94,10 +95,17 @@ export class Journal {
      * the bytes entries may hold together; the newest entry is kept even if it alone holds
      * more. Unbounded unless given: createHarness gives --journal-max-bytes (or its default).
      */
-    readonly maxBytes = Number.POSITIVE_INFINITY
+    readonly maxBytes = Number.POSITIVE_INFINITY,
+    /**
+     * how many bytes of each request and answer body the entries keep (0: none). The journal
+     * does not cut them itself: whoever adds an entry (recorder.ts, the fast path) does, and
+     * charges the entry for them.
+     */
+    readonly bodyBytes = JOURNAL_DEFAULTS.bodyBytes
   ) {
     if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError(`journal capacity must be a non-negative integer, got ${capacity}`)
     if (!(maxBytes > 0)) throw new RangeError(`journal byte limit must be positive, got ${maxBytes}`)
+    if (!Number.isInteger(bodyBytes) || bodyBytes < 0) throw new RangeError(`journal body bytes must be a non-negative integer, got ${bodyBytes}`)
     this.ring = new Array(capacity)
     this.charges = new Float64Array(capacity)
   }

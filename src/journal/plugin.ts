@@ -29,6 +29,8 @@ export interface ClientTrafficOptions {
   journalSize?: number
   /** bytes the journal's entries may hold together; default 32 MiB */
   journalMaxBytes?: number
+  /** bytes of each request and answer body an entry keeps (0: none); default 4 KiB */
+  journalBodyBytes?: number
   /** reject requests that break a strict-only rule with 400; default false */
   strict?: boolean
   /** credentials of the journal and report endpoints (the admin ones); default: the facade's */
@@ -44,7 +46,11 @@ export interface ClientTraffic {
 }
 
 export function createClientTraffic(options: ClientTrafficOptions = {}): ClientTraffic {
-  const journal = new Journal(options.journalSize ?? JOURNAL_DEFAULTS.size, options.journalMaxBytes ?? JOURNAL_DEFAULTS.maxBytes)
+  const journal = new Journal(
+    options.journalSize ?? JOURNAL_DEFAULTS.size,
+    options.journalMaxBytes ?? JOURNAL_DEFAULTS.maxBytes,
+    options.journalBodyBytes ?? JOURNAL_DEFAULTS.bodyBytes
+  )
   const strict = options.strict ?? false
   return {
     journal,

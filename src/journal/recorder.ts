@@ -11,6 +11,8 @@
  * after authentication (a 401 stays a 401) and body parsing, before schema validation (so
  * the raw query is judged, not its coerced form).
  */
+import type { ServerResponse } from 'node:http'
+import type { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { apiError } from '../protocol/errors.js'
 import { convertLenient } from '../protocol/lenient.js'
@@ -18,7 +20,8 @@ import '../protocol/request-context.js'
 import { hasStates, readAnswer, type AnswerFacts } from './answer.js'
 import { callKey } from './call-key.js'
 import { HEADER_CAP, URL_CAP, cut, itemsCharge, keptViolations, measureShape, requestCharge } from './journal-bounds.js'
-import type { Journal, JournalEntry, JournalViolation, PartialError, Truncated } from './journal.js'
+import type { Journal, JournalEntry, JournalViolation, KeptBody, PartialError, Truncated } from './journal.js'
+import { KEPT_BODY_BYTES, bodyCharge, keepBytes, keepText } from './kept-body.js'
 import { CREDENTIAL_KEY, RULES_BY_ID, checkRequest, parseQuery, type RequestFacts, type SchemaProperties } from './rules.js'
 
 export interface RecorderOptions {
@@ -49,6 +52,19 @@ interface Pending {
   answer?: AnswerFacts
   /** a small agentinfo / viewagentortemplate answer, read for its states when the entry is */
   body?: string
+  /** the answer as onSend saw it, for its beginning (read when the request is recorded) */
+  payload?: string | Uint8Array
+  /** the beginning of a streamed answer and the bytes it sent (tapPipe) */
+  streamed?: StreamedBody
+}
+
+interface StreamedBody {
+  /** the first chunk's beginning */
+  head?: KeptBody
+  /** the first chunk's bytes */
+  firstBytes: number
+  /** the bytes of every chunk */
+  bytes: number
 }
 
 type FastifySchemaLike = { querystring?: unknown; body?: unknown }
@@ -192,6 +208,22 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
       if (status === 200 && journal.enabled && payload.length <= LAZY_ANSWER_CHARS && hasStates(request.operation)) state.body = payload
       else state.answer = readAnswer(request.operation, status, request.format, payload)
     }
+    const faulted = (request as unknown as MaybeFault).faultInjected !== undefined
+    if (state !== undefined && journal.enabled && journal.bodyBytes > 0) {
+      if (typeof payload === 'string' || payload instanceof Uint8Array) state.payload = payload
+      // A streamed answer, or one a fault may still turn into a stream (slow and truncated
+      // bodies, src/faults/plugin.ts, whose onSend runs after this one): what is piped to the client.
+      if (isStream(payload) || faulted) tapPipe(reply.raw, state, journal.bodyBytes)
+    }
+    // A truncated body ends with the connection cut: the response never finishes, and fastify
+    // runs no onResponse hook. Such a call is recorded when its response closes.
+    if (state !== undefined && journal.enabled && faulted) {
+      reply.raw.once('close', () => {
+        if (pending.get(request) !== state) return
+        pending.delete(request)
+        record(request, reply, state)
+      })
+    }
     done(null, payload)
   })
 
@@ -228,6 +260,9 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
     const measured = full.hasBody ? measureShape(request.body) : undefined
     const bodyFacts = measured === undefined ? undefined : { contentType: raw.contentType ?? null, bytes: Number(request.headers['content-length'] ?? 0), shape: measured.shape }
     const key = readNow ? callKey(full.method, full.operation, pathParts(full.url).rawQuery, full.body) : undefined
+    const cap = journal.bodyBytes
+    const requestBody = cap > 0 && request.bodyText !== '' ? keepText(request.bodyText, cap, contentLength(request.headers['content-length'])) : undefined
+    const responseBody = cap > 0 ? answerBody(state, reply, cap) : undefined
     const fault = faultOf(request, raw.operation, answer ?? EMPTY_ANSWER, state.faultsBefore, options.faultCounts?.())
     const partialErrors =
       answer === undefined || answer.partial.length === 0
@@ -252,6 +287,8 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
       ...(key === undefined ? {} : { key }),
       ...(fault === undefined ? {} : { fault }),
       ...(cutTo === undefined ? {} : { truncated: cutTo }),
+      ...(requestBody === undefined ? {} : { requestBody }),
+      ...(responseBody === undefined ? {} : { responseBody }),
       partialErrors
     }
     // What the entry will hold, from lengths at hand: the kept text, the answer kept until
@@ -259,6 +296,9 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
     const bytes =
       requestCharge(raw.url, raw.accept, raw.contentType) +
       (body?.length ?? 0) +
+      bodyCharge(requestBody) +
+      // An answer kept whole is the very string kept for its states (`body`), charged above.
+      (responseBody !== undefined && responseBody.text === body ? KEPT_BODY_BYTES : bodyCharge(responseBody)) +
       (measured?.bytes ?? 0) +
       (violations === undefined ? 0 : itemsCharge(violations)) +
       (partialErrors.length === 0 ? 0 : itemsCharge(partialErrors))
@@ -310,12 +350,15 @@ export interface AnsweredRequest {
   fault?: string
   /** what of the request was cut (keptRaw) */
   truncated?: Truncated
+  /** the beginnings of the request's and the answer's bodies (kept-body.ts) */
+  requestBody?: KeptBody
+  responseBody?: KeptBody
   partialErrors: PartialError[]
 }
 
 /** The journal entry of an answered request (built when the journal is read). */
 export function entryOf(answered: AnsweredRequest, id: number): JournalEntry {
-  const { raw, status, format, body, bodyFacts, fault, key } = answered
+  const { raw, status, format, body, bodyFacts, fault, key, requestBody, responseBody } = answered
   const answer = answered.answer ?? (body === undefined ? EMPTY_ANSWER : readAnswer(raw.operation, status, format, body))
   const facts = factsFrom(raw, status)
   const { path } = pathParts(raw.url)
@@ -334,6 +377,8 @@ export function entryOf(answered: AnsweredRequest, id: number): JournalEntry {
     path,
     query: recordedQuery(facts.rawQuery),
     ...(bodyFacts === undefined ? {} : { body: bodyFacts }),
+    ...(requestBody === undefined ? {} : { requestBody }),
+    ...(responseBody === undefined ? {} : { responseBody }),
     ...(facts.suffix === undefined ? {} : { suffix: facts.suffix }),
     ...(facts.accept === undefined ? {} : { accept: facts.accept }),
     ...(facts.contentType === undefined ? {} : { contentType: facts.contentType }),
@@ -371,6 +416,49 @@ function recordedQuery(rawQuery: string): Record<string, string[]> {
   const out: Record<string, string[]> = {}
   for (const [key, values] of parseQuery(rawQuery)) out[key] = CREDENTIAL_KEY.test(key) ? values.map(() => '[redacted]') : values
   return out
+}
+
+function isStream(payload: unknown): payload is Readable {
+  return typeof payload === 'object' && payload !== null && typeof (payload as Readable).pipe === 'function'
+}
+
+function contentLength(header: string | number | string[] | undefined): number | undefined {
+  const bytes = Number(header)
+  return typeof header !== 'object' && header !== '' && Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : undefined
+}
+
+/**
+ * Keeps the beginning of the stream piped into the response: of its first chunk only (a
+ * streamed list may be a million agents), and counts the bytes of the rest.
+ *
+ * Why at the pipe: the response's own pipe reads the stream, and the listener joins it there.
+ * A 'data' listener added in onSend would set the stream flowing at once, and a later onSend
+ * hook that waits (a stalled answer, src/faults/plugin.ts) would lose the chunks read before
+ * fastify pipes the stream; `pipe` listens for data before it tells the response it is piped.
+ */
+function tapPipe(response: ServerResponse, state: Pending, cap: number): void {
+  const streamed: StreamedBody = { firstBytes: 0, bytes: 0 }
+  response.once('pipe', (source: Readable) => {
+    state.streamed = streamed
+    source.on('data', (chunk: Uint8Array | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength
+      if (streamed.head === undefined) {
+        streamed.head = typeof chunk === 'string' ? keepText(chunk, cap, bytes) : keepBytes(chunk, cap, bytes)
+        streamed.firstBytes = bytes
+      }
+      streamed.bytes += bytes
+    })
+  })
+}
+
+/** The beginning of the answer the client got: the stream piped to it, else what onSend saw. */
+function answerBody(state: Pending, reply: FastifyReply, cap: number): KeptBody | undefined {
+  const streamed = state.streamed
+  if (streamed?.head !== undefined) return { ...streamed.head, bytes: streamed.bytes, truncated: streamed.head.truncated || streamed.bytes > streamed.firstBytes }
+  const payload = state.payload
+  if (payload === undefined || payload.length === 0) return undefined
+  if (typeof payload === 'string') return keepText(payload, cap, contentLength(reply.getHeader('content-length')))
+  return keepBytes(payload, cap, payload.byteLength)
 }
 
 function faultOf(

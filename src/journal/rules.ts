@@ -79,8 +79,11 @@ export interface RequestFacts {
   conversions?: readonly Conversion[]
 }
 
+/** Names that look like credentials, as a regular expression's alternatives (query keys, body fields). */
+export const CREDENTIAL_KEYS = 'rest[_-]?user|rest[_-]?password|user(?:name)?|password|passwd|pwd|token|api[_-]?key|secret'
+
 /** Query keys that look like credentials; their values are never recorded. */
-export const CREDENTIAL_KEY = /^(rest[_-]?user|rest[_-]?password|user(name)?|password|passwd|pwd|token|api[_-]?key|secret)$/i
+export const CREDENTIAL_KEY = new RegExp(`^(?:${CREDENTIAL_KEYS})$`, 'i')
 
 export function parseQuery(rawQuery: string): Map<string, string[]> {
   const params = new Map<string, string[]>()

@@ -1,7 +1,8 @@
 /**
  * What the facade keeps on each request and route. `request.operation` (the spec's operation
  * name, e.g. `agentinfo`) is set before anything else runs, so any later hook (metrics, fault
- * injection, logging) can observe every request by operation.
+ * injection, logging) can observe every request by operation. `request.bodyText` is set by the
+ * body parsers, so the journal can show what was sent even when it did not parse.
  */
 import type { Format } from './negotiation.js'
 
@@ -11,6 +12,11 @@ declare module 'fastify' {
     operation: string
     /** the response format chosen for this request */
     format: Format
+    /**
+     * the request body's text as the body parsers received it, before parsing ('' when none
+     * was read); the journal keeps its beginning (src/journal/kept-body.ts)
+     */
+    bodyText: string
   }
   interface FastifyContextConfig {
     /** the spec's operation name */

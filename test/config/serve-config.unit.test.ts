@@ -67,6 +67,7 @@ describe('parseServeConfig defaults and precedence', () => {
       strict: false,
       journalSize: 10000,
       journalMaxBytes: 33554432,
+      journalBodyBytes: 4096,
       stateFile: undefined,
       snapshotInterval: 300,
       maxLabels: 10000,
@@ -89,7 +90,7 @@ describe('parseServeConfig defaults and precedence', () => {
       '--host', '0.0.0.0', '--port=8443', '--http', '--app-path', '/nx/mvc/', '--user', 'ops', '--password', 'pw',
       '--agents', '50', '--seed', '7', '--scenario', 'scenario.yaml', '--speed', '3600', '--workers', '2',
       '--data-dir', '/tmp/sim', '--log-level', 'debug', '--start-time', '2024-01-01T00:00:00Z', '--paused',
-      '--strict', '--journal-size', '50', '--journal-max-bytes', '2097152', '--metrics-auth', '--no-console', '--state-file', '/tmp/sim/state.bin', '--snapshot-interval', '0'
+      '--strict', '--journal-size', '50', '--journal-max-bytes', '2097152', '--journal-body-bytes', '0', '--metrics-auth', '--no-console', '--state-file', '/tmp/sim/state.bin', '--snapshot-interval', '0'
     ])
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -124,6 +125,7 @@ describe('parseServeConfig defaults and precedence', () => {
       strict: true,
       journalSize: 50,
       journalMaxBytes: 2097152,
+      journalBodyBytes: 0,
       stateFile: '/tmp/sim/state.bin',
       snapshotInterval: 0,
       ...STORED_LIMIT_DEFAULTS
@@ -144,6 +146,14 @@ describe('parseServeConfig defaults and precedence', () => {
 
   it('rejects a --journal-max-bytes below 1 MiB, naming the flag and the range', () => {
     expect(() => parse(['--journal-max-bytes', '1000'])).toThrow('--journal-max-bytes must be an integer from 1048576 to 1073741824 (bytes), got "1000"')
+  })
+
+  it('rejects a --journal-body-bytes above 1 MiB, naming the flag and the range', () => {
+    expect(() => parse(['--journal-body-bytes', '2000000'])).toThrow('--journal-body-bytes must be an integer from 0 to 1048576 (bytes), got "2000000"')
+  })
+
+  it('reads --journal-body-bytes from FLEETSIM_JOURNAL_BODY_BYTES', () => {
+    expect(parse([], { FLEETSIM_JOURNAL_BODY_BYTES: '65536' }).journalBodyBytes).toBe(65536)
   })
 
   it('reads --journal-max-bytes from FLEETSIM_JOURNAL_MAX_BYTES', () => {

@@ -1,15 +1,17 @@
 /**
  * Regression of issue 13, finding 2: the journal kept every request's URL and body whole, so
  * clients repeating 1 MB requests (401s without credentials, 400s with a 1 MB body) grew the
- * heap by 1 MB a request until the process died. Measured on a real server (inject's mock
- * requests keep each other alive, which would hide what the journal keeps), with the heap
- * after a full GC.
+ * heap by 1 MB a request until the process died. And the bodies the journal keeps since issue
+ * 18 (--journal-body-bytes) count in --journal-max-bytes. Measured on a real server (inject's
+ * mock requests keep each other alive, which would hide what the journal keeps), with the
+ * heap after a full GC.
  */
 import { Agent, request } from 'node:http'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFleetsim, type RunningFleetsim } from '../../src/embed.js'
+import type { JournalEntry } from '../../src/journal/journal.js'
 
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void
@@ -27,9 +29,9 @@ const REQUESTS = 30
 let sim: RunningFleetsim
 const agent = new Agent({ keepAlive: true, maxSockets: 4 })
 
-function send(path: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<number> {
+function send(path: string, headers: Record<string, string>, method = 'GET', body?: string, target = sim): Promise<number> {
   return new Promise((resolve, reject) => {
-    const url = new URL(sim.origin)
+    const url = new URL(target.origin)
     const req = request({ host: url.hostname, port: url.port, path, method, headers, agent }, (res) => {
       res.resume()
       res.on('end', () => resolve(res.statusCode ?? 0))
@@ -64,5 +66,38 @@ describe('the journal under 1 MB requests', () => {
     expect(sim.journal().length).toBe(2 * REQUESTS + 4)
     // The old journal grew by 2 × 30 MB here; each kept entry is now about 10 KB.
     expect(grown).toBeLessThan(12 * MB)
+  })
+})
+
+describe('the journal under large bodies', () => {
+  /** The least --journal-max-bytes, and bodies kept up to half of it. */
+  const MAX_BYTES = MB
+  const BODY_BYTES = 512 * 1024
+  let big: RunningFleetsim
+  beforeAll(async () => {
+    // 900 agents: one answer listing them all is about 0.6 MB, sent whole (not streamed).
+    big = await startFleetsim({ http: true, agents: 900, journalSize: 10_000, journalMaxBytes: MAX_BYTES, journalBodyBytes: BODY_BYTES })
+  })
+  afterAll(() => big.close())
+
+  it('counts the bodies kept in --journal-max-bytes: the heap grows by about the bound, not by the bodies', async () => {
+    const path = new URL(big.url).pathname
+    const json = { ...big.headers, 'content-type': 'application/json', accept: 'application/json' }
+    for (let i = 0; i < 4; i++) await send(`${path}/agentinfo?agentwithmodules=false`, json, 'GET', undefined, big)
+    const before = heapAfterGc()
+    const statuses: number[] = []
+    for (let i = 0; i < REQUESTS; i++) statuses.push(await send(`${path}/addagent`, json, 'POST', JSON.stringify({ name: `${i}${'n'.repeat(1_000_000)}` }), big))
+    for (let i = 0; i < REQUESTS; i++) statuses.push(await send(`${path}/agentinfo?agentwithmodules=false&i=${i}`, json, 'GET', undefined, big))
+    const grown = heapAfterGc() - before
+
+    expect(new Set(statuses)).toEqual(new Set([400, 200]))
+    // Kept whole, the 60 bodies of half a megabyte would hold 30 MB.
+    expect(grown).toBeLessThan(4 * MAX_BYTES)
+    const answer = (await (await fetch(`${big.origin}/__admin/requests`, { headers: big.headers })).json()) as { entries: JournalEntry[]; bytes: number; maxBytes: number; dropped: number }
+    expect(answer.bytes).toBeLessThanOrEqual(MAX_BYTES)
+    expect(answer.dropped).toBeGreaterThan(0)
+    const newest = answer.entries.at(-1)
+    expect(newest?.responseBody).toMatchObject({ truncated: true })
+    expect(newest?.responseBody?.text.length).toBe(BODY_BYTES)
   })
 })

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { bodyText, callKey } from '../../src/journal/call-key.js'
 import { DETAIL_CAP, HEADER_CAP, MAX_VIOLATIONS, SHAPE_KEYS, SHAPE_KEYS_PER_OBJECT, URL_CAP, measureShape } from '../../src/journal/journal-bounds.js'
 import type { JournalEntry } from '../../src/journal/journal.js'
+import { DEFAULT_BODY_BYTES } from '../../src/journal/kept-body.js'
 import type { ClientTraffic as HarnessState } from '../../src/journal/plugin.js'
 import { AUTH, JSON_HEADERS, REST, harness, type Harness } from '../http/helpers.js'
 
@@ -97,14 +98,17 @@ describe('the journal of a long request', () => {
     expect(long.detail).toMatch(/\.\.\.\[truncated: \d+ characters\]$/)
   })
 
-  it('keeps of a 1 MB body only its shape, with a long key cut', async () => {
+  it('keeps of a 1 MB body its shape, with a long key cut, and its first --journal-body-bytes', async () => {
     const key = 'k'.repeat(300_000)
-    const response = await h.app.inject({ method: 'POST', url: `${REST}/addagent`, headers: JSON_HEADERS, payload: JSON.stringify({ name: 'n'.repeat(700_000), [key]: 1 }) })
+    const payload = JSON.stringify({ name: 'n'.repeat(700_000), [key]: 1 })
+    const response = await h.app.inject({ method: 'POST', url: `${REST}/addagent`, headers: JSON_HEADERS, payload })
     expect(response.statusCode).toBe(400)
     const entry = last()
     expect(Object.values(entry.body?.shape ?? {})).toEqual(['string', 'number'])
     expect(Object.keys(entry.body?.shape ?? {})[1]).toBe(`${'k'.repeat(256)}...[truncated: 300000 characters]`)
-    expect(state.journal.bytes).toBeLessThan(4096)
+    expect(entry.requestBody).toEqual({ text: payload.slice(0, DEFAULT_BODY_BYTES), bytes: payload.length, truncated: true })
+    // The entry, the beginning of the body and the small answer: not the megabyte sent.
+    expect(state.journal.bytes).toBeLessThan(4096 + 2 * DEFAULT_BODY_BYTES)
   })
 })
 

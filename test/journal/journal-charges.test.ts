@@ -52,6 +52,8 @@ describe('the charge of a journal entry', () => {
     ['agentinfo by name', 600, (i: number) => send(`${REST}/agentinfo?agentname=agent-${i}`, JSON_HEADERS)],
     ['agentinfo by state, with an unknown parameter', 600, (i: number) => send(`${REST}/agentinfo?agentstate=ONLINE&agentwithmodules=false&x${i}=1`, JSON_HEADERS)],
     ['addagent with a body', 600, (i: number) => send(`${REST}/addagent`, JSON_HEADERS, 'POST', JSON.stringify({ name: `c-${i}`, labels: { a: 1, b: [1, 2] } }))],
+    ['addagent with a 100 KB body, kept cut', 300, (i: number) => send(`${REST}/addagent`, JSON_HEADERS, 'POST', JSON.stringify({ name: `d-${i}-${'n'.repeat(100_000)}` }))],
+    ['addagent with a body beyond Latin-1, kept cut', 300, (i: number) => send(`${REST}/addagent`, JSON_HEADERS, 'POST', JSON.stringify({ name: `e-${i}-${'€'.repeat(30_000)}` }))],
     ['a URL cut at the cap, without credentials', 300, (i: number) => send(`${REST}/agentinfo.json?agentname=${i}${'a'.repeat(12_000)}`, {})],
     ['a kept URL full of parameters', 40, (i: number) => send(manyParameters(i), JSON_HEADERS)]
   ])('covers what the built entry of %s holds', async (_kind, count, sendOne) => {
