@@ -5,6 +5,7 @@
  * - `GET /__admin/requests?operation=&status=&since=&after=&limit=`: journal entries, oldest
  *   first, with what the journal holds (`stored`, `bytes`), its bounds (`capacity`, `maxBytes`)
  *   and `lastId`, the cursor a live reader sends back as `after` to get only newer entries
+ * - `GET /__admin/requests/<id>`: one entry, by its id
  * - `DELETE /__admin/requests`: clears the journal (and so the report)
  * - `GET /__admin/report`: the client report, JSON; HTML with `Accept: text/html` or `?format=html`
  *
@@ -129,6 +130,14 @@ async function trafficPluginImpl(app: FastifyInstance, options: TrafficPluginOpt
     const entries = traffic.journal.query(filter)
     const { journal } = traffic
     return { entries, returned: entries.length, lastId: journal.lastId, stored: journal.size, dropped: journal.dropped, capacity: journal.capacity, bytes: journal.bytes, maxBytes: journal.maxBytes }
+  })
+
+  app.get<{ Params: { id: string } }>('/__admin/requests/:id', route, async (request) => {
+    const { journal } = traffic
+    const entry = /^\d{1,15}$/.test(request.params.id) ? journal.get(Number(request.params.id)) : undefined
+    if (entry !== undefined) return entry
+    const first = journal.lastId - journal.size + 1
+    throw apiError('E_UNKNOWN_JOURNAL_ENTRY', { id: request.params.id, held: journal.size === 0 ? null : { first, last: journal.lastId } })
   })
 
   app.delete('/__admin/requests', route, async (_request, reply) => {

@@ -250,6 +250,13 @@ export const ERRORS = {
       (p.nearest === undefined ? '' : `: did you mean ${JSON.stringify(p.nearest)}?`) +
       ` The library has ${list(p.names)} (GET /__admin/scenarios); load any other scenario with PUT /__admin/scenario.`
   ),
+  E_UNKNOWN_JOURNAL_ENTRY: entry<{ id: string; held: { first: number; last: number } | null }>(
+    404,
+    (p) =>
+      `No journal entry has the id ${JSON.stringify(p.id)}: ` +
+      (p.held === null ? 'the journal is empty' : `the journal holds the entries ${p.held.first} to ${p.held.last}`) +
+      ' (it keeps the newest --journal-size entries; GET /__admin/requests lists them).'
+  ),
   E_INVALID_FAULT_RULE: entry<{ problem: string }>(
     400,
     (p) => `${p.problem} (fix this and send the rule again: a rule is written as an entry of a scenario's faults, see docs/scenarios.md#faults).`
@@ -266,7 +273,7 @@ export const ERRORS = {
   ),
   E_UNKNOWN_ADMIN_PATH: entry<{ method: string; path: string }>(
     404,
-    (p) => `No admin endpoint ${p.method} ${p.path}: see docs/admin.md for the list (clock, clock/advance, fleet, scenario, scenarios, scenarios/<name>, scenarios/<name>/start, reset, agents/<name>/override, agents/<name>/fail-next-reconnect, faults, faults/<id>, snapshot, requests, report).`
+    (p) => `No admin endpoint ${p.method} ${p.path}: see docs/admin.md for the list (clock, clock/advance, fleet, scenario, scenarios, scenarios/<name>, scenarios/<name>/start, reset, agents/<name>/override, agents/<name>/fail-next-reconnect, faults, faults/<id>, snapshot, requests, requests/<id>, report).`
   ),
   E_NO_STATE_FILE: entry(
     409,

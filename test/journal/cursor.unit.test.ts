@@ -67,4 +67,14 @@ describe('the journal cursor', () => {
     journal.add(entry('/4', 'agentinfo', 500))
     expect(ids(journal.query({ after: 1, operations: ['agentinfo'], status: '5xx' }))).toEqual([4])
   })
+
+  it('finds one entry by its id while it is stored, and none once dropped', () => {
+    const journal = new Journal(2)
+    for (let k = 0; k < 3; k++) journal.add(entry(`/a${k}`))
+    expect(journal.get(3)?.path).toBe('/a2')
+    expect(journal.get(2)?.path).toBe('/a1')
+    expect(journal.get(1)).toBeUndefined()
+    expect(journal.get(4)).toBeUndefined()
+    expect(journal.get(2.5)).toBeUndefined()
+  })
 })

@@ -1,4 +1,7 @@
-/** GET /__admin/requests?after=: a live reader (the console's Traffic page) asks only for what is new. */
+/**
+ * GET /__admin/requests?after=: a live reader (the console's Traffic page) asks only for what is
+ * new; GET /__admin/requests/<id> gives it one entry in full when it is opened.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH, call, harness, type Harness } from '../http/helpers.js'
 
@@ -37,5 +40,23 @@ describe('reading the journal from a cursor', () => {
     const { status, body } = await read('?after=last')
     expect(status).toBe(400)
     expect(body.errors[0]).toMatchObject({ code: 'E_INVALID_VALUE', message: expect.stringContaining('"after" must be an entry id') })
+  })
+})
+
+describe('reading one journal entry', () => {
+  it('answers the entry of that id', async () => {
+    await call(h.app, 'GET', 'appinfo')
+    const { body: list } = await read('')
+    const { status, body } = await read(`/${list.lastId}`)
+    expect(status).toBe(200)
+    expect(body).toEqual(list.entries.at(-1))
+  })
+
+  it('answers an id the journal does not hold with the ids it holds', async () => {
+    const { body: list } = await read('')
+    const { status, body } = await read(`/${list.lastId + 5}`)
+    expect(status).toBe(404)
+    expect(body.errors[0]).toMatchObject({ code: 'E_UNKNOWN_JOURNAL_ENTRY', message: expect.stringContaining(`the journal holds the entries ${list.entries[0].id} to ${list.lastId}`) })
+    expect((await read('/first')).body.errors[0].code).toBe('E_UNKNOWN_JOURNAL_ENTRY')
   })
 })
