@@ -11,7 +11,7 @@ export default tseslint.config(
     files: ['web/**/*.js'],
     languageOptions: {
       sourceType: 'script',
-      globals: { window: 'readonly', document: 'readonly', location: 'readonly', fetch: 'readonly', EventSource: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URLSearchParams: 'readonly', history: 'readonly', console: 'readonly' }
+      globals: { window: 'readonly', document: 'readonly', location: 'readonly', fetch: 'readonly', EventSource: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URLSearchParams: 'readonly', history: 'readonly', console: 'readonly', DOMParser: 'readonly' }
     }
   },
   // dependency-cruiser reads its configuration as CommonJS.

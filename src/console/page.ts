@@ -38,8 +38,8 @@ export interface ConsolePage {
   readonly path: string
   /** a page without an entry of its own in the navigation names the entry it belongs to */
   readonly navId?: string
-  /** the markup inside <main>, given the path's parameters */
-  body(params: Record<string, string>, context: ConsoleContext): Raw
+  /** the markup inside <main>, given the path's parameters and the query string */
+  body(params: Record<string, string>, context: ConsoleContext, query: Record<string, unknown>): Raw
   /** the document title when it depends on the parameters */
   titleOf?(params: Record<string, string>): string
   /** script URLs loaded after console.js (the page's own script in web/console/) */

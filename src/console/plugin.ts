@@ -137,8 +137,8 @@ export async function consolePlugin(app: FastifyInstance, options: ConsolePlugin
 
         guarded.get('/', async (_request, reply) => reply.redirect(HOME_PATH, 303))
         for (const page of pages) {
-          guarded.get<{ Params: Record<string, string> }>(page.path, async (request, reply) => {
-            const body = shell({ page, pages, body: page.body(request.params, context), user: request.consoleUser?.user ?? '', title: page.titleOf?.(request.params) })
+          guarded.get<{ Params: Record<string, string>; Querystring: Record<string, unknown> }>(page.path, async (request, reply) => {
+            const body = shell({ page, pages, body: page.body(request.params, context, request.query), user: request.consoleUser?.user ?? '', title: page.titleOf?.(request.params) })
             return reply.code(200).type('text/html; charset=utf-8').headers(PAGE_HEADERS).send(body)
           })
         }

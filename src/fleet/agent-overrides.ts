@@ -50,6 +50,11 @@ export class AgentOverrides {
     return this.configs.get(i)
   }
 
+  /** How many agents have a name the API gave them. */
+  renamedCount(): number {
+    return this.names.size
+  }
+
   /** Whether agent i's generated name, UUID or configuration was replaced. */
   renamed(i: number): boolean {
     return this.names.has(i)

@@ -24,6 +24,7 @@ import type { ClockState, VirtualClock } from './clock.js'
 import { FleetCore, type FilledOptions } from './fleet-core.js'
 import { StepDriver } from './step-driver.js'
 import { scanCounts } from './census.js'
+import { queryAgents, type AgentQuery, type AgentQueryResult } from './agent-query.js'
 import { agentByCertFingerprint, agentByName, agentByUuid, agentConfig, agentName, agentUuid, existingAgents, rejoiningByName, viewOf } from './reads.js'
 import * as mutations from './mutations.js'
 import { ScenarioRuntime } from './scenario-runtime.js'
@@ -35,6 +36,7 @@ import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, NewAgent
 import { DEFAULT_JOIN_DELAY, type EngineSnapshot, type FleetComposition, type FleetObservation, type FleetOptions, type FleetStats, type JoinDelay, type OverrideAction, type ScenarioInfo } from './fleet-types.js'
 
 export * from './fleet-types.js'
+export type { AgentQuery, AgentQueryResult } from './agent-query.js'
 
 export class FleetEngine implements Fleet, FleetObservation {
   readonly stats: FleetStats
@@ -237,6 +239,32 @@ export class FleetEngine implements Fleet, FleetObservation {
 
   view(i: number, withModules: boolean): AgentView {
     return viewOf(this.core, i, withModules)
+  }
+
+  /** Agents matching a filter, a page of them: see agent-query.ts. */
+  queryAgents(query: AgentQuery): AgentQueryResult {
+    return queryAgents(this.core, query)
+  }
+
+  /** The OS names agents of this run report. */
+  osNames(): readonly string[] {
+    return this.core.program.os.names
+  }
+
+  /** The master template id the fleet has for agent i (-1: none), as scenario selectors see it. */
+  templateOf(i: number): number {
+    return this.core.v.templateId[i]
+  }
+
+  /** The running scenario's labels (a label's bit in the mask is its position), empty without a scenario. */
+  scenarioLabels(): ReadonlyArray<{ name: string; value: string }> {
+    return this.scenario?.compiled.labels ?? []
+  }
+
+  /** The scenario labels agent i carries. */
+  scenarioLabelsOf(i: number): Array<{ name: string; value: string }> {
+    const mask = this.core.v.labelMask[i]
+    return this.scenarioLabels().filter((_label, bit) => (mask & (1 << bit)) !== 0)
   }
 
   // ---- mutations (each in an exclusive turn) -----------------------------------------------

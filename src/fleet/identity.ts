@@ -48,6 +48,8 @@ export class Identity {
   readonly vocabulary: Vocabulary
   private readonly uuidKey: number
   private readonly certKey: number
+  private pairCache = new Uint16Array(0)
+  private pairsKnown = 0
 
   constructor(readonly seed: number) {
     this.vocabulary = buildVocabulary(seed)
@@ -72,6 +74,63 @@ export class Identity {
     if (match === null) return undefined
     const index = Number(match[1]) - 1
     return index >= 0 && this.name(index) === name ? index : undefined
+  }
+
+  /**
+   * A test of whether generated name i contains `text` (lower case), without building the name:
+   * a name is `<role>-<site>-<number>`, so for each of the few role and site pairs the answer is
+   * known up front (the text is inside `<role>-<site>-`, or cannot be), or depends only on the
+   * number's digits, which are tested with arithmetic. Searching a million agents costs a
+   * table lookup and a few divisions each rather than a million strings. Renamed agents are the
+   * caller's to check (their names are not generated).
+   */
+  nameContains(text: string): (i: number) => boolean {
+    if (/^\d+$/.test(text)) {
+      const contains = digitsContaining(text)
+      return (i) => contains(i + 1)
+    }
+    const sites = this.vocabulary.sites
+    // Per pair: ALL (the text is in its prefix), or the number's digits must start with one of these.
+    const ALL = null
+    const pairs: Array<Array<(n: number) => boolean> | null> = []
+    for (const role of ROLES) {
+      for (const site of sites) {
+        const prefix = `${role}-${site}-`
+        if (prefix.includes(text)) {
+          pairs.push(ALL)
+          continue
+        }
+        const starts: Array<(n: number) => boolean> = []
+        for (let k = 1; k < text.length; k++) {
+          if (prefix.endsWith(text.slice(0, k)) && /^\d+$/.test(text.slice(k))) starts.push(digitsStartingWith(text.slice(k)))
+        }
+        pairs.push(starts)
+      }
+    }
+    if (pairs.every((starts) => starts !== ALL && starts.length === 0)) return () => false
+    return (i) => {
+      const starts = pairs[this.pairOf(i)]
+      if (starts === ALL) return true
+      for (const start of starts) if (start(i + 1)) return true
+      return false
+    }
+  }
+
+  /**
+   * The role and site pair of generated name i (role × sites + site). Kept once worked out, two
+   * bytes an agent, because name searches ask for every agent each time.
+   */
+  private pairOf(i: number): number {
+    if (i >= this.pairsKnown) {
+      const known = Math.max(i + 1, this.pairsKnown * 2, 1024)
+      const cache = new Uint16Array(known)
+      cache.set(this.pairCache.subarray(0, this.pairsKnown))
+      const sites = this.vocabulary.sites.length
+      for (let k = this.pairsKnown; k < known; k++) cache[k] = (this.draw(k, 1) % ROLES.length) * sites + (this.draw(k, 2) % sites)
+      this.pairCache = cache
+      this.pairsKnown = known
+    }
+    return this.pairCache[i]
   }
 
   hostname(name: string): string {
@@ -126,5 +185,40 @@ export class Identity {
     }
     const kernel = `${[5, 5, 6][this.draw(i, 9) % 3]}.${this.draw(i, 10) % 19}.0-${this.draw(i, 11) % 120}`
     return `${os}, Linux ${kernel} x86_64, ${cpus} CPUs, ${memory} GiB RAM`
+  }
+}
+
+/** How many digits the number part of a name has: at least six (names pad with zeros). */
+function digitCount(n: number): number {
+  if (n < 1_000_000) return 6
+  let width = 7
+  while (n >= 10 ** width) width++
+  return width
+}
+
+/** A test of whether n, written with at least six digits, contains `digits`; arithmetic, no string. */
+export function digitsContaining(digits: string): (n: number) => boolean {
+  const length = digits.length
+  const wanted = Number(digits)
+  const modulus = 10 ** length
+  return (n) => {
+    const width = digitCount(n)
+    if (length > width) return false
+    let rest = n
+    for (let p = 0; p <= width - length; p++) {
+      if (rest % modulus === wanted) return true
+      rest = Math.floor(rest / 10)
+    }
+    return false
+  }
+}
+
+/** A test of whether n, written with at least six digits, starts with `digits`. */
+export function digitsStartingWith(digits: string): (n: number) => boolean {
+  const length = digits.length
+  const wanted = Number(digits)
+  return (n) => {
+    const width = digitCount(n)
+    return length <= width && Math.floor(n / 10 ** (width - length)) === wanted
   }
 }

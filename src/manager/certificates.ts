@@ -203,6 +203,12 @@ export class CertificateRegistry {
     }
   }
 
+  /** The certificateinfo record of the certificate with this fingerprint, or undefined when the manager has none. */
+  recordOf(fingerprint: string): CertificateRecord | undefined {
+    const cert = this.find(fingerprint)
+    return cert === undefined ? undefined : this.record(cert, this.fleet.now())
+  }
+
   private find(fingerprint: string): Certificate | undefined {
     const normal = normaliseFingerprint(fingerprint)
     if (normal === this.caCert.fingerprint) return this.caCert

@@ -43,7 +43,14 @@
   }
 
   function showChart(event) {
-    if (typeof FleetChart === 'undefined') return
+    if (typeof FleetChart === 'undefined') {
+      var element = $('chart')
+      if (element.getAttribute('data-chart') !== 'missing') {
+        element.setAttribute('data-chart', 'missing')
+        element.textContent = 'The chart could not be loaded (web/chart/fleet-chart.js).'
+      }
+      return
+    }
     if (event.series) {
       if (chart === null || event.series.startTime !== startTime) {
         if (chart !== null) chart.destroy()

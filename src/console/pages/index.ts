@@ -3,6 +3,9 @@
  * module here (markup, scripts, JSON API) and a script in web/console/.
  */
 import type { ConsolePage } from '../page.js'
+import { agentPage } from './agent.js'
+import { agentsPage } from './agents.js'
 import { fleetPage } from './fleet.js'
 
-export const PAGES: readonly ConsolePage[] = [fleetPage]
+/** An agent's page belongs to Agents (its navId) and has no entry of its own. */
+export const PAGES: readonly ConsolePage[] = [fleetPage, agentsPage, agentPage]
