@@ -1,7 +1,8 @@
 /**
- * `fleetsim run SCENARIO --out DIR [--duration 24h] [--sample 60s] [--workers n] [--start-time ISO]`:
- * runs a scenario headless at full speed and writes a report (src/run/report.ts). Bad flags
- * throw ConfigError (exit 2); a scenario that does not validate prints every problem (exit 1).
+ * `fleetsim run SCENARIO --out DIR [--duration 2h] [--sample 60s] [--workers n] [--start-time ISO]`:
+ * runs a scenario headless at full speed and writes a report (src/run/report.ts). Without
+ * --duration the run fits the scenario (src/run/duration.ts). Bad flags throw ConfigError
+ * (exit 2); a scenario that does not validate prints every problem (exit 1).
  */
 import { availableParallelism } from 'node:os'
 import { ConfigError } from '../flags/config-error.js'
@@ -13,12 +14,19 @@ import { isoTime, nonEmpty, wholeSeconds, workerCount } from '../flags/rules.js'
 import { Progress, type ProgressStream } from '../run/progress.js'
 import { writeReport } from '../run/report.js'
 import { DEFAULT_RUN_START, runScenario } from '../run/runner.js'
+import { fittedDuration } from '../run/duration.js'
 import { formatIssue } from '../scenario/errors.js'
 import { loadScenarioFile } from '../scenario/load.js'
 import { formatSeconds } from '../lib/units.js'
 
 const OUT = valueFlag({ name: 'out', valueName: '<dir>', defaultText: 'none', help: 'where the report goes (created if missing; required)', rule: nonEmpty })
-const DURATION = valueFlag({ name: 'duration', valueName: '<time>', defaultText: '24h', help: 'virtual time to run, e.g. 2h, 24h, 7d', rule: wholeSeconds(1) })
+const DURATION = valueFlag({
+  name: 'duration',
+  valueName: '<time>',
+  defaultText: 'fitted to the scenario',
+  help: "virtual time to run, e.g. 2h, 24h, 7d; without it, the timeline's last effect plus 25% (at least 15m) rounded up to 5m, or 24h for a scenario without a timeline or ramp",
+  rule: wholeSeconds(1)
+})
 const SAMPLE = valueFlag({ name: 'sample', valueName: '<time>', defaultText: '60s', help: 'interval of the state counts, e.g. 30s, 5m', rule: wholeSeconds(1) })
 const WORKERS = valueFlag({ name: 'workers', valueName: '<n>', defaultText: 'the number of CPUs', help: 'worker threads stepping the fleet', rule: workerCount })
 const START_TIME = valueFlag({
@@ -33,7 +41,9 @@ export const RUN_FLAGS: readonly Flag[] = [OUT, DURATION, SAMPLE, WORKERS, START
 export const USAGE = `Usage: fleetsim run SCENARIO --out DIR [flags]
 
 Runs SCENARIO (a YAML file) at full speed without a server and writes into DIR:
-states.csv, states.json, chart.svg, events.json, summary.json.
+index.html (chart, summary, events and the command that reproduces the run, one
+self-contained page to open in a browser), states.csv, states.json, chart.svg,
+events.json, summary.json.
 
 Flags:
 ${formatFlags(RUN_FLAGS)}
@@ -54,10 +64,10 @@ export async function run(argv: string[], io: RunIo = stdio): Promise<number> {
   }
   const out = flags.maybe(OUT)
   if (out === undefined) throw new ConfigError('FLEETSIM_MISSING_VALUE', '--out <dir> is required: where the report goes (see fleetsim run --help)')
-  const durationSeconds = flags.get(DURATION, 86_400)
+  const givenDuration = flags.maybe(DURATION)
   const sampleSeconds = flags.get(SAMPLE, 60)
-  if (sampleSeconds > durationSeconds) {
-    throw new ConfigError('FLEETSIM_INVALID_VALUE', `--sample (${formatSeconds(sampleSeconds)}) must not be longer than --duration (${formatSeconds(durationSeconds)})`)
+  if (givenDuration !== undefined && sampleSeconds > givenDuration) {
+    throw new ConfigError('FLEETSIM_INVALID_VALUE', `--sample (${formatSeconds(sampleSeconds)}) must not be longer than --duration (${formatSeconds(givenDuration)})`)
   }
   const workers = flags.get(WORKERS, availableParallelism())
   const startTime = flags.get(START_TIME, DEFAULT_RUN_START)
@@ -69,15 +79,37 @@ export async function run(argv: string[], io: RunIo = stdio): Promise<number> {
     io.err.write(`fleetsim run: ${file} is not a valid scenario (${loaded.issues.length} problem${loaded.issues.length === 1 ? '' : 's'}); nothing was run\n`)
     return 1
   }
+  // Fitted to the scenario unless given; never shorter than one sample.
+  const fitted = fittedDuration(loaded.scenario)
+  const durationSeconds = givenDuration ?? Math.max(fitted.seconds, sampleSeconds)
+  const durationNote = givenDuration === undefined ? fitted.reason : undefined
   // Before the run, which may take minutes: a bad --out is reported now, not at the end.
   await prepareOutputDir(OUT.name, out)
   const progress = new Progress(io.err, durationSeconds, loaded.scenario.name)
   const result = await runScenario({ scenario: loaded.scenario, durationSeconds, sampleSeconds, workers, startTime, onProgress: (second) => progress.update(second) })
   progress.done()
-  const paths = await writeReport(out, result)
+  const command = reproduceCommand({ file, out, durationSeconds, sampleSeconds, startTime })
+  const paths = await writeReport(out, result, { command, durationNote })
   const { byState, agents } = result.final
   const counts = Object.entries(byState).filter(([, n]) => n > 0).map(([state, n]) => `${state} ${n}`).join(', ')
-  io.out(`${result.scenario.name}: ${formatSeconds(durationSeconds)} virtual in ${(result.wallMs / 1000).toFixed(1)} s; ${agents} agents (${counts}); ${result.events.length} timeline events; digest ${result.digest}\n`)
+  const fittedText = durationNote === undefined ? '' : ` (${durationNote})`
+  io.out(`${result.scenario.name}: ${formatSeconds(durationSeconds)} virtual${fittedText} in ${(result.wallMs / 1000).toFixed(1)} s; ${agents} agents (${counts}); ${result.events.length} timeline events; digest ${result.digest}\n`)
   io.out(`report: ${paths.join(', ')}\n`)
+  io.out(`open ${paths[0]} in a browser to see it\n`)
   return 0
+}
+
+/** A word as a POSIX shell reads it: as it is when it is safe, else in single quotes. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
+}
+
+/**
+ * The command that runs the same again: every flag that shapes the result written out, so a
+ * later change of a default cannot change what it does. --workers is left out: any number of
+ * workers gives the same run.
+ */
+export function reproduceCommand(run: { file: string; out: string; durationSeconds: number; sampleSeconds: number; startTime: number }): string {
+  const words = ['fleetsim', 'run', run.file, '--duration', formatSeconds(run.durationSeconds), '--sample', formatSeconds(run.sampleSeconds), '--start-time', new Date(run.startTime).toISOString(), '--out', run.out]
+  return words.map(shellWord).join(' ')
 }

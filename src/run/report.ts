@@ -1,15 +1,18 @@
 /**
- * The files of a headless run's report: states.csv and states.json (the time series),
- * chart.svg, events.json (timeline events with their virtual times) and summary.json
- * (final counts, transitions, digest).
+ * The files of a headless run's report: index.html (chart, summary, events and the command,
+ * in one page), states.csv and states.json (the time series), chart.svg, events.json
+ * (timeline events with their virtual times) and summary.json (final counts, transitions,
+ * lockouts, digest, the command).
  */
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { UPLOT_FILES, webPath } from '../lib/web-assets.js'
 import { AGENT_STATES } from '../protocol/states.js'
 import { renderChart } from './chart.js'
+import { renderIndexHtml, type ChartAssets, type ReportContext } from './report-html.js'
 import type { RunResult } from './runner.js'
 
-export const REPORT_FILES = ['states.csv', 'states.json', 'chart.svg', 'events.json', 'summary.json'] as const
+export const REPORT_FILES = ['index.html', 'states.csv', 'states.json', 'chart.svg', 'events.json', 'summary.json'] as const
 
 const iso = (result: RunResult, second: number) => new Date(result.startTime + second * 1000).toISOString()
 
@@ -33,9 +36,10 @@ export function eventsJson(result: RunResult) {
   return result.events.map((e) => ({ ...e, time: iso(result, e.second) }))
 }
 
-export function summaryJson(result: RunResult) {
+export function summaryJson(result: RunResult, context: ReportContext) {
   return {
     scenario: result.scenario,
+    command: context.command,
     startTime: iso(result, 0),
     durationSeconds: result.durationSeconds,
     final: { ...result.final, time: iso(result, result.final.second) },
@@ -43,6 +47,7 @@ export function summaryJson(result: RunResult) {
     timelineEvents: result.events.length,
     moduleCrashes: result.moduleCrashes,
     moduleRestarts: result.moduleRestarts,
+    lockouts: result.lockouts.map((l) => ({ ...l, fromTime: iso(result, l.from), toTime: l.to === null ? null : iso(result, l.to) })),
     lockedOut: result.lockedOut,
     digest: result.digest,
     wallMs: result.wallMs
@@ -51,15 +56,24 @@ export function summaryJson(result: RunResult) {
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
 
+/** The browser files index.html inlines: uPlot and the fleet chart (web/chart/). */
+export async function chartAssets(): Promise<ChartAssets> {
+  const [uplotScript, uplotStyle, chartScript, chartStyle] = await Promise.all(
+    [UPLOT_FILES.script, UPLOT_FILES.style, webPath('chart', 'fleet-chart.js'), webPath('chart', 'fleet-chart.css')].map((path) => readFile(path, 'utf8'))
+  )
+  return { uplotScript, uplotStyle, chartScript, chartStyle }
+}
+
 /** Writes every report file into dir (created if missing); returns their paths. */
-export async function writeReport(dir: string, result: RunResult): Promise<string[]> {
+export async function writeReport(dir: string, result: RunResult, context: ReportContext): Promise<string[]> {
   await mkdir(dir, { recursive: true })
   const contents: Record<(typeof REPORT_FILES)[number], string> = {
+    'index.html': renderIndexHtml(result, await chartAssets(), context),
     'states.csv': statesCsv(result),
     'states.json': json(statesJson(result)),
     'chart.svg': renderChart(result),
     'events.json': json(eventsJson(result)),
-    'summary.json': json(summaryJson(result))
+    'summary.json': json(summaryJson(result, context))
   }
   const paths: string[] = []
   for (const name of REPORT_FILES) {

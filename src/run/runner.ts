@@ -1,8 +1,8 @@
 /**
  * A headless run: a scenario stepped at full speed without a server. The clock stays paused
- * and the fleet is advanced in chunks that end at every sample time and at every timeline
- * occurrence, so each sample is the fleet exactly at its second and each fired event is
- * recorded at the second it fired.
+ * and the fleet is advanced in chunks that end at every sample time, at every timeline
+ * occurrence and where a timed lockout lifts, so each sample is the fleet exactly at its second
+ * and each fired event and lockout is recorded at the second it happened.
  */
 import { availableParallelism } from 'node:os'
 import { createFleet } from '../fleet/fleet.js'
@@ -36,6 +36,12 @@ export interface FiredEvent {
   action: string
 }
 
+/** A manager-restart lockout: from the second it began to the second it ended (null: still on at the end). */
+export interface LockoutSpan {
+  from: number
+  to: number | null
+}
+
 export interface RunResult {
   scenario: { name: string; description: string; source: string; seed: number }
   startTime: number
@@ -48,6 +54,7 @@ export interface RunResult {
   transitions: { total: number; byPair: Record<string, number> }
   moduleCrashes: number
   moduleRestarts: number
+  lockouts: LockoutSpan[]
   lockedOut: boolean
   digest: string
   wallMs: number
@@ -91,6 +98,9 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     const samples: StateSample[] = []
     const events: FiredEvent[] = []
     const fired = scenario.timeline.map(() => 0)
+    const lockouts: LockoutSpan[] = []
+    // A lockout with \`for\` ends by itself at this second: a chunk ends there so its end is exact.
+    let lockoutEndsAt = Infinity
     const take = (second: number): StateSample => {
       const { agents, byState } = engine.counts()
       return { second, agents, byState: { ...byState } }
@@ -98,19 +108,30 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     const collectEvents = (second: number) => {
       const info = engine.scenarioInfo()
       info?.timeline.forEach(({ fired: now }, k) => {
-        for (; fired[k] < now; fired[k]++) events.push({ second, name: scenario.timeline[k].name, action: scenario.timeline[k].action.type })
+        const event = scenario.timeline[k]
+        for (; fired[k] < now; fired[k]++) {
+          events.push({ second, name: event.name, action: event.action.type })
+          if (event.action.type === 'manager-restart' && event.for !== null) lockoutEndsAt = second + event.for
+        }
       })
     }
+    const noteLockout = (second: number) => {
+      const open = lockouts.at(-1)?.to === null ? lockouts.at(-1) : undefined
+      if (engine.lockedOut && open === undefined) lockouts.push({ from: second, to: null })
+      if (!engine.lockedOut && open !== undefined) open.to = second
+    }
     collectEvents(0)
+    noteLockout(0)
     samples.push(take(0))
     let t = 0
     while (t < durationSeconds) {
       const nextSample = Math.min(durationSeconds, (Math.floor(t / sampleSeconds) + 1) * sampleSeconds)
       const nextEvent = engine.scenarioInfo()?.nextTimelineAt ?? null
-      const to = nextEvent !== null && nextEvent > t && nextEvent < nextSample ? nextEvent : nextSample
+      const to = Math.min(nextSample, ...[nextEvent ?? Infinity, lockoutEndsAt].filter((at) => at > t))
       await engine.advance(to - t)
       t = to
       collectEvents(t)
+      noteLockout(t)
       if (t === nextSample) samples.push(take(t))
       options.onProgress?.(t)
     }
@@ -125,6 +146,7 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
       transitions: transitionPairs(engine.stats.transitions),
       moduleCrashes: engine.stats.moduleCrashes,
       moduleRestarts: engine.stats.moduleRestarts,
+      lockouts,
       lockedOut: engine.lockedOut,
       digest: await engine.digest(),
       wallMs: Math.round(performance.now() - started)

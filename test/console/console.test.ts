@@ -34,11 +34,12 @@ describe('the console in a browser', () => {
 
   /** The fleet page's virtual time, epoch ms. */
   const shownVirtualMs = async () => Number(await page.getAttribute('#virtual-time', 'data-ms'))
-  const waitForVirtualMs = (ms: number) => page.waitForFunction((wanted) => document.querySelector('#virtual-time')?.getAttribute('data-ms') === String(wanted), ms)
+  /** Waits until the element shows exactly this text. */
+  const shows = (selector: string, text: string) => page.locator(selector, { hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).waitFor()
+  const waitForVirtualMs = (ms: number) => page.locator(`#virtual-time[data-ms="${ms}"]`).waitFor()
   const shownCounts = () =>
     page.$$eval('#counts tbody tr', (rows) => Object.fromEntries(rows.map((row) => [row.getAttribute('data-state'), Number(row.querySelector('[data-count]')?.textContent?.replace(/,/g, ''))])))
-  const shownOnline = (online: number) =>
-    page.waitForFunction((text) => document.querySelector('#counts tr[data-state=ONLINE] [data-count]')?.textContent === text, online.toLocaleString('en-US'))
+  const shownOnline = (online: number) => shows('#counts tr[data-state=ONLINE] [data-count]', online.toLocaleString('en-US'))
 
   it('sends a visitor to the login form, and the admin credentials to the Fleet page', async () => {
     await page.goto(`${h.origin}/console/fleet`)
@@ -67,12 +68,12 @@ describe('the console in a browser', () => {
     const start = await shownVirtualMs()
     await page.fill('#speed-input', '600')
     await page.click('#speed-form button')
-    await page.waitForFunction(() => document.querySelector('#speed')?.textContent === '600×')
+    await shows('#speed', '600×')
     await page.click('#resume')
     // Virtual time moves on the page...
-    await page.waitForFunction((before) => Number(document.querySelector('#virtual-time')?.getAttribute('data-ms')) > before, start)
+    await page.locator(`#virtual-time:not([data-ms="${start}"])`).waitFor()
     await page.click('#pause')
-    await page.waitForFunction(() => document.querySelector('#clock-state')?.textContent === 'paused')
+    await shows('#clock-state', 'paused')
     // ...and stops: once the fleet has caught up with the paused clock, the page shows that
     // second, and a later change of the fleet (an agent stopped) comes with the same time.
     await h.engine.advance(0)
@@ -121,9 +122,9 @@ describe('the console in a browser', () => {
     await page.waitForURL(`${h.origin}/console/agents/${encodeURIComponent(name)}`)
     expect(await page.textContent('#agent-state')).toBe('ONLINE')
     await page.click('text=Stop (stopagent)')
-    await page.waitForFunction(() => document.querySelector('#operation-message')?.classList.contains('ok'))
+    await page.locator('#operation-message.ok').waitFor()
     expect(await page.textContent('#operation-message')).toMatch(/^Stop \(stopagent\): HTTP 200 — /)
-    await page.waitForFunction(() => document.querySelector('#agent-state')?.textContent === 'ERROR')
+    await shows('#agent-state', 'ERROR')
     const info = await h.app.inject({ method: 'GET', url: `${REST}/agentinfo?agentname=${encodeURIComponent(name)}`, headers: { ...AUTH, accept: 'application/json' } })
     expect(json<{ values: Array<{ content: { status: string } }> }>(info).values[0].content.status).toBe('ERROR')
     expect(await axeViolations(page)).toEqual([])
@@ -133,7 +134,7 @@ describe('the console in a browser', () => {
   it("shows an operation's error as the operation gives it", async () => {
     await page.fill('#offline-for', 'soon')
     await page.click('form[data-form=offline] button')
-    await page.waitForFunction(() => document.querySelector('#operation-message')?.classList.contains('error'))
+    await page.locator('#operation-message.error').waitFor()
     const name = (await page.getAttribute('h1', 'data-agent')) as string
     const direct = json<{ errors: Array<{ message: string; code: string }> }>(await admin(h.app, 'POST', `/agents/${encodeURIComponent(name)}/override`, { action: 'offline', for: 'soon' }))
     expect(await page.textContent('#operation-message')).toContain(`${direct.errors[0].message} (${direct.errors[0].code})`)

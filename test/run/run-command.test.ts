@@ -40,10 +40,49 @@ describe('fleetsim run', () => {
     expect(summary.transitions.byPair['ONLINE->OFFLINE']).toBeGreaterThan(1000)
     const svg = await readFile(join(dir, 'chart.svg'), 'utf8')
     expect(svg).toContain('<svg')
-    expect(svg).toContain('datacentre-outage (offline) at 10m')
+    expect(svg).toContain('datacentre-outage (offline) at 00:10 (+10m)')
+    const html = await readFile(join(dir, 'index.html'), 'utf8')
+    expect(html).toContain('<h1>mass-outage-recovery</h1>')
+    expect(html).toContain(`<code data-summary="digest">${summary.digest}</code>`)
     expect(out.join('')).toContain('mass-outage-recovery: 30m virtual')
     // Not a terminal: plain progress lines, ending at 100%.
     expect(err.at(-1)).toMatch(/^mass-outage-recovery 100% 30m \/ 30m virtual/)
+  })
+
+  it('runs a scenario for its timeline plus a margin without --duration, and records a lockout still on', async () => {
+    const dir = await tempDir()
+    const { io, out } = capture()
+    expect(await run(['scenarios/manager-restart-lockout.yaml', '--workers', '1', '--out', dir], io)).toBe(0)
+    const summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8'))
+    expect(summary.durationSeconds).toBe(1800)
+    expect(summary.lockouts).toEqual([{ from: 900, to: null, fromTime: '2026-01-01T00:15:00.000Z', toTime: null }])
+    expect(summary.command).toBe(`fleetsim run scenarios/manager-restart-lockout.yaml --duration 30m --sample 1m --start-time 2026-01-01T00:00:00.000Z --out ${dir}`)
+    expect(out.join('')).toContain('manager-restart-lockout: 30m virtual (fitted to the scenario: its timeline ends at 15m, then 15m to settle)')
+    expect(out.join('')).toContain(`open ${join(dir, 'index.html')} in a browser`)
+  })
+
+  it('records when a lockout with for lifts, to the second, between two samples', async () => {
+    const dir = await tempDir()
+    const scenario = join(dir, 'lock.yaml')
+    await import('node:fs/promises').then((fs) =>
+      fs.writeFile(scenario, 'description: x\nfleet: { agents: 50 }\ntimeline: [{ name: lock, at: 90s, action: manager-restart, for: 100s }]\n')
+    )
+    expect(await run([scenario, '--sample', '1m', '--workers', '1', '--out', join(dir, 'report')], capture().io)).toBe(0)
+    const summary = JSON.parse(await readFile(join(dir, 'report', 'summary.json'), 'utf8'))
+    expect(summary.lockouts).toEqual([{ from: 90, to: 190, fromTime: '2026-01-01T00:01:30.000Z', toTime: '2026-01-01T00:03:10.000Z' }])
+    expect(summary.lockedOut).toBe(false)
+  })
+
+  it('writes a command that, run again, gives the same digest', async () => {
+    const first = await tempDir()
+    expect(await run(['scenarios/mass-outage-recovery.yaml', '--duration', '20m', '--workers', '2', '--out', first], capture().io)).toBe(0)
+    const summary = JSON.parse(await readFile(join(first, 'summary.json'), 'utf8'))
+    const second = await tempDir()
+    // The words are shell-safe here (no quotes): the command splits on spaces.
+    const argv = (summary.command as string).split(' ').slice(2)
+    argv[argv.indexOf('--out') + 1] = second
+    expect(await run([...argv, '--workers', '1'], capture().io)).toBe(0)
+    expect(JSON.parse(await readFile(join(second, 'summary.json'), 'utf8')).digest).toBe(summary.digest)
   })
 
   it('exits 1 listing every problem of a bad scenario, and writes nothing', async () => {

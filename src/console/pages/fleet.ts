@@ -3,17 +3,61 @@
  * (the shared fleet chart, web/chart/); the clock: virtual time beside wall time, pause,
  * resume, speed, advance. The counts are in the page as served, so they show at once, and the
  * `fleet` topic of the stream keeps them live. The clock buttons call the admin API through
- * the console (POST /console/api/admin/clock, …/clock/advance), so they answer as it does.
+ * the console (POST /console/api/admin/clock), so they answer as it does; Advance goes through
+ * POST /console/api/fleet/advance (below), which runs the admin API's advance in steps.
  */
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { MAX_ADVANCE_SECONDS } from '../../admin/routes/clock.js'
+import { parseDuration } from '../../lib/units.js'
 import { AGENT_STATES } from '../../protocol/states.js'
 import { CHART_SCRIPTS, CHART_STYLES } from '../assets.js'
 import { fleetSummary } from '../fleet-topic.js'
 import { html } from '../markup.js'
 import { ASSETS } from '../paths.js'
-import type { ConsolePage } from '../page.js'
+import type { ConsoleContext, ConsolePage } from '../page.js'
+import { CONSOLE_USER_AGENT } from '../proxy.js'
 
 /** The chart's stacking order: calm first, alarms last. */
 export const STATE_ORDER = ['ONLINE', 'ERROR', 'UNTRUSTED', 'FORGED', 'UNMANAGED', 'OFFLINE'] as const satisfies ReadonlyArray<(typeof AGENT_STATES)[number]>
+
+/** An advance is cut into at most this many steps, each a sample of the chart... */
+export const ADVANCE_STEPS = 60
+/** ...of at least this many virtual seconds. */
+export const MIN_ADVANCE_STEP = 60
+
+/**
+ * Advances the clock by `seconds` as POST /__admin/clock/advance does, in steps with a sample
+ * of the chart after each, so an hour advanced at once is drawn as an hour, not as a straight
+ * line. The fleet ends where one call would have left it (a run does not depend on how it was
+ * cut into steps; docs/architecture.md, "Exact integer counters"). The answer is the admin
+ * API's: its error for a value it refuses (sent to it as given), its clock after the last step.
+ */
+async function advanceInSteps(body: unknown, context: ConsoleContext): Promise<LightMyRequestResponse> {
+  const { admin } = context.credentials
+  const advance = (payload: unknown) =>
+    context.inject({
+      method: 'POST',
+      url: '/__admin/clock/advance',
+      headers: { rest_user: admin.user, rest_password: admin.password, 'content-type': 'application/json', 'user-agent': CONSOLE_USER_AGENT },
+      payload: JSON.stringify(payload)
+    })
+  const given = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).seconds : undefined
+  const total = parseDuration(given)
+  const keys = typeof body === 'object' && body !== null ? Object.keys(body) : []
+  if (total === undefined || !Number.isInteger(total) || total > MAX_ADVANCE_SECONDS || keys.some((key) => key !== 'seconds') || total < 2 * MIN_ADVANCE_STEP) {
+    return advance(body)
+  }
+  const step = Math.max(MIN_ADVANCE_STEP, Math.ceil(total / ADVANCE_STEPS))
+  let answer: LightMyRequestResponse | undefined
+  for (let done = 0; done < total; ) {
+    const seconds = Math.min(step, total - done)
+    answer = await advance({ seconds })
+    if (answer.statusCode !== 200) return answer
+    done += seconds
+    context.history.record()
+  }
+  return answer as LightMyRequestResponse
+}
 
 export const fleetPage: ConsolePage = {
   id: 'fleet',
@@ -68,5 +112,11 @@ export const fleetPage: ConsolePage = {
   <h2 id="chart-title">States over virtual time</h2>
   <div id="chart" class="chart"><p class="note">The chart appears once the live stream has started.</p></div>
 </section>`
+  },
+  api(scope: FastifyInstance, context: ConsoleContext) {
+    scope.post('/fleet/advance', async (request, reply) => {
+      const answer = await advanceInSteps(request.body, context)
+      return reply.code(answer.statusCode).type(String(answer.headers['content-type'])).send(answer.rawPayload)
+    })
   }
 }
