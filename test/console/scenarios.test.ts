@@ -111,4 +111,17 @@ describe('the Scenarios page in a browser', () => {
     expect(await page.textContent('#running-message')).toBe('Scenario steady-fleet is back at its start: 1,000 agents.')
     expect(h.engine.second()).toBe(0)
   })
+
+  it('runs under its Content-Security-Policy without a violation', async () => {
+    const strict = await browser.newPage()
+    const violations: string[] = []
+    strict.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) violations.push(message.text())
+    })
+    await strict.setExtraHTTPHeaders({ authorization: BASIC })
+    await strict.goto(`${h.origin}/console/scenarios`)
+    await strict.waitForSelector('#library tbody tr[data-scenario]')
+    expect(violations).toEqual([])
+    await strict.close()
+  })
 })

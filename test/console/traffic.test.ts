@@ -141,4 +141,17 @@ describe('the Traffic page in a browser', () => {
     expect(full.status()).toBe(200)
     expect(full.headers()['content-type']).toMatch(/^text\/html/)
   })
+
+  it('runs under its Content-Security-Policy without a violation', async () => {
+    const strict = await browser.newPage()
+    const violations: string[] = []
+    strict.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) violations.push(message.text())
+    })
+    await strict.setExtraHTTPHeaders({ authorization: BASIC })
+    await strict.goto(`${h.origin}/console/traffic`)
+    await strict.waitForSelector('#journal tbody[data-id]')
+    expect(violations).toEqual([])
+    await strict.close()
+  })
 })
