@@ -156,10 +156,11 @@ export interface FleetsimApp {
   /** requests the fast path answered without fastify */
   fastPathAnswers(): number
   /**
-   * Ends the console's live streams (Server-Sent Events). A server calls it as it starts to
-   * close: an open stream is a request in flight and would hold the shutdown for its whole grace.
+   * The console's live streams (Server-Sent Events, src/console/stream.ts). A server ends them
+   * (`streams.close()`) as it starts to close: an open stream is a request in flight and would
+   * hold the shutdown for its whole grace.
    */
-  endStreams(): void
+  readonly streams: EventHub
   readonly manager: Manager
   close(): Promise<void>
 }
@@ -286,7 +287,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     },
     app.routing.bind(app) as RequestListener
   )
-  return { app, handler: fast.handler, traffic, faults, registry, manager, fastPathAnswers: fast.answered, endStreams: () => streams.close(), close: () => app.close() }
+  return { app, handler: fast.handler, traffic, faults, registry, manager, fastPathAnswers: fast.answered, streams, close: () => app.close() }
 }
 
 /** `manager/mvc/` → `/manager/mvc` */

@@ -85,7 +85,7 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
 
   const { fleet, manager } = await startSimulation(config, tls.ca, logger, scenario)
   const saveState = stateSaver(config, fleet, manager, tls.ca, logger)
-  const { app, traffic, handler, endStreams } = await buildApp({ fleet, manager, ca: tls.ca, logger, ...(saveState === undefined ? {} : { saveState }) }, config).catch(async (error: unknown) => {
+  const { app, traffic, handler, streams } = await buildApp({ fleet, manager, ca: tls.ca, logger, ...(saveState === undefined ? {} : { saveState }) }, config).catch(async (error: unknown) => {
     await fleet.close()
     throw error
   })
@@ -148,7 +148,7 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
         fleetLog.stop()
         clearInterval(saveTimer)
         // Open console streams would otherwise count as requests in flight for the whole grace.
-        endStreams()
+        streams.close()
         await connections.close(config.shutdownGrace)
         await app.close()
         // Saved once the last request has been answered, so nothing it changed is lost.

@@ -82,7 +82,9 @@ export function foreignOrigin(request: FastifyRequest): boolean {
   // Browsers send "null" from sandboxed frames and some redirects: not this console's pages.
   if (origin === 'null') return true
   try {
-    return new URL(origin).host !== request.headers.host
+    // Read the Host header with the Origin's scheme, so a default port written or not compares equal.
+    const from = new URL(origin)
+    return from.host !== new URL(`${from.protocol}//${request.headers.host ?? ''}`).host
   } catch {
     return true
   }

@@ -94,9 +94,12 @@ export async function consolePlugin(app: FastifyInstance, options: ConsolePlugin
   // The chart has a past when a page opens: samples are taken while nobody watches too.
   const sampler = setInterval(() => history.record(), HISTORY_SAMPLE_MS).unref()
   history.record()
+  // Before the server stops taking connections: an open stream would keep it waiting.
+  app.addHook('preClose', async () => {
+    hub.close()
+  })
   app.addHook('onClose', async () => {
     clearInterval(sampler)
-    hub.close()
   })
 
   await app.register(

@@ -5,8 +5,8 @@
  * for another type). Method, query, body and content type are passed on, and the answer comes
  * back as the operation gave it: status, content type and body, so every message and error the
  * console shows is the operation's own. Requests go through the whole app (`inject`), hooks
- * included: a REST call made from the console is in the request journal like any client's,
- * with the user agent `fleetsim-console`.
+ * included: a REST call made from the console is in the request journal like any client's
+ * (it says `User-Agent: fleetsim-console`).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } from 'fastify'
 import { CONSOLE_PREFIX } from './paths.js'

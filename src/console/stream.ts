@@ -18,6 +18,7 @@
  * it was sent) lives in the reader's closure. A client may ask for a subset of topics with
  * `?topics=fleet,journal`; by default it gets all of them.
  */
+import { EventEmitter } from 'node:events'
 import type { ServerResponse } from 'node:http'
 
 /** Shortest wall time between two ticks: at most four events per topic per second. */
@@ -40,14 +41,28 @@ interface Client {
   lastWrite: number
 }
 
-export class EventHub {
+export interface EventHubOptions {
+  /** wall ms between ticks; 0: no timer, the owner calls tick() (tests) */
+  tickMs?: number
+  /** wall clock, epoch ms */
+  now?: () => number
+}
+
+/** Emits 'attach' and 'detach' (with the number of clients left) as clients come and go. */
+export class EventHub extends EventEmitter<{ attach: [clients: number]; detach: [clients: number] }> {
   private readonly topics = new Map<string, StreamTopic>()
   private readonly clients = new Set<Client>()
   private timer: NodeJS.Timeout | undefined
   private tickNumber = 0
   private closed = false
+  private readonly tickMs: number
+  private readonly now: () => number
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(options: EventHubOptions = {}) {
+    super()
+    this.tickMs = options.tickMs ?? TICK_MS
+    this.now = options.now ?? Date.now
+  }
 
   addTopic(topic: StreamTopic): void {
     if (this.topics.has(topic.event)) throw new Error(`the console stream already has a topic "${topic.event}"`)
@@ -95,13 +110,13 @@ export class EventHub {
     response.on('close', () => this.detach(client))
     this.send(client, this.tickNumber)
     this.start()
+    this.emit('attach', this.clients.size)
   }
 
   /** Ends every stream and stops the timer; later attachments are refused. */
   close(): void {
     this.closed = true
     for (const client of [...this.clients]) client.response.end()
-    this.clients.clear()
     this.stop()
   }
 
@@ -110,6 +125,8 @@ export class EventHub {
     this.tickNumber++
     const now = this.now()
     for (const client of this.clients) {
+      // A client that cannot keep up is skipped: its reader still knows what it has not sent.
+      if (client.response.writableNeedDrain) continue
       this.send(client, this.tickNumber)
       if (now - client.lastWrite >= HEARTBEAT_MS) this.write(client, ': keep-alive\n\n')
     }
@@ -128,13 +145,14 @@ export class EventHub {
   }
 
   private detach(client: Client): void {
-    this.clients.delete(client)
+    if (!this.clients.delete(client)) return
     if (this.clients.size === 0) this.stop()
+    this.emit('detach', this.clients.size)
   }
 
   private start(): void {
-    if (this.timer !== undefined || this.clients.size === 0) return
-    this.timer = setInterval(() => this.tick(), TICK_MS)
+    if (this.timer !== undefined || this.clients.size === 0 || this.tickMs === 0) return
+    this.timer = setInterval(() => this.tick(), this.tickMs)
     // The stream is no reason to keep the process alive.
     this.timer.unref()
   }

@@ -11,9 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { axeViolations, launchChromium, screenshot } from '../browser/chromium.js'
 import { admin } from '../admin/helpers.js'
-import { AUTH, PASSWORD, USER, consoleHarness, json, type ConsoleHarness } from './helpers.js'
-
-const REST = '/manager/mvc/restservice'
+import { AUTH, BASIC, PASSWORD, REST, USER, consoleHarness, json, type ConsoleHarness } from './helpers.js'
 
 describe('the console in a browser', () => {
   let h: ConsoleHarness
@@ -146,7 +144,7 @@ describe('the console in a browser', () => {
     strict.on('console', (message) => {
       if (message.text().includes('Content Security Policy')) violations.push(message.text())
     })
-    await strict.setExtraHTTPHeaders({ authorization: `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}` })
+    await strict.setExtraHTTPHeaders({ authorization: BASIC })
     await strict.goto(`${h.origin}/console/fleet`)
     // The stream's first event has drawn the chart (uPlot styles its elements from script).
     await strict.waitForSelector('#chart canvas, #chart[data-chart=missing]')

@@ -1,0 +1,167 @@
+/**
+ * Who gets into the console and what it refuses: a login form with a session cookie, HTTP
+ * Basic with the admin credentials, pages sent to the form and the API answered 401 without
+ * them, changes that could come from another site refused, and the REST API's own header
+ * authentication untouched.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AUTH, BASIC, CONSOLE_HEADERS, REST, consoleHarness, json, rest, sessionOf, type ConsoleHarness } from './helpers.js'
+
+type Envelope = { servicename: string; errors: Array<{ status: number; code: string; message: string }> }
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString()
+
+describe('console authentication', () => {
+  let h: ConsoleHarness
+  beforeAll(async () => {
+    h = await consoleHarness({ listen: false })
+  })
+  afterAll(async () => {
+    await h?.close()
+  })
+
+  const login = (user: string, password: string, extra: Record<string, string> = {}) =>
+    h.app.inject({ method: 'POST', url: '/console/login', headers: FORM, payload: form({ user, password, ...extra }) })
+
+  it('sends a page request without a login to the login form, with the page to come back to', async () => {
+    const response = await h.app.inject({ url: '/console/agents?state=ERROR' })
+    expect(response.statusCode).toBe(303)
+    expect(response.headers.location).toBe('/console/login?next=%2Fconsole%2Fagents%3Fstate%3DERROR')
+  })
+
+  it('answers an API request without a login with 401 in the admin error envelope, and no Basic challenge', async () => {
+    const response = await h.app.inject({ url: '/console/api/agents' })
+    expect(response.statusCode).toBe(401)
+    expect(response.headers['www-authenticate']).toBeUndefined()
+    const body = json<Envelope>(response)
+    expect(body.servicename).toBe('console')
+    expect(body.errors[0]).toMatchObject({ status: 401, code: 'E_CONSOLE_UNAUTHORIZED' })
+    expect(body.errors[0].message).toContain('/console/login')
+  })
+
+  it('refuses a wrong password at the login form and sets no cookie', async () => {
+    const response = await login('admin', 'not-the-password')
+    expect(response.statusCode).toBe(401)
+    expect(response.headers['set-cookie']).toBeUndefined()
+    expect(response.body).toContain('Wrong user name or password')
+  })
+
+  it('logs the admin credentials in with an HttpOnly, SameSite=Strict cookie for /console that opens the pages', async () => {
+    const response = await login('admin', 'secret', { next: '/console/agents' })
+    expect(response.statusCode).toBe(303)
+    expect(response.headers.location).toBe('/console/agents')
+    const cookie = String(response.headers['set-cookie'])
+    expect(cookie).toMatch(/^fleetsim_console=[\w-]{43}; Path=\/console; HttpOnly; SameSite=Strict; Max-Age=28800$/)
+    const page = await h.app.inject({ url: '/console/fleet', headers: { cookie: sessionOf(response) } })
+    expect(page.statusCode).toBe(200)
+    expect(page.body).toContain('<h1>Fleet</h1>')
+  })
+
+  it('refuses a session token it did not hand out', async () => {
+    const response = await h.app.inject({ url: '/console/api/agents', headers: { cookie: 'fleetsim_console=made-up' } })
+    expect(response.statusCode).toBe(401)
+  })
+
+  it('lets a script in with the admin credentials by HTTP Basic, and refuses wrong ones', async () => {
+    expect((await h.app.inject({ url: '/console/api/agents', headers: { authorization: BASIC } })).statusCode).toBe(200)
+    const wrong = `Basic ${Buffer.from('admin:nope').toString('base64')}`
+    expect((await h.app.inject({ url: '/console/api/agents', headers: { authorization: wrong } })).statusCode).toBe(401)
+    expect((await h.app.inject({ url: '/console/fleet', headers: { authorization: wrong } })).statusCode).toBe(303)
+  })
+
+  it('refuses a change without the console header as possibly cross-site, and changes nothing', async () => {
+    const response = await h.app.inject({ method: 'POST', url: '/console/api/admin/clock', headers: { authorization: BASIC, 'content-type': 'application/json' }, payload: '{"paused":false}' })
+    expect(response.statusCode).toBe(403)
+    const error = json<Envelope>(response).errors[0]
+    expect(error.code).toBe('E_CONSOLE_CROSS_SITE')
+    expect(error.message).toContain('X-Fleetsim-Console')
+    expect(h.engine.clockState().paused).toBe(true)
+  })
+
+  it('refuses a change sent from another site\'s page even with the header', async () => {
+    const response = await h.app.inject({ method: 'POST', url: '/console/api/admin/clock', headers: { ...CONSOLE_HEADERS, origin: 'https://elsewhere.example', 'content-type': 'application/json' }, payload: '{"paused":false}' })
+    expect(response.statusCode).toBe(403)
+    expect(json<Envelope>(response).errors[0].message).toContain('another site')
+    expect(h.engine.clockState().paused).toBe(true)
+  })
+
+  it('takes a change from its own origin with the header', async () => {
+    const response = await h.app.inject({ method: 'POST', url: '/console/api/admin/clock', headers: { ...CONSOLE_HEADERS, host: 'localhost:80', origin: 'http://localhost:80', 'content-type': 'application/json' }, payload: '{"speed":2}' })
+    expect(response.statusCode).toBe(200)
+    expect(h.engine.clockState().speed).toBe(2)
+  })
+
+  it('refuses a login form posted from another site', async () => {
+    const response = await h.app.inject({ method: 'POST', url: '/console/login', headers: { ...FORM, origin: 'https://elsewhere.example' }, payload: form({ user: 'admin', password: 'secret' }) })
+    expect(response.statusCode).toBe(403)
+    expect(response.headers['set-cookie']).toBeUndefined()
+  })
+
+  it('sends a login only back to console pages, never to another site', async () => {
+    for (const next of ['https://elsewhere.example/', '//elsewhere.example/console/', '/console/login', '/__admin/fleet']) {
+      const response = await login('admin', 'secret', { next })
+      expect(response.headers.location, next).toBe('/console/fleet')
+    }
+  })
+
+  it('ends the session at log-out', async () => {
+    const cookie = sessionOf(await login('admin', 'secret'))
+    const refused = await h.app.inject({ method: 'POST', url: '/console/logout', headers: { cookie } })
+    expect(refused.statusCode).toBe(403)
+    const out = await h.app.inject({ method: 'POST', url: '/console/logout', headers: { cookie, 'x-fleetsim-console': '1' } })
+    expect(out.statusCode).toBe(200)
+    expect(String(out.headers['set-cookie'])).toContain('Max-Age=0')
+    expect((await h.app.inject({ url: '/console/fleet', headers: { cookie } })).statusCode).toBe(303)
+  })
+
+  it('leaves the REST API on its own headers: neither the console cookie nor Basic opens it', async () => {
+    const cookie = sessionOf(await login('admin', 'secret'))
+    expect((await h.app.inject({ url: `${REST}/appinfo.json`, headers: { cookie } })).statusCode).toBe(401)
+    expect((await h.app.inject({ url: `${REST}/appinfo.json`, headers: { authorization: BASIC } })).statusCode).toBe(401)
+    expect((await rest(h.app, 'GET', 'appinfo.json')).statusCode).toBe(200)
+  })
+
+  it('serves its own files, the chart and uPlot without a login, and nothing else of uPlot\'s package', async () => {
+    for (const path of ['/console/assets/console.css', '/console/assets/fleet.js', '/console/chart/fleet-chart.js', '/console/vendor/uplot/uPlot.iife.min.js', '/console/vendor/uplot/uPlot.min.css']) {
+      expect((await h.app.inject({ url: path })).statusCode, path).toBe(200)
+    }
+    expect((await h.app.inject({ url: '/console/vendor/uplot/uPlot.esm.js' })).statusCode).toBe(404)
+    expect((await h.app.inject({ url: '/console/assets/../../package.json' })).statusCode).toBe(404)
+  })
+
+  it('names its pages when asked for one it does not have', async () => {
+    const response = await h.app.inject({ url: '/console/dashboard', headers: { authorization: BASIC } })
+    expect(response.statusCode).toBe(404)
+    const error = json<Envelope>(response).errors[0]
+    expect(error.code).toBe('E_UNKNOWN_CONSOLE_PATH')
+    expect(error.message).toContain('/console/fleet, /console/agents')
+  })
+
+  it('keeps its pages out of other sites\' frames and scripts', async () => {
+    const page = await h.app.inject({ url: '/console/fleet', headers: { authorization: BASIC } })
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'")
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'")
+  })
+
+  it('is not in the request journal, but the REST calls it makes are', async () => {
+    h.built.traffic.journal.clear()
+    await h.app.inject({ url: '/console/api/agents', headers: { authorization: BASIC } })
+    await h.app.inject({ url: '/console/nothing-here', headers: { authorization: BASIC } })
+    await h.app.inject({ method: 'GET', url: '/console/api/rest/appinfo.json', headers: CONSOLE_HEADERS })
+    expect(h.built.traffic.journal.entries().map((e) => e.operation)).toEqual(['appinfo'])
+  })
+})
+
+describe('serve --no-console', () => {
+  it('serves nothing at /console', async () => {
+    const h = await consoleHarness({ listen: false, settings: { console: false } })
+    try {
+      const response = await h.app.inject({ url: '/console/fleet', headers: { authorization: BASIC, ...AUTH, accept: 'application/json' } })
+      expect(response.statusCode).toBe(404)
+      expect(json<Envelope>(response).errors[0].code).toBe('E_UNKNOWN_PATH')
+    } finally {
+      await h.close()
+    }
+  })
+})
