@@ -18,6 +18,7 @@
 import fastifyStatic from '@fastify/static'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { toCatalogueError } from '../http/error-handler.js'
+import { UNDOCUMENTED } from '../http/openapi.js'
 import type { FleetEngine } from '../fleet/fleet.js'
 import { Journal } from '../journal/journal.js'
 import type { Manager } from '../manager/manager.js'
@@ -104,6 +105,10 @@ export async function consolePlugin(app: FastifyInstance, options: ConsolePlugin
 
   await app.register(
     async (scope) => {
+      // The console is no part of the API the OpenAPI document describes (docs/openapi.json).
+      scope.addHook('onRoute', (route) => {
+        route.schema = { ...route.schema, ...UNDOCUMENTED }
+      })
       scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
         const apiErr = toCatalogueError(error, request, bodyLimit)
         if (apiErr.statusCode >= 500) request.log.error({ err: error }, 'console request failed')

@@ -3,13 +3,15 @@
  * page): name (substring, any case), state, OS, master template, label. One pass over the
  * shared-memory columns in index order, cheapest tests first; only the page's indices are
  * kept, so a million agents cost a scan and no per-agent object. Names are tested without
- * building them (Identity.nameContains), except the few the API replaced.
+ * building them (Identity.nameContains), except the few the API replaced; a search for an
+ * agent's number visits only the agents whose number has those digits (numbersContaining).
  *
  * Reads take no turn, like every read (layout.ts): a step round may be writing an agent while
  * the pass reads its state byte, so an agent changing state right then may be counted in
  * either state. A table that refreshes can live with that.
  */
 import { AgentState, type AgentStateName } from '../protocol/states.js'
+import { numbersContaining } from './identity.js'
 import { Flag } from './layout.js'
 import type { FleetCore } from './fleet-core.js'
 
@@ -59,7 +61,12 @@ export function queryAgents(core: FleetCore, query: AgentQuery): AgentQueryResul
   const byState = query.states !== undefined
   const byOs = osWanted !== undefined
   const renamedAny = overrides.renamedCount() > 0
-  for (let i = 0; i < core.used; i++) {
+  // Only the candidates when the name filter is three digits or more (an agent's number) and
+  // every name is generated: a few hundred agents to look at rather than a million.
+  const candidates = text !== undefined && /^\d{3,}$/.test(text) && !renamedAny ? numbersContaining(text, core.used).map((n) => n - 1) : undefined
+  const count = candidates === undefined ? core.used : candidates.length
+  for (let k = 0; k < count; k++) {
+    const i = candidates === undefined ? k : candidates[k]
     if ((v.flags[i] & Flag.EXISTS) === 0) continue
     if (byState && (stateMask & (1 << v.state[i])) === 0) continue
     if (byOs && (osMask & (1 << v.osIdx[i])) === 0) continue

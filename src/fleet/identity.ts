@@ -222,3 +222,36 @@ export function digitsStartingWith(digits: string): (n: number) => boolean {
     return length <= width && Math.floor(n / 10 ** (width - length)) === wanted
   }
 }
+
+/**
+ * The numbers from 1 to `last` whose digits (at least six, zeros first) contain `digits`, in
+ * increasing order, found without looking at the others: for each place the digits can sit
+ * at, every number with them there. About (width - length + 1) × last / 10^length of them, so a
+ * search for an agent's number in a million agents visits hundreds, not a million.
+ */
+export function numbersContaining(digits: string, last: number): number[] {
+  const length = digits.length
+  const wanted = Number(digits)
+  const found: number[] = []
+  for (let width = 6; width <= Math.max(6, String(last).length); width++) {
+    const low = width === 6 ? 1 : 10 ** (width - 1)
+    const high = Math.min(last, 10 ** width - 1)
+    if (low > high || length > width) continue
+    for (let place = 0; place <= width - length; place++) {
+      const below = 10 ** place
+      const above = 10 ** (place + length)
+      for (let head = 0; head * above <= high; head++) {
+        const base = head * above + wanted * below
+        if (base > high) break
+        for (let tail = 0; tail < below; tail++) {
+          const n = base + tail
+          if (n > high) break
+          if (n >= low) found.push(n)
+        }
+      }
+    }
+  }
+  found.sort((a, b) => a - b)
+  // A number with the digits at two places was found twice.
+  return found.filter((n, k) => k === 0 || found[k - 1] !== n)
+}

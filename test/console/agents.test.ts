@@ -73,6 +73,12 @@ describe('the agents table', () => {
     expect((await find('label=site%3Dlondon')).total).toBe(0)
   })
 
+  it('finds agents by their number', async () => {
+    for (const text of ['0042', '123', '002999', '3000', '0000']) {
+      expect(await allPages(`name=${text}`), text).toEqual(everyAgent((i) => h.engine.name(i).includes(text)))
+    }
+  })
+
   it('finds by part of the name, in any case, renamed agents by their new name', async () => {
     const [index] = h.engine.indices()
     const config = h.engine.config(index)

@@ -2,16 +2,21 @@
  * The console in a real browser (Chromium through playwright-core): log in with the form, see
  * the counts GET /__admin/fleet gives, pause the clock and see virtual time stop, advance an
  * hour, find an agent and stop it from its page (agentinfo then says ERROR). Every page is
- * checked with axe-core (no serious or critical violation) and photographed to test-artifacts/.
+ * checked with axe-core (no serious or critical violation) and photographed to test-artifacts/;
+ * `UPDATE_SCREENSHOTS=1` also writes the README's docs/images/console-fleet.png.
  *
  * The fleet is the mass-outage-recovery scenario (3,000 agents, timeline events at 10 m and 1 h)
  * on a paused clock. Nothing sleeps: each step waits for what the page shows.
  */
+import { mkdir } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { axeViolations, launchChromium, screenshot } from '../browser/chromium.js'
 import { admin } from '../admin/helpers.js'
 import { AUTH, BASIC, PASSWORD, REST, USER, consoleHarness, json, type ConsoleHarness } from './helpers.js'
+
+/** The README's screenshot, written with UPDATE_SCREENSHOTS=1. */
+const DOCS_IMAGE = 'docs/images/console-fleet.png'
 
 describe('the console in a browser', () => {
   let h: ConsoleHarness
@@ -97,6 +102,12 @@ describe('the console in a browser', () => {
     expect(await shownCounts()).toEqual(fleet.byState)
     expect(await axeViolations(page)).toEqual([])
     await screenshot(page, 'console-fleet')
+    if (process.env.UPDATE_SCREENSHOTS === '1') {
+      // The README's picture: the whole page as a 1280-pixel wide window shows it.
+      await mkdir('docs/images', { recursive: true })
+      await page.locator('#chart canvas').first().waitFor()
+      await page.screenshot({ path: DOCS_IMAGE, fullPage: true })
+    }
   })
 
   it('finds agents with the filter and pages through them', async () => {
@@ -105,6 +116,7 @@ describe('the console in a browser', () => {
     expect(await page.textContent('#agents-summary')).toBe('Agents 1–50 of 3,000')
     await page.fill('#f-label', 'site=berlin')
     await page.selectOption('#f-state', 'ONLINE')
+    await page.click('#filter button[type=submit]')
     await page.waitForURL(/state=ONLINE/)
     const states = await page.$$eval('#agents tbody tr td:nth-child(2)', (cells) => cells.map((c) => c.textContent))
     expect(new Set(states)).toEqual(new Set(['ONLINE']))

@@ -4,7 +4,7 @@
  * across the dashes, in the digits, and past the six digits of the millionth agent.
  */
 import { describe, expect, it } from 'vitest'
-import { Identity, digitsContaining, digitsStartingWith } from '../../src/fleet/identity.js'
+import { Identity, digitsContaining, digitsStartingWith, numbersContaining } from '../../src/fleet/identity.js'
 
 const identity = new Identity(7)
 const indices = [...Array.from({ length: 3000 }, (_, i) => i), 99_998, 99_999, 999_998, 999_999, 1_000_000, 1_234_566, 12_345_677]
@@ -66,5 +66,15 @@ describe('the digits of a name', () => {
     expect(digitsStartingWith('10')(1_000_000)).toBe(true)
     expect(digitsStartingWith('0')(1_000_000)).toBe(false)
     expect(digitsContaining('345')(12_345_678)).toBe(true)
+  })
+})
+
+describe('numbers containing some digits', () => {
+  it('are exactly those whose digits contain them, in order, each once', () => {
+    const contains = (digits: string) => (n: number) => String(n).padStart(6, '0').includes(digits)
+    for (const [digits, last] of [['004', 20_000], ['00', 3000], ['1000', 1_200_000], ['999', 1_001_000], ['0000001', 1_000_001], ['12345678', 2_000_000]] as const) {
+      const all = Array.from({ length: last }, (_, k) => k + 1)
+      expect(numbersContaining(digits, last), digits).toEqual(all.filter(contains(digits)))
+    }
   })
 })

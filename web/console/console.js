@@ -1,7 +1,7 @@
 /*
  * What every console page shares: calling the console's API, the live stream, formatting, and
  * the log-out button. A classic script (no modules, no bundler): it defines the global
- * `FleetsimConsole`, and each page's own script (fleet.js, agents.js, …) uses it.
+ * `FleetsimConsole`, and each page's own script (fleet.js, agent.js, …) uses it.
  *
  *   FleetsimConsole.api(method, path, body?, contentType?)  → Promise<{ status, ok, data, text }>
  *       path is under /console/api (e.g. '/admin/clock'); body objects go as JSON; every

@@ -23,6 +23,8 @@
       rows[k].querySelector('[data-share]').textContent = s.agents === 0 ? '0%' : ((100 * n) / s.agents).toFixed(1) + '%'
     }
     $('counts').setAttribute('data-agents', String(s.agents))
+    // The live stream has been applied at least once (the console benchmark waits for it).
+    $('counts').setAttribute('data-live', 'true')
     $('total').textContent = C.count(s.agents)
     var virtual = $('virtual-time')
     virtual.textContent = C.isoTime(s.virtualMs)

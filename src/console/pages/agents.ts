@@ -2,7 +2,7 @@
  * Agents: the fleet as a table paged on the server, filtered by name, state, OS, master
  * template and label (agent-filter.ts; the fleet's columns are scanned, no agent objects are
  * built but the page's). The page is a plain GET form and links, so paging and filtering work
- * without a script; `GET /console/api/agents` answers the same query as JSON.
+ * without a script (it has none); `GET /console/api/agents` answers the same query as JSON.
  */
 import type { FastifyInstance } from 'fastify'
 import type { FleetEngine } from '../../fleet/fleet.js'
@@ -12,7 +12,7 @@ import { AGENT_STATES } from '../../protocol/states.js'
 import { FILTER_KEYS, NO_TEMPLATE, agentQuery, filterText, knownLabels, masterTemplates, type AgentFilterText } from '../agent-filter.js'
 import { html, raw, type Raw } from '../markup.js'
 import type { ConsoleContext, ConsolePage } from '../page.js'
-import { ASSETS, CONSOLE_PREFIX } from '../paths.js'
+import { CONSOLE_PREFIX } from '../paths.js'
 
 export interface AgentRow {
   name: string
@@ -100,7 +100,9 @@ export const agentsPage: ConsolePage = {
   id: 'agents',
   title: 'Agents',
   path: '/agents',
-  scripts: [`${ASSETS}/agents.js`],
+  // No script: a plain form and links (choosing a state does not reload the page at once,
+  // so a keyboard moving through the options is not sent away at the first one).
+  scripts: [],
   body(_params, context, query) {
     const filter = filterText(query)
     let content: Raw
