@@ -19,8 +19,10 @@ const DEFAULT_TARGET = 'https://127.0.0.1:9443'
 
 export const USAGE = `Usage: fleetsim report [flags]
 
-Prints the client report of a running simulator (GET /__admin/report): rules broken, retries
-and backoff, partial failures, coverage. --target is the simulator (default ${DEFAULT_TARGET};
+Prints the client report of a running simulator (GET /__admin/report): a verdict (pass, pass
+with warnings, fail) and why, findings with the requests that show them, latency by status,
+rules broken, retries and backoff, partial failures, coverage. --html writes a self-contained
+page with a timeline chart and the bodies of those requests. --target is the simulator (default ${DEFAULT_TARGET};
 any path is ignored); --user and --password are its admin credentials. A simulator that cannot
 be used (nothing listening, HTTP and HTTPS mixed up, a certificate not trusted, credentials
 refused) gets one line saying why, and exit code 1.

@@ -37,7 +37,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
   },
   report: {
     usage: 'report [--target URL] [--user U --password P] [--insecure]',
-    summary: 'print the client report of a running simulator (rules broken, retries, coverage)',
+    summary: 'print the client report of a running simulator (verdict, findings, retries, coverage)',
     load: () => import('./report.js')
   },
   conformance: {

@@ -23,7 +23,7 @@ import { readAnswer, type AnswerFacts } from '../journal/answer.js'
 import { callKey } from '../journal/call-key.js'
 import { itemsCharge, keptViolations, requestCharge } from '../journal/journal-bounds.js'
 import { SharedFacts, type Journal, type JournalEntry, type JournalViolation, type KeptBody, type OwnNumbers, type Truncated } from '../journal/journal.js'
-import { bodyCharge, keepText } from '../journal/kept-body.js'
+import { answerAsKept, bodyCharge, keepText } from '../journal/kept-body.js'
 import { LAZY_ANSWER_CHARS, entryOf, factsFrom, keptRaw, type RawFacts } from '../journal/recorder.js'
 import { checkRequest } from '../journal/rules.js'
 import { answerSeries, observeAnswer, type ApiMetrics } from '../metrics/api-metrics.js'
@@ -143,7 +143,7 @@ class FastPathAnswer extends SharedFacts {
     // The kept answer stays alive while an entry holds these facts, whatever the cache does.
     this.bytes =
       kept.text.length + kept.body.length + kept.url.length + (accept?.length ?? 0) + (contentType?.length ?? 0) + (this.whole === undefined ? 0 : itemsCharge(this.whole.violations))
-    this.responseBody = bodyBytes > 0 ? keepText(kept.text, bodyBytes, kept.body.length) : undefined
+    this.responseBody = bodyBytes > 0 ? answerAsKept(keepText(kept.text, bodyBytes, kept.body.length), kept.url, undefined) : undefined
     // Each built entry is charged the answer's beginning: built entries keep it after these
     // facts are released with their last holder.
     this.entryBytes = requestCharge(raw.url, raw.accept, raw.contentType) + bodyCharge(this.responseBody)

@@ -1,7 +1,7 @@
 /**
  * What the journal keeps of a request's or an answer's body: its first `--journal-body-bytes`
  * bytes as text, cut on a UTF-8 character boundary, with the length the body had and whether
- * it was cut, and the values of fields that look like secrets replaced.
+ * it was cut, and the values of fields that look like credentials replaced.
  *
  * Why a bounded beginning: a client author reading the journal wants to see what was sent and
  * answered, but a body may be a megabyte (a request within --body-limit, a list of a million
@@ -11,6 +11,12 @@
  * Cost: never more than the cap is encoded or copied. A text short enough to fit whatever its
  * characters is kept as it is (no copy); a longer one has its first `cap` characters encoded
  * (at least `cap` bytes, since no character takes less than one) and cut there.
+ *
+ * Credentials: a request body is searched for fields named like credentials (a few µs a KiB:
+ * case-blind names are slow to match, but bodies come with writes, not with the polling that
+ * makes the hot path). An answer is searched only when its request sent such a name, in its
+ * query or body (sentCredentials): fleetsim's answers have no such fields of their own, and
+ * repeat a request's credentials only where they echo it (the self link repeats the query).
  */
 import type { KeptBody } from './entry.js'
 import { CREDENTIAL_KEYS } from './rules.js'
@@ -30,11 +36,11 @@ const MAX_BYTES_PER_UNIT = 3
  * Content-Length), saves measuring a long text; a text of at most `cap` characters is measured.
  */
 export function keepText(text: string, cap: number, bytes?: number): KeptBody {
-  if (text.length * MAX_BYTES_PER_UNIT <= cap) return redacted({ text, bytes: bytes ?? Buffer.byteLength(text), truncated: false })
+  if (text.length * MAX_BYTES_PER_UNIT <= cap) return { text, bytes: bytes ?? Buffer.byteLength(text), truncated: false }
   // At most 3 × cap bytes encoded, whatever the length of the text.
   const head = Buffer.from(text.length > cap ? text.slice(0, cap) : text)
-  if (text.length <= cap && head.length <= cap) return redacted({ text, bytes: head.length, truncated: false })
-  return redacted({ text: decodeHead(head, cap), bytes: bytes ?? Buffer.byteLength(text), truncated: true })
+  if (text.length <= cap && head.length <= cap) return { text, bytes: head.length, truncated: false }
+  return { text: decodeHead(head, cap), bytes: bytes ?? Buffer.byteLength(text), truncated: true }
 }
 
 /**
@@ -44,7 +50,7 @@ export function keepText(text: string, cap: number, bytes?: number): KeptBody {
 export function keepBytes(chunk: Uint8Array, cap: number, bytes: number): KeptBody {
   const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
   const text = decodeHead(buffer, cap)
-  return redacted({ text, bytes, truncated: bytes > Math.min(cap, buffer.length) })
+  return { text, bytes, truncated: bytes > Math.min(cap, buffer.length) }
 }
 
 /**
@@ -85,7 +91,23 @@ export function redactSecrets(text: string): string {
   return text.replace(JSON_SECRET, `$1"${REDACTED}"`).replace(XML_SECRET, `$1${REDACTED}`).replace(URL_SECRET, `$1${REDACTED}`)
 }
 
-function redacted(body: KeptBody): KeptBody {
+/** A kept body with the values named like credentials replaced (redactSecrets). */
+export function redactBody(body: KeptBody): KeptBody {
   const text = redactSecrets(body.text)
   return text === body.text ? body : { ...body, text }
+}
+
+const CREDENTIAL_PARAMETER = new RegExp(`[?&](?:${CREDENTIAL_KEYS})=`, 'i')
+
+/**
+ * Whether a request sent something named like a credential that its answer may repeat: a
+ * query parameter (`url`: the request's path and query), or a body field (kept redacted).
+ */
+export function sentCredentials(url: string, requestBody: KeptBody | undefined): boolean {
+  return CREDENTIAL_PARAMETER.test(url) || (requestBody !== undefined && requestBody.text.includes(REDACTED))
+}
+
+/** The beginning of an answer as the journal keeps it: redacted when its request sent credentials. */
+export function answerAsKept(answer: KeptBody, url: string, requestBody: KeptBody | undefined): KeptBody {
+  return sentCredentials(url, requestBody) ? redactBody(answer) : answer
 }

@@ -20,7 +20,7 @@ import '../protocol/request-context.js'
 import { JOURNAL_DEFAULTS, Journal, type JournalFilter } from './journal.js'
 import { registerRecorder } from './recorder.js'
 import { buildReport, type ClientReport } from './report.js'
-import { renderHtml } from './report-render.js'
+import { renderHtml } from './report-html.js'
 
 /** Entries `GET /__admin/requests` returns without `limit`. */
 export const DEFAULT_REQUESTS_LIMIT = 1000

@@ -21,7 +21,7 @@ import { hasStates, readAnswer, type AnswerFacts } from './answer.js'
 import { callKey } from './call-key.js'
 import { HEADER_CAP, URL_CAP, cut, itemsCharge, keptViolations, measureShape, requestCharge } from './journal-bounds.js'
 import type { Journal, JournalEntry, JournalViolation, KeptBody, PartialError, Truncated } from './journal.js'
-import { KEPT_BODY_BYTES, bodyCharge, keepBytes, keepText } from './kept-body.js'
+import { KEPT_BODY_BYTES, answerAsKept, bodyCharge, keepBytes, keepText, redactBody } from './kept-body.js'
 import { CREDENTIAL_KEY, RULES_BY_ID, checkRequest, parseQuery, type RequestFacts, type SchemaProperties } from './rules.js'
 
 export interface RecorderOptions {
@@ -261,8 +261,9 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
     const bodyFacts = measured === undefined ? undefined : { contentType: raw.contentType ?? null, bytes: Number(request.headers['content-length'] ?? 0), shape: measured.shape }
     const key = readNow ? callKey(full.method, full.operation, pathParts(full.url).rawQuery, full.body) : undefined
     const cap = journal.bodyBytes
-    const requestBody = cap > 0 && request.bodyText !== '' ? keepText(request.bodyText, cap, contentLength(request.headers['content-length'])) : undefined
-    const responseBody = cap > 0 ? answerBody(state, reply, cap) : undefined
+    const requestBody = cap > 0 && request.bodyText !== '' ? redactBody(keepText(request.bodyText, cap, contentLength(request.headers['content-length']))) : undefined
+    const sent = cap > 0 ? answerBody(state, reply, cap) : undefined
+    const responseBody = sent === undefined ? undefined : answerAsKept(sent, full.url, requestBody)
     const fault = faultOf(request, raw.operation, answer ?? EMPTY_ANSWER, state.faultsBefore, options.faultCounts?.())
     const partialErrors =
       answer === undefined || answer.partial.length === 0

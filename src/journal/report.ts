@@ -9,12 +9,19 @@
  * off: with two or more gaps, backoff means the gaps grow. Gaps come from the times the journal
  * recorded (`wallMs`, `durationMs`), never from a clock read here, so a saved journal gets the
  * same verdict later and a test decides the gaps by the times its requests are recorded at.
+ *
+ * Findings are sentences with a level: a `problem` is something the client does wrong (the
+ * verdict fails), a `warning` something to look at that may be meant (it passes with
+ * warnings), a `note` what is worth knowing. Each names the requests that show it (their
+ * journal ids), and the report carries those requests' entries, bodies included, so a reader
+ * sees what was sent and answered.
  */
 import { AGENT_STATES } from '../protocol/states.js'
 import { preferenceOf } from '../protocol/negotiation.js'
 import { OPERATIONS } from '../protocol/operations.js'
 import { CUT_BYTES } from './journal-bounds.js'
 import type { JournalEntry } from './journal.js'
+import { buildTimeline, type Timeline } from './report-timeline.js'
 import { RULES_BY_ID } from './rules.js'
 
 /** Attempts of one call further apart than this (wall ms) are separate calls, not retries. */
@@ -23,6 +30,8 @@ export const RETRY_WINDOW_MS = 30_000
 export const IMMEDIATE_MS = 100
 /** With backoff, the last gap of a chain is at least this multiple of the first. */
 export const BACKOFF_GROWTH = 1.5
+/** A finding names at most this many requests. */
+export const FINDING_REQUESTS = 5
 
 /** Operations of the spec proper; certificateinfo and viewagentortemplate are referenced ones. */
 const REFERENCED = new Set(['certificateinfo', 'viewagentortemplate'])
@@ -46,15 +55,32 @@ export interface RetryChain {
 
 export type PartialReaction = 'failed-only' | 'all-again' | 'other' | 'ignored'
 
+export type FindingLevel = 'problem' | 'warning' | 'note'
+
 export interface Finding {
-  level: 'problem' | 'note'
+  level: FindingLevel
   /** stable id of the kind of finding, e.g. `rule:list-repeated`, `no-backoff` */
   id: string
+  /** a few words: what the verdict's reason names it by */
+  title: string
   text: string
+  /** journal ids of requests that show it (at most FINDING_REQUESTS), oldest first; their entries are in `requests` */
+  requests: number[]
+}
+
+export type Outcome = 'pass' | 'pass-with-warnings' | 'fail'
+
+export interface Verdict {
+  /** fail: a problem found; pass-with-warnings: warnings only; pass: neither */
+  outcome: Outcome
+  /** one sentence: why */
+  reason: string
+  counts: { requests: number; problems: number; warnings: number; notes: number }
 }
 
 export interface ClientReport {
   generatedAt: string
+  verdict: Verdict
   journal: { entries: number; dropped: number; capacity: number; strict: boolean; from: string | null; to: string | null }
   operations: Array<{ operation: string; count: number; statuses: Record<string, number> }>
   violations: Array<{
@@ -63,6 +89,8 @@ export interface ClientReport {
     count: number
     rejected: number
     example: { id: number; method: string; path: string; query: Record<string, string[]>; detail: string }
+    /** the first requests that broke it (journal ids) */
+    requests: number[]
   }>
   retries: {
     chains: RetryChain[]
@@ -71,7 +99,7 @@ export interface ClientReport {
     nonIdempotent: number
     fastestGapMs: number | null
   }
-  faults: { injected: number; byKind: Record<string, number>; retried: number; notRetried: number }
+  faults: { injected: number; byKind: Record<string, number>; retried: number; notRetried: number; requests: number[] }
   partialFailures: {
     answers: number
     reactions: Record<PartialReaction, number>
@@ -84,7 +112,12 @@ export interface ClientReport {
     errorCodes: Record<string, number>
     statuses: Record<string, number>
   }
+  /** requests answered 4xx for a reason no rule names (401, 400 validation, 409, …) */
+  refused: { requests: number; byCode: Record<string, number>; examples: number[] }
+  timeline: Timeline
   findings: Finding[]
+  /** the journal entries of the requests findings name, oldest first */
+  requests: JournalEntry[]
 }
 
 export interface ReportContext {
@@ -104,6 +137,7 @@ export function buildReport(entries: readonly JournalEntry[], context: ReportCon
   const partial = partialFailures(entries)
   const report: ClientReport = {
     generatedAt: (context.now ?? new Date()).toISOString(),
+    verdict: { outcome: 'pass', reason: '', counts: { requests: entries.length, problems: 0, warnings: 0, notes: 0 } },
     journal: {
       entries: entries.length,
       dropped: context.dropped,
@@ -118,11 +152,35 @@ export function buildReport(entries: readonly JournalEntry[], context: ReportCon
     faults: faultSummary(entries),
     partialFailures: partial,
     coverage: coverage(entries),
-    findings: []
+    refused: refused(entries),
+    timeline: buildTimeline(entries),
+    findings: [],
+    requests: []
   }
   report.findings = findings(report)
+  report.verdict = verdictOf(report.findings, entries.length)
+  const named = new Set(report.findings.flatMap((f) => f.requests))
+  report.requests = entries.filter((e) => named.has(e.id))
   return report
 }
+
+/** The verdict of these findings over this many requests. */
+export function verdictOf(found: readonly Finding[], requests: number): Verdict {
+  const problems = found.filter((f) => f.level === 'problem')
+  const warnings = found.filter((f) => f.level === 'warning')
+  const counts = { requests, problems: problems.length, warnings: warnings.length, notes: found.length - problems.length - warnings.length }
+  const inRequests = `${requests} request${requests === 1 ? '' : 's'}`
+  const titles = (list: Finding[]) => list.map((f) => f.title).join('; ')
+  if (problems.length > 0) {
+    return { outcome: 'fail', reason: `${plural(problems.length, 'problem')} in ${inRequests}: ${titles(problems)}.`, counts }
+  }
+  if (warnings.length > 0) {
+    return { outcome: 'pass-with-warnings', reason: `No problems in ${inRequests}; ${plural(warnings.length, 'warning')}: ${titles(warnings)}.`, counts }
+  }
+  return { outcome: 'pass', reason: `No problems or warnings in ${inRequests}.`, counts }
+}
+
+const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`
 
 function operationCounts(entries: readonly JournalEntry[]): ClientReport['operations'] {
   const byOperation = new Map<string, { count: number; statuses: Record<string, number> }>()
@@ -147,11 +205,13 @@ function violations(entries: readonly JournalEntry[]): ClientReport['violations'
           sentence: RULES_BY_ID.get(v.rule)?.sentence ?? '',
           count: 0,
           rejected: 0,
-          example: { id: e.id, method: e.method, path: e.path, query: e.query, detail: v.detail }
+          example: { id: e.id, method: e.method, path: e.path, query: e.query, detail: v.detail },
+          requests: []
         }
         byRule.set(v.rule, row)
       }
       row.count++
+      if (row.requests.length < FINDING_REQUESTS && row.requests.at(-1) !== e.id) row.requests.push(e.id)
       if (e.rejected) row.rejected++
     }
   }
@@ -213,16 +273,36 @@ function retrySummary(chains: RetryChain[]): ClientReport['retries'] {
 
 function faultSummary(entries: readonly JournalEntry[]): ClientReport['faults'] {
   const byKind: Record<string, number> = {}
+  const requests: number[] = []
   let retried = 0
   let notRetried = 0
   entries.forEach((e, i) => {
     if (e.fault === undefined) return
     byKind[e.fault] = (byKind[e.fault] ?? 0) + 1
+    if (requests.length < FINDING_REQUESTS) requests.push(e.id)
     const again = entries.slice(i + 1).find((n) => n.callKey === e.callKey && n.wallMs - endOf(e) <= RETRY_WINDOW_MS)
     if (again === undefined) notRetried++
     else retried++
   })
-  return { injected: retried + notRetried, byKind, retried, notRetried }
+  return { injected: retried + notRetried, byKind, retried, notRetried, requests }
+}
+
+/**
+ * Requests refused with a 4xx that no rule names: wrong credentials, invalid values, names
+ * taken. A client's own test suite may send them on purpose, so they are a warning.
+ */
+function refused(entries: readonly JournalEntry[]): ClientReport['refused'] {
+  const byCode: Record<string, number> = {}
+  const examples: number[] = []
+  let count = 0
+  for (const e of entries) {
+    if (e.status < 400 || e.status >= 500 || e.violations.length > 0 || e.fault !== undefined) continue
+    count++
+    const codes = e.errorCodes.length === 0 ? [String(e.status)] : e.errorCodes
+    for (const code of codes) byCode[code] = (byCode[code] ?? 0) + 1
+    if (examples.length < FINDING_REQUESTS) examples.push(e.id)
+  }
+  return { requests: count, byCode, examples }
 }
 
 /** Items of a comma-delimited list parameter; an item cut short with its URL (journal-bounds.ts) is left out. */
@@ -287,48 +367,122 @@ function coverage(entries: readonly JournalEntry[]): ClientReport['coverage'] {
 
 function findings(report: ClientReport): Finding[] {
   const out: Finding[] = []
+  const add = (level: FindingLevel, id: string, title: string, text: string, requests: readonly number[] = []) =>
+    out.push({ level, id, title, text, requests: [...new Set(requests)].sort((a, b) => a - b).slice(0, FINDING_REQUESTS) })
+  const j = report.journal
+  if (j.entries === 0) {
+    add('warning', 'no-requests', 'no requests journalled', 'No requests were journalled, so there is nothing to judge: run the client against fleetsim, then read the report again.')
+  }
+  if (j.dropped > 0) {
+    add(
+      'warning',
+      'journal-dropped',
+      'older requests dropped',
+      `The journal dropped ${plural(j.dropped, 'older request')} (--journal-size, --journal-max-bytes): this report judges only the newest ${j.entries}.`
+    )
+  }
   for (const v of report.violations) {
     const query = Object.entries(v.example.query).map(([k, values]) => values.map((x) => `${k}=${x}`).join('&')).join('&')
-    out.push({
-      level: 'problem',
-      id: `rule:${v.rule}`,
-      text: `Rule ${v.rule} broken ${v.count} time${v.count === 1 ? '' : 's'}: ${v.sentence} Example #${v.example.id}: ${v.example.method} ${v.example.path}${query === '' ? '' : `?${query}`} (${v.example.detail}).`
-    })
+    add(
+      'problem',
+      `rule:${v.rule}`,
+      `rule ${v.rule} broken ${v.count === 1 ? 'once' : `${v.count} times`}`,
+      `Rule ${v.rule} broken ${v.count} time${v.count === 1 ? '' : 's'}: ${v.sentence} Example #${v.example.id}: ${v.example.method} ${v.example.path}${query === '' ? '' : `?${query}`} (${v.example.detail}).`,
+      v.requests
+    )
   }
   const { retries } = report
   if (retries.backoff === 'missing') {
     const flat = retries.chains.filter((c) => c.backoff === 'flat')
     const example = flat[0]
-    out.push({
-      level: 'problem',
-      id: 'no-backoff',
-      text: `No backoff: ${flat.length} retry chain${flat.length === 1 ? '' : 's'} retried at steady or shrinking intervals; e.g. ${example.method} ${example.operation} tried ${example.attempts.length} times with gaps of ${example.gapsMs.join(', ')} ms. Wait longer after each failure (exponential backoff with jitter).`
-    })
+    add(
+      'problem',
+      'no-backoff',
+      'retries without backoff',
+      `No backoff: ${flat.length} retry chain${flat.length === 1 ? '' : 's'} retried at steady or shrinking intervals; e.g. ${example.method} ${example.operation} tried ${example.attempts.length} times with gaps of ${example.gapsMs.join(', ')} ms. Wait longer after each failure (exponential backoff with jitter).`,
+      example.attempts
+    )
   } else if (retries.backoff === 'present') {
-    out.push({ level: 'note', id: 'backoff', text: 'Backoff seen: the gaps between retries grow.' })
+    add('note', 'backoff', 'backoff seen', 'Backoff seen: the gaps between retries grow.', retries.chains.find((c) => c.backoff === 'grows')?.attempts)
   }
   if (retries.immediate > 0) {
-    out.push({ level: 'problem', id: 'immediate-retry', text: `${retries.immediate} retr${retries.immediate === 1 ? 'y' : 'ies'} came less than ${IMMEDIATE_MS} ms after the failed answer.` })
+    // The attempts that came too soon: gap k of a chain comes before attempt k + 1.
+    const soon = retries.chains.flatMap((c) => c.gapsMs.flatMap((gap, k) => (gap < IMMEDIATE_MS ? [c.attempts[k + 1]] : [])))
+    add(
+      'problem',
+      'immediate-retry',
+      `${retries.immediate === 1 ? 'a retry' : `${retries.immediate} retries`} within ${IMMEDIATE_MS} ms`,
+      `${retries.immediate} retr${retries.immediate === 1 ? 'y' : 'ies'} came less than ${IMMEDIATE_MS} ms after the failed answer.`,
+      soon
+    )
   }
   if (retries.nonIdempotent > 0) {
-    const c = retries.chains.find((x) => x.nonIdempotent)
-    out.push({
-      level: 'problem',
-      id: 'non-idempotent-retry',
-      text: `Retried a non-idempotent call after a failure ${retries.nonIdempotent} time${retries.nonIdempotent === 1 ? '' : 's'} (e.g. ${c?.method} ${c?.operation}); the first attempt may have taken effect, check the state before repeating it.`
-    })
+    const c = retries.chains.find((x) => x.nonIdempotent) as RetryChain
+    add(
+      'warning',
+      'non-idempotent-retry',
+      'non-idempotent call retried',
+      `Retried a non-idempotent call after a failure ${retries.nonIdempotent} time${retries.nonIdempotent === 1 ? '' : 's'} (e.g. ${c.method} ${c.operation}); the first attempt may have taken effect, check the state before repeating it.`,
+      c.attempts
+    )
   }
   const p = report.partialFailures
-  if (p.reactions.ignored > 0) out.push({ level: 'problem', id: 'errors-ignored', text: `${p.reactions.ignored} multi-agent answer${p.reactions.ignored === 1 ? '' : 's'} with errors got no follow-up for the failed agents.` })
-  if (p.reactions['all-again'] > 0) out.push({ level: 'problem', id: 'errors-retried-all', text: `After ${p.reactions['all-again']} partial failure${p.reactions['all-again'] === 1 ? '' : 's'} the client repeated the call for every agent, not only the failed ones.` })
-  if (p.reactions['failed-only'] > 0) out.push({ level: 'note', id: 'errors-acted-on', text: `After ${p.reactions['failed-only']} partial failure${p.reactions['failed-only'] === 1 ? '' : 's'} the client retried only the failed agents.` })
+  const reacted = (reaction: PartialReaction) =>
+    p.examples.filter((e) => e.reaction === reaction).flatMap((e) => (e.followUp === null ? [e.id] : [e.id, e.followUp]))
+  if (p.reactions.ignored > 0) {
+    add(
+      'problem',
+      'errors-ignored',
+      'partial failures ignored',
+      `${p.reactions.ignored} multi-agent answer${p.reactions.ignored === 1 ? '' : 's'} with errors got no follow-up for the failed agents.`,
+      reacted('ignored')
+    )
+  }
+  if (p.reactions['all-again'] > 0) {
+    add(
+      'problem',
+      'errors-retried-all',
+      'every agent retried after a partial failure',
+      `After ${p.reactions['all-again']} partial failure${p.reactions['all-again'] === 1 ? '' : 's'} the client repeated the call for every agent, not only the failed ones.`,
+      reacted('all-again')
+    )
+  }
+  if (p.reactions['failed-only'] > 0) {
+    add(
+      'note',
+      'errors-acted-on',
+      'failed agents retried',
+      `After ${p.reactions['failed-only']} partial failure${p.reactions['failed-only'] === 1 ? '' : 's'} the client retried only the failed agents.`,
+      reacted('failed-only')
+    )
+  }
+  const r = report.refused
+  if (r.requests > 0) {
+    const codes = Object.entries(r.byCode)
+      .map(([code, n]) => `${code} ×${n}`)
+      .join(', ')
+    add(
+      'warning',
+      'refused',
+      `${plural(r.requests, 'request')} refused`,
+      `${plural(r.requests, 'request')} ${r.requests === 1 ? 'was' : 'were'} refused with a 4xx no rule names (${codes}); fine if the client's tests meant them, else a bug in the client.`,
+      r.examples
+    )
+  }
   if (report.faults.injected > 0) {
-    out.push({ level: 'note', id: 'faults', text: `${report.faults.injected} injected fault${report.faults.injected === 1 ? '' : 's'}: ${report.faults.retried} retried, ${report.faults.notRetried} not.` })
+    add(
+      'note',
+      'faults',
+      'injected faults',
+      `${report.faults.injected} injected fault${report.faults.injected === 1 ? '' : 's'}: ${report.faults.retried} retried, ${report.faults.notRetried} not.`,
+      report.faults.requests
+    )
   }
   const unused = report.coverage.operations.unused.filter((o) => !REFERENCED.has(o))
-  if (unused.length > 0) out.push({ level: 'note', id: 'coverage-operations', text: `Operations never used successfully: ${unused.join(', ')}.` })
+  // Without requests there is no coverage to speak of: the warning above says so.
+  if (j.entries > 0 && unused.length > 0) add('note', 'coverage-operations', 'operations never used', `Operations never used successfully: ${unused.join(', ')}.`)
   if (report.coverage.agentStates.unseen.length > 0 && report.coverage.agentStates.seen.length > 0) {
-    out.push({ level: 'note', id: 'coverage-states', text: `Agent states never seen in an answer: ${report.coverage.agentStates.unseen.join(', ')}.` })
+    add('note', 'coverage-states', 'agent states never seen', `Agent states never seen in an answer: ${report.coverage.agentStates.unseen.join(', ')}.`)
   }
   return out
 }

@@ -98,6 +98,43 @@ describe('the client report of a client under test', () => {
     expect(ids).not.toContain('no-backoff')
   })
 
+  it('gives a verdict at the top: fail, naming the problems', async () => {
+    await carelessClient()
+    const report = await reportNow()
+    expect(report.verdict.outcome).toBe('fail')
+    expect(report.verdict.reason).toMatch(/^\d+ problems in 5 requests: rule list-repeated broken 4 times; /)
+    expect(report.verdict.counts).toMatchObject({ requests: 5, problems: report.findings.filter((f) => f.level === 'problem').length })
+    expect(renderText(report).split('\n')[1]).toBe(`Verdict: FAIL. ${report.verdict.reason}`)
+  })
+
+  it('links a finding to the requests that show it, with what they sent and got, in JSON and HTML', async () => {
+    await carelessClient()
+    const report = await reportNow()
+    const rule = report.findings.find((f) => f.id === 'rule:list-repeated')
+    const [first] = rule?.requests ?? []
+    const entry = report.requests.find((e) => e.id === first)
+    expect(entry).toMatchObject({ operation: 'stopagent', method: 'POST' })
+    expect(entry?.responseBody?.text).toContain('"errors"')
+
+    const html = await (await fetch(`${sim.origin}/__admin/report?format=html`, { headers: sim.headers })).text()
+    expect(html).toContain(`<a href="#request-${first}">#${first}</a>`)
+    const article = html.slice(html.indexOf(`<article class="request" id="request-${first}"`))
+    expect(article.slice(0, article.indexOf('</article>'))).toContain('&quot;errors&quot;')
+  })
+
+  it('escapes what a client sent: a script in a URL and a body is shown as text', async () => {
+    const script = '<script>window.pwned=1</script>'
+    await fetch(`${sim.url}/agentinfo.json?agentname=${encodeURIComponent(script)}`, { headers: sim.headers })
+    await fetch(`${sim.url}/addagent`, { method: 'POST', headers: { ...sim.headers, accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify({ name: script }) })
+    const report = await reportNow()
+    expect(report.requests).toHaveLength(2)
+    const html = await (await fetch(`${sim.origin}/__admin/report?format=html`, { headers: sim.headers })).text()
+    expect(html).not.toContain(script)
+    expect(html).toContain('&lt;script&gt;window.pwned=1&lt;/script&gt;')
+    // The page's own scripts only: uPlot, the timeline's numbers and its script.
+    expect(html.match(/<script/g)).toHaveLength(3)
+  })
+
   it('serves the report as a readable HTML page', async () => {
     await carelessClient()
     const response = await fetch(`${sim.origin}/__admin/report`, { headers: { ...sim.headers, accept: 'text/html' } })

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { KEPT_BODY_BYTES, REDACTED, bodyCharge, keepBytes, keepText, redactSecrets } from '../../src/journal/kept-body.js'
+import { KEPT_BODY_BYTES, REDACTED, answerAsKept, bodyCharge, keepBytes, keepText, redactBody, redactSecrets } from '../../src/journal/kept-body.js'
 
 const utf8 = (text: string) => Buffer.byteLength(text)
 
@@ -78,6 +78,14 @@ describe('secrets in a kept body', () => {
   })
 
   it('replaces a secret the cut left unfinished', () => {
-    expect(keepText(`{"password":"${'s'.repeat(100)}"}`, 20).text).toBe(`{"password":"${REDACTED}"`)
+    expect(redactBody(keepText(`{"password":"${'s'.repeat(100)}"}`, 20)).text).toBe(`{"password":"${REDACTED}"`)
+  })
+
+  it('searches an answer only when its request sent a credential, in its query or its body', () => {
+    const answer = keepText('{"href":"https://h/x/appinfo?password=pw"}', 4096)
+    expect(answerAsKept(answer, '/x/appinfo?password=pw', undefined).text).toBe(`{"href":"https://h/x/appinfo?password=${REDACTED}"}`)
+    expect(answerAsKept(answer, '/x/appinfo', redactBody(keepText('{"token":"t"}', 4096))).text).toContain(REDACTED)
+    // fleetsim's answers have no credential fields of their own: one asked without any is kept as it is.
+    expect(answerAsKept(answer, '/x/appinfo', keepText('{"name":"a"}', 4096))).toBe(answer)
   })
 })

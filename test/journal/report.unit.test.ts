@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { JournalEntry } from '../../src/journal/journal.js'
-import { backoffOf, buildReport } from '../../src/journal/report.js'
+import { FINDING_REQUESTS, backoffOf, buildReport, verdictOf, type Finding } from '../../src/journal/report.js'
+import { buildTimeline } from '../../src/journal/report-timeline.js'
 
 let id = 0
 function entry(wallMs: number, fields: Partial<JournalEntry> = {}): JournalEntry {
@@ -60,8 +61,9 @@ describe('the client report', () => {
   })
 
   it('reports injected faults and whether they were retried', () => {
-    const report = buildReport([entry(0, { fault: 'error', status: 503, errorCodes: ['E_FAULT_INJECTED'] }), entry(50)], context)
-    expect(report.faults).toEqual({ injected: 1, byKind: { error: 1 }, retried: 1, notRetried: 0 })
+    const faulted = entry(0, { fault: 'error', status: 503, errorCodes: ['E_FAULT_INJECTED'] })
+    const report = buildReport([faulted, entry(50)], context)
+    expect(report.faults).toEqual({ injected: 1, byKind: { error: 1 }, retried: 1, notRetried: 0, requests: [faulted.id] })
   })
 
   it('lists coverage: operations, formats, states and error cases', () => {
@@ -74,5 +76,102 @@ describe('the client report', () => {
     expect(report.coverage.agentStates.seen).toEqual(['ONLINE', 'ERROR'])
     expect(report.coverage.formats).toMatchObject({ json: 1, xml: 1, bySuffix: 1, byDefault: 1 })
     expect(report.coverage.errorCodes).toEqual({ E_UNAUTHORIZED: 1 })
+  })
+})
+
+const finding = (level: Finding['level'], title: string): Finding => ({ level, id: title, title, text: `${title}.`, requests: [] })
+
+describe('the verdict of the client report', () => {
+  it('fails on any problem, naming the problems and counting everything', () => {
+    const verdict = verdictOf([finding('problem', 'rule list-repeated broken twice'), finding('warning', '1 request refused'), finding('problem', 'retries without backoff'), finding('note', 'backoff seen')], 12)
+    expect(verdict).toEqual({
+      outcome: 'fail',
+      reason: '2 problems in 12 requests: rule list-repeated broken twice; retries without backoff.',
+      counts: { requests: 12, problems: 2, warnings: 1, notes: 1 }
+    })
+  })
+
+  it('passes with warnings when there are warnings and no problems, naming the warnings', () => {
+    const verdict = verdictOf([finding('warning', '3 requests refused'), finding('note', 'operations never used')], 1)
+    expect(verdict).toMatchObject({ outcome: 'pass-with-warnings', reason: 'No problems in 1 request; 1 warning: 3 requests refused.' })
+  })
+
+  it('passes when there are only notes', () => {
+    expect(verdictOf([finding('note', 'backoff seen')], 5)).toMatchObject({ outcome: 'pass', reason: 'No problems or warnings in 5 requests.' })
+  })
+
+  it('warns that an empty journal has nothing to judge', () => {
+    const report = buildReport([], context)
+    expect(report.verdict.outcome).toBe('pass-with-warnings')
+    expect(report.findings.map((f) => f.id)).toEqual(['no-requests'])
+  })
+
+  it('warns when the journal dropped requests: the report judges only the newest', () => {
+    const report = buildReport([entry(0)], { ...context, dropped: 40 })
+    expect(report.findings.find((f) => f.id === 'journal-dropped')).toMatchObject({ level: 'warning', text: expect.stringContaining('dropped 40 older requests') })
+  })
+
+  it('warns of requests refused with a 4xx no rule names, and does not count them as rule findings', () => {
+    const refused = entry(0, { status: 401, errorCodes: ['E_UNAUTHORIZED'] })
+    const broken = entry(10, { status: 404, errorCodes: ['E_UNKNOWN_OPERATION'], violations: [{ rule: 'unknown-operation', detail: 'x' }] })
+    const report = buildReport([refused, broken], context)
+    expect(report.refused).toEqual({ requests: 1, byCode: { E_UNAUTHORIZED: 1 }, examples: [refused.id] })
+    expect(report.findings.find((f) => f.id === 'refused')).toMatchObject({ level: 'warning', requests: [refused.id] })
+    expect(report.verdict.outcome).toBe('fail')
+  })
+})
+
+describe('the requests a finding names', () => {
+  it('names the requests that broke a rule, at most FINDING_REQUESTS, and carries their entries', () => {
+    const broken = Array.from({ length: 8 }, (_, k) => entry(k * 10, { violations: [{ rule: 'list-repeated', detail: 'd' }], requestBody: { text: `{"k":${k}}`, bytes: 7, truncated: false } }))
+    const report = buildReport([entry(-5), ...broken], context)
+    const found = report.findings.find((f) => f.id === 'rule:list-repeated')
+    expect(found?.requests).toEqual(broken.slice(0, FINDING_REQUESTS).map((e) => e.id))
+    expect(report.violations[0].requests).toEqual(found?.requests)
+    // The report carries the entries it names, bodies included, and no others.
+    expect(report.requests.map((e) => e.id)).toEqual(found?.requests)
+    expect(report.requests[0].requestBody?.text).toBe('{"k":0}')
+  })
+
+  it('names the attempts of a retry chain without backoff, and the retries that came too soon', () => {
+    const failing = { status: 503 }
+    const attempts = [entry(0, failing), entry(50, failing), entry(100, failing)]
+    const report = buildReport(attempts, context)
+    const ids = attempts.map((e) => e.id)
+    expect(report.findings.find((f) => f.id === 'no-backoff')?.requests).toEqual(ids)
+    expect(report.findings.find((f) => f.id === 'immediate-retry')?.requests).toEqual(ids.slice(1))
+  })
+
+  it('names a partial failure and the call that followed it', () => {
+    const partial = entry(0, { operation: 'stopagent', method: 'POST', query: { agentUuids: ['a,b'] }, partialErrors: [{ agent: 'web-b', uuid: 'b', message: 'x' }], callKey: 'p1' })
+    const again = entry(500, { operation: 'stopagent', method: 'POST', query: { agentUuids: ['a,b'] }, callKey: 'p2' })
+    const report = buildReport([partial, again], context)
+    expect(report.findings.find((f) => f.id === 'errors-retried-all')?.requests).toEqual([partial.id, again.id])
+  })
+})
+
+describe('the timeline of the client report', () => {
+  it('has each request as a row of columns, times from the first arrival', () => {
+    const a = entry(1_000, { durationMs: 3 })
+    const b = entry(1_250, { status: 503, durationMs: 40 })
+    const timeline = buildTimeline([a, b])
+    expect(timeline).toMatchObject({ from: a.time, requests: 2, sampled: false, ids: [a.id, b.id], offsetsMs: [0, 250], durationsMs: [3, 40], statuses: [200, 503] })
+    expect(timeline.classes).toEqual([
+      { class: '2xx', requests: 1, medianMs: 3, maxMs: 3 },
+      { class: '5xx', requests: 1, medianMs: 40, maxMs: 40 }
+    ])
+  })
+
+  it('samples a long journal: every failure up to half the points, the rest evenly, oldest first', () => {
+    const entries = Array.from({ length: 1000 }, (_, k) => entry(k, k % 100 === 0 ? { status: 500 } : {}))
+    const timeline = buildTimeline(entries, 100)
+    expect(timeline.sampled).toBe(true)
+    expect(timeline.ids).toHaveLength(100)
+    expect(timeline.statuses.filter((s) => s === 500)).toHaveLength(10)
+    expect([...timeline.ids].sort((x, y) => x - y)).toEqual(timeline.ids)
+    expect(timeline.ids[0]).toBe(entries[0].id)
+    expect(timeline.ids.at(-1)).toBe(entries.at(-1)?.id)
+    // The summary by class counts every request, not only those shown.
+    expect(timeline.classes.map((c) => c.requests)).toEqual([990, 10])
   })
 })
