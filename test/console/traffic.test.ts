@@ -134,8 +134,9 @@ describe('the Traffic page in a browser', () => {
 
   it('sums up the client report and links to it in full', async () => {
     await page.click('#refresh-report')
-    const report = json<{ journal: { entries: number } }>(await h.app.inject({ method: 'GET', url: '/__admin/report', headers: AUTH }))
-    await page.locator('#report .report-figures', { hasText: `Requests judged${report.journal.entries}` }).waitFor()
+    const report = json<{ verdict: { outcome: string; counts: { requests: number } } }>(await h.app.inject({ method: 'GET', url: '/__admin/report', headers: AUTH }))
+    await page.locator('#report .report-figures', { hasText: `Requests judged${report.verdict.counts.requests}` }).waitFor()
+    expect(await page.getAttribute('#report .verdict', 'class')).toBe(`verdict verdict-${report.verdict.outcome}`)
     const href = (await page.getAttribute('a:has-text("Open the full client report")', 'href')) as string
     const full = await page.request.get(`${h.origin}${href}`, { headers: { authorization: BASIC } })
     expect(full.status()).toBe(200)

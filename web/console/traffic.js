@@ -509,21 +509,25 @@
       }
       var report = result.data
       var findings = Array.isArray(report.findings) ? report.findings : []
-      var problems = findings.filter(function (f) {
-        return f.level === 'problem'
-      }).length
-      if (report.verdict !== undefined) {
-        var verdict = document.createElement('p')
-        verdict.className = 'verdict'
-        verdict.textContent = typeof report.verdict === 'string' ? report.verdict : report.verdict.text || report.verdict.summary || JSON.stringify(report.verdict)
-        place.appendChild(verdict)
+      var verdict = report.verdict || { outcome: '', reason: '', counts: {} }
+      var counts = verdict.counts || {}
+      var OUTCOMES = { pass: 'Pass', 'pass-with-warnings': 'Pass with warnings', fail: 'Fail' }
+      if (verdict.outcome) {
+        var line = document.createElement('p')
+        line.className = 'verdict verdict-' + verdict.outcome
+        var strong = document.createElement('strong')
+        strong.textContent = OUTCOMES[verdict.outcome] || verdict.outcome
+        line.appendChild(strong)
+        if (verdict.reason) line.appendChild(document.createTextNode(': ' + verdict.reason))
+        place.appendChild(line)
       }
       var figures = document.createElement('dl')
       figures.className = 'report-figures'
       ;[
-        ['Requests judged', C.count(report.journal ? report.journal.entries : 0)],
-        ['Problems', C.count(problems)],
-        ['Notes', C.count(findings.length - problems)],
+        ['Requests judged', C.count(counts.requests !== undefined ? counts.requests : report.journal ? report.journal.entries : 0)],
+        ['Problems', C.count(counts.problems || 0)],
+        ['Warnings', C.count(counts.warnings || 0)],
+        ['Notes', C.count(counts.notes || 0)],
         ['Faults injected', C.count(report.faults ? report.faults.injected : 0)]
       ].forEach(function (pair) {
         var div = document.createElement('div')
@@ -537,12 +541,16 @@
       })
       place.appendChild(figures)
       if (findings.length > 0) {
+        var LEVELS = { problem: 'Problem', warning: 'Warning', note: 'Note' }
         var list = document.createElement('ul')
         list.className = 'findings'
         findings.slice(0, 12).forEach(function (f) {
           var item = document.createElement('li')
           item.className = f.level
-          item.textContent = (f.level === 'problem' ? 'Problem: ' : 'Note: ') + f.text
+          var ids = Array.isArray(f.requests) && f.requests.length > 0 ? ' (requests ' + f.requests.map(function (id) {
+            return '#' + id
+          }).join(', ') + ')' : ''
+          item.textContent = (LEVELS[f.level] || f.level) + ': ' + f.text + ids
           list.appendChild(item)
         })
         place.appendChild(list)
