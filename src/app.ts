@@ -268,7 +268,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     await app.register(metricsPlugin, { engine: fleet, registry, api, requireAuth: settings.metricsAuth, authCheck: restAuth })
     // The console's buttons run the real operations through the whole app (src/console/proxy.ts).
     if (settings.console) {
-      await app.register(consolePlugin, { engine: fleet, manager, appPath: settings.appPath, credentials: { rest, admin }, inject: (request) => app.inject(request), hub: streams })
+      await app.register(consolePlugin, { engine: fleet, manager, journal: traffic.journal, appPath: settings.appPath, credentials: { rest, admin }, inject: (request) => app.inject(request), hub: streams })
     }
     await parts.extend?.(app)
     await app.ready()

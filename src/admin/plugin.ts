@@ -19,10 +19,17 @@ import { InvalidScenarioError, issueItems } from './scenario-load.js'
 import { clockRoutes } from './routes/clock.js'
 import { faultRoutes } from './routes/faults.js'
 import { fleetRoutes } from './routes/fleet.js'
+import { libraryRoutes } from './routes/library.js'
 import { scenarioRoutes } from './routes/scenario.js'
 import { snapshotRoutes, type SaveState } from './routes/snapshot.js'
 
 export const ADMIN_PREFIX = '/__admin'
+
+/** Endpoints whose body is in the scenario language (src/admin/text-body.ts), and what it is. */
+const SCENARIO_LANGUAGE_BODIES: Readonly<Record<string, string>> = {
+  [`PUT ${ADMIN_PREFIX}/scenario`]: 'scenario',
+  [`POST ${ADMIN_PREFIX}/faults`]: 'fault rule'
+}
 const SERVICE = 'admin'
 
 export interface AdminPluginOptions {
@@ -52,11 +59,10 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
       })
 
       scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-        if (error instanceof InvalidScenarioError) return sendErrors(reply, 400, issueItems(error.issues))
+        if (error instanceof InvalidScenarioError) return sendErrors(reply, 400, issueItems(error))
         let apiErr = toCatalogueError(error, request, bodyLimit)
-        if (apiErr.code === 'E_UNSUPPORTED_MEDIA_TYPE' && request.url.split('?')[0] === `${ADMIN_PREFIX}/scenario`) {
-          apiErr = apiError('E_SCENARIO_MEDIA_TYPE', { contentType: request.headers['content-type'] ?? '' })
-        }
+        const what = apiErr.code === 'E_UNSUPPORTED_MEDIA_TYPE' ? SCENARIO_LANGUAGE_BODIES[`${request.method} ${request.url.split('?')[0]}`] : undefined
+        if (what !== undefined) apiErr = apiError('E_SCENARIO_MEDIA_TYPE', { contentType: request.headers['content-type'] ?? '', what })
         if (apiErr.statusCode >= 500) request.log.error({ err: error }, 'admin request failed')
         const status = apiErr.statusCode
         return sendErrors(reply, status, [apiErr, ...apiErr.more].map((e) => ({ status, message: e.message, code: e.code })))
@@ -70,8 +76,9 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
       clockRoutes(scope, context)
       fleetRoutes(scope, context)
       snapshotRoutes(scope, options.saveState)
-      faultRoutes(scope, context)
+      await faultRoutes(scope, context)
       await scenarioRoutes(scope, context)
+      libraryRoutes(scope, context)
     },
     { prefix: ADMIN_PREFIX }
   )

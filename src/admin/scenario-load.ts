@@ -11,19 +11,26 @@ import { checkScenarioValue, parseScenario } from '../scenario/load.js'
 import type { Scenario } from '../scenario/types.js'
 import { managerTemplates } from './templates.js'
 
-/** The issues of an invalid scenario, carried to the admin error handler. */
+/** The issues of an invalid scenario (or fault rule: `code`), carried to the admin error handler. */
 export class InvalidScenarioError extends Error {
-  constructor(readonly issues: readonly ScenarioIssue[]) {
-    super(`invalid scenario: ${issues.length} problem(s)`)
+  constructor(
+    readonly issues: readonly ScenarioIssue[],
+    readonly code: 'E_INVALID_SCENARIO' | 'E_INVALID_FAULT_RULE' = 'E_INVALID_SCENARIO'
+  ) {
+    super(`invalid ${code === 'E_INVALID_SCENARIO' ? 'scenario' : 'fault rule'}: ${issues.length} problem(s)`)
     this.name = 'InvalidScenarioError'
   }
 }
 
-/** One envelope error item per problem: the catalogue code, and where the problem is. */
-export function issueItems(issues: readonly ScenarioIssue[]) {
-  return issues.map((issue) => {
-    const error = apiError('E_INVALID_SCENARIO', { problem: formatIssue(issue) })
-    return { status: error.statusCode, code: error.code, message: error.message, issue: issue.code, path: issue.path, line: issue.line, column: issue.column }
+/**
+ * One envelope error item per problem: the catalogue code and message, and the problem apart
+ * (`issue` code, `path`, `line` and `column`, `problem` without place or advice) for a program
+ * that shows it at its place, as the console's editor does.
+ */
+export function issueItems(error: InvalidScenarioError) {
+  return error.issues.map((issue) => {
+    const item = apiError(error.code, { problem: formatIssue(issue) })
+    return { status: item.statusCode, code: item.code, message: item.message, issue: issue.code, path: issue.path, line: issue.line, column: issue.column, problem: issue.message }
   })
 }
 
@@ -32,6 +39,32 @@ export function readScenario(body: unknown, sourceName: string): Scenario {
   const result = typeof body === 'string' ? parseScenario(body, sourceName) : checkScenarioValue(body, sourceName)
   if (!result.ok) throw new InvalidScenarioError(result.issues)
   return result.scenario
+}
+
+/** What a scenario is, in brief: the scenario library's listing and a dry run's answer. */
+export function scenarioSummary(scenario: Scenario) {
+  return {
+    name: scenario.name,
+    description: scenario.description,
+    agents: scenario.fleet.agents,
+    stages: scenario.stages.map((stage) => stage.name),
+    timeline: scenario.timeline.map((event) => event.name),
+    faults: scenario.faults.map((rule) => rule.name)
+  }
+}
+
+/**
+ * Checks that the engine can hold the scenario, as compileForManager would, and changes nothing:
+ * template names the manager lacks would be created then, so they pass; a sub template's name
+ * fails as it would.
+ */
+export function checkForManager(scenario: Scenario, epochMs: number, manager: Manager): void {
+  try {
+    compileScenario(scenario, epochMs, managerTemplates(manager, scenario.name, { create: false }))
+  } catch (error) {
+    if (error instanceof ScenarioCompileError) throw apiError('E_SCENARIO_UNSUPPORTED', { detail: error.message })
+    throw error
+  }
 }
 
 /** Compiles with template names resolved (and created when missing) in the manager. */

@@ -14,12 +14,17 @@ export function defaultMasterConfig(caFingerprint: string): MasterConfig {
   return { address: 'manager.fleetsim.local', port: 4041, caFingerprint, isLogToFile: true, logLevel: 'INFO', mode: 'Connect', verbatim: '' }
 }
 
-export function managerTemplates(manager: Manager, scenarioName: string): CompileContext {
+/** Id a dry run gives a template it would create: the compiled program is thrown away. */
+const NOT_CREATED = 0
+
+/** `create: false` (a dry run): a missing template is not created, and the compiled program is only a check. */
+export function managerTemplates(manager: Manager, scenarioName: string, { create = true }: { create?: boolean } = {}): CompileContext {
   return {
     templateId(name) {
       const existing = manager.templates.get(name)
       if (existing?.kind === 'master') return existing.id
       if (existing !== undefined) throw new ScenarioCompileError(`"${name}" is a sub template of the manager; scenario templates are master templates, so rename one of them`)
+      if (!create) return NOT_CREATED
       const created = manager.templates.add('master', {
         name,
         description: `created by fleetsim for scenario "${scenarioName}"`,

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import type { FleetEngine } from '../fleet/fleet.js'
+import type { Journal } from '../journal/journal.js'
 import type { Manager } from '../manager/manager.js'
 import type { FleetHistory } from './fleet-history.js'
 import type { EventHub } from './stream.js'
@@ -14,6 +15,8 @@ import type { Raw } from './markup.js'
 export interface ConsoleContext {
   engine: FleetEngine
   manager: Manager
+  /** the request journal (the Traffic page's `journal` topic follows it) */
+  journal: Journal
   /** the REST operations' application path, e.g. `/manager/mvc` */
   appPath: string
   /** the console's live stream: pages add topics here (see stream.ts) */

@@ -20,6 +20,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, Injec
 import { toCatalogueError } from '../http/error-handler.js'
 import { UNDOCUMENTED } from '../http/openapi.js'
 import type { FleetEngine } from '../fleet/fleet.js'
+import { Journal } from '../journal/journal.js'
 import type { Manager } from '../manager/manager.js'
 import { createAuthCheck, type Credentials } from '../protocol/auth.js'
 import { apiError } from '../protocol/errors.js'
@@ -51,6 +52,8 @@ const PAGE_HEADERS = {
 export interface ConsolePluginOptions {
   engine: FleetEngine
   manager: Manager
+  /** the request journal the Traffic page follows; default an empty one (no journal) */
+  journal?: Journal
   appPath: string
   credentials: { rest: Credentials; admin: Credentials }
   /** runs a request through the whole app (the root instance's inject) */
@@ -85,7 +88,8 @@ export async function consolePlugin(app: FastifyInstance, options: ConsolePlugin
   const hub = options.hub ?? new EventHub()
   const history = new FleetHistory(engine)
   hub.addTopic(fleetTopic(engine, history))
-  const context: ConsoleContext = { engine, manager, appPath: options.appPath, hub, history, inject: options.inject, credentials: options.credentials }
+  const journal = options.journal ?? new Journal(0)
+  const context: ConsoleContext = { engine, manager, journal, appPath: options.appPath, hub, history, inject: options.inject, credentials: options.credentials }
   const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024
 
   // The chart has a past when a page opens: samples are taken while nobody watches too.

@@ -57,6 +57,8 @@ export interface CallKey {
   seed: number
   /** matching calls since the scenario was loaded or reset, from 0 */
   sequence: number
+  /** each rule's number in the draw keys (FaultState.drawKeys); default its index */
+  ruleKeys?: readonly number[]
 }
 
 /**
@@ -73,7 +75,8 @@ export function planCall(
   failFirst: { left(k: number): boolean; take(k: number): void }
 ): FaultPlan {
   const plan = emptyPlan()
-  const draw = (k: number, stream: number) => uniform(key.seed, key.sequence, k, stream)
+  const ruleKeys = key.ruleKeys
+  const draw = (k: number, stream: number) => uniform(key.seed, key.sequence, ruleKeys === undefined ? k : ruleKeys[k], stream)
   rules.forEach((rule, k) => {
     if (!ruleApplies(rule, operation, second)) return
     if (rule.latencyMs !== null) {

@@ -56,7 +56,7 @@ async function faultsPluginImpl(app: FastifyInstance, options: FaultsPluginOptio
     // Calls that meet no rule do not move the sequence, so adding traffic to an unaffected
     // operation does not change which calls of the affected ones meet a fault.
     if (!rules.some((rule) => ruleApplies(rule, operation, second))) return done()
-    const plan = planCall(rules, operation, second, { seed: state.source.identity.seed, sequence: state.nextSequence() }, {
+    const plan = planCall(rules, operation, second, { seed: state.source.identity.seed, sequence: state.nextSequence(), ruleKeys: state.drawKeys() }, {
       left: (k) => state.failFirstLeft(k),
       take: (k) => state.takeFailFirst(k)
     })

@@ -169,10 +169,10 @@ function describeAdmin(operation: Json): void {
   const body = operation['x-fleetsim-body']
   delete operation['x-fleetsim-body']
   if (body === 'json') operation.requestBody = { required: false, content: { [JSON_MEDIA]: { schema: ANY_OBJECT } } }
-  if (body === 'scenario') {
+  if (body === 'scenario' || body === 'fault-rule') {
     operation.requestBody = {
       required: true,
-      description: 'the scenario (docs/scenarios.md)',
+      description: body === 'scenario' ? 'the scenario (docs/scenarios.md)' : "one fault rule, written as an entry of a scenario's faults (docs/scenarios.md#faults)",
       content: Object.fromEntries(['application/yaml', 'text/yaml', JSON_MEDIA].map((type) => [type, { schema: ANY_OBJECT }]))
     }
   }

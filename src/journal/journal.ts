@@ -22,6 +22,8 @@ export interface JournalFilter {
   status?: string
   /** only entries that arrived at or after this wall time (epoch ms) */
   since?: number
+  /** only entries with a greater id: a reader's cursor, its last `lastId` (reads nothing older) */
+  after?: number
   /** at most this many entries: the newest ones, oldest first */
   limit?: number
 }
@@ -116,6 +118,11 @@ export class Journal {
     return this.stored
   }
 
+  /** The id of the newest request recorded (0 before the first): a cursor for `after`. Survives clearing. */
+  get lastId(): number {
+    return this.nextId - 1
+  }
+
   /** The bytes the stored entries are charged together (at most maxBytes, bar one entry). */
   get bytes(): number {
     return this.held
@@ -191,33 +198,45 @@ export class Journal {
     if (--shared.holders === 0) this.held -= shared.bytes
   }
 
-  /** Every stored entry, oldest first. */
-  entries(): JournalEntry[] {
+  /** Every stored entry with an id above `afterId`, oldest first. */
+  entries(afterId = 0): JournalEntry[] {
     const out: JournalEntry[] = []
-    const start = (this.next - this.stored + this.capacity) % Math.max(1, this.capacity)
-    for (let i = 0; i < this.stored; i++) {
-      const at = (start + i) % this.capacity
-      const slot = this.ring[at] as JournalEntry | LazyEntry | SharedFacts
-      // Built once: later reads see the very same object. Its charge stays: it was charged
-      // for what the built entry holds (a shared object is released with its last holder).
-      // Every add takes the next id and the next slot, so ids run on from the oldest entry's.
-      const id = this.nextId - this.stored + i
-      let entry: JournalEntry
-      if (slot instanceof LazyEntry) entry = slot.build(slot.facts, slot.id)
-      else if (slot instanceof SharedFacts) {
-        entry = this.buildShared(slot, at, id)
-        this.unshare(slot)
-      } else entry = slot
-      this.ring[at] = entry
-      out.push(entry)
-    }
+    // Ids run on from the oldest entry's (see entryAt), so the entries after the cursor are the
+    // newest ones: a reader polling with its cursor touches only what is new.
+    const skip = Math.min(this.stored, Math.max(0, afterId - (this.nextId - this.stored) + 1))
+    for (let i = skip; i < this.stored; i++) out.push(this.entryAt(i))
     return out
+  }
+
+  /** The stored entry with this id, or undefined when it was never recorded or has been dropped. */
+  get(id: number): JournalEntry | undefined {
+    const i = id - (this.nextId - this.stored)
+    return Number.isInteger(i) && i >= 0 && i < this.stored ? this.entryAt(i) : undefined
+  }
+
+  /** The i-th stored entry, oldest first (0 ≤ i < stored). */
+  private entryAt(i: number): JournalEntry {
+    const start = (this.next - this.stored + this.capacity) % this.capacity
+    const at = (start + i) % this.capacity
+    const slot = this.ring[at] as JournalEntry | LazyEntry | SharedFacts
+    // Built once: later reads see the very same object. Its charge stays: it was charged
+    // for what the built entry holds (a shared object is released with its last holder).
+    // Every add takes the next id and the next slot, so ids run on from the oldest entry's.
+    const id = this.nextId - this.stored + i
+    let entry: JournalEntry
+    if (slot instanceof LazyEntry) entry = slot.build(slot.facts, slot.id)
+    else if (slot instanceof SharedFacts) {
+      entry = this.buildShared(slot, at, id)
+      this.unshare(slot)
+    } else entry = slot
+    this.ring[at] = entry
+    return entry
   }
 
   query(filter: JournalFilter = {}): JournalEntry[] {
     const status = statusMatcher(filter.status)
     const operations = filter.operations !== undefined && filter.operations.length > 0 ? new Set(filter.operations) : undefined
-    const matching = this.entries().filter(
+    const matching = this.entries(filter.after).filter(
       (entry) =>
         (operations === undefined || operations.has(entry.operation)) &&
         status(entry.status) &&

@@ -2,8 +2,10 @@
  * The traffic plugin: the request journal and strict checking (recorder.ts), and the admin
  * endpoints that read them:
  *
- * - `GET /__admin/requests?operation=&status=&since=&limit=`: journal entries, oldest first,
- *   with what the journal holds (`stored`, `bytes`) and its bounds (`capacity`, `maxBytes`)
+ * - `GET /__admin/requests?operation=&status=&since=&after=&limit=`: journal entries, oldest
+ *   first, with what the journal holds (`stored`, `bytes`), its bounds (`capacity`, `maxBytes`)
+ *   and `lastId`, the cursor a live reader sends back as `after` to get only newer entries
+ * - `GET /__admin/requests/<id>`: one entry, by its id
  * - `DELETE /__admin/requests`: clears the journal (and so the report)
  * - `GET /__admin/report`: the client report, JSON; HTML with `Accept: text/html` or `?format=html`
  *
@@ -87,6 +89,11 @@ function parseFilter(query: Record<string, string | string[] | undefined>): Jour
     if (Number.isNaN(ms)) throw apiError('E_INVALID_VALUE', { where: 'query parameter', name: 'since', rule: 'must be an ISO 8601 date-time or epoch milliseconds', got: JSON.stringify(since) })
     filter.since = ms
   }
+  const after = one('after')
+  if (after !== undefined && after !== '') {
+    if (!/^\d+$/.test(after)) throw apiError('E_INVALID_VALUE', { where: 'query parameter', name: 'after', rule: 'must be an entry id (a whole number, the lastId of an earlier answer)', got: JSON.stringify(after) })
+    filter.after = Number(after)
+  }
   const limit = one('limit')
   if (limit !== undefined && limit !== '') {
     if (!/^\d+$/.test(limit) || Number(limit) < 1) throw apiError('E_INVALID_VALUE', { where: 'query parameter', name: 'limit', rule: 'must be a positive integer', got: JSON.stringify(limit) })
@@ -122,7 +129,15 @@ async function trafficPluginImpl(app: FastifyInstance, options: TrafficPluginOpt
     const filter = parseFilter(request.query as Record<string, string | undefined>)
     const entries = traffic.journal.query(filter)
     const { journal } = traffic
-    return { entries, returned: entries.length, stored: journal.size, dropped: journal.dropped, capacity: journal.capacity, bytes: journal.bytes, maxBytes: journal.maxBytes }
+    return { entries, returned: entries.length, lastId: journal.lastId, stored: journal.size, dropped: journal.dropped, capacity: journal.capacity, bytes: journal.bytes, maxBytes: journal.maxBytes }
+  })
+
+  app.get<{ Params: { id: string } }>('/__admin/requests/:id', route, async (request) => {
+    const { journal } = traffic
+    const entry = /^\d{1,15}$/.test(request.params.id) ? journal.get(Number(request.params.id)) : undefined
+    if (entry !== undefined) return entry
+    const first = journal.lastId - journal.size + 1
+    throw apiError('E_UNKNOWN_JOURNAL_ENTRY', { id: request.params.id, held: journal.size === 0 ? null : { first, last: journal.lastId } })
   })
 
   app.delete('/__admin/requests', route, async (_request, reply) => {

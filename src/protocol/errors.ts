@@ -234,17 +234,46 @@ export const ERRORS = {
     400,
     (p) => `The scenario is valid but cannot run: ${p.detail}.`
   ),
-  E_SCENARIO_MEDIA_TYPE: entry<{ contentType: string }>(
+  // `what`: a scenario, or one of its fault rules (POST /__admin/faults).
+  E_SCENARIO_MEDIA_TYPE: entry<{ contentType: string; what: string }>(
     415,
-    (p) => `Content-Type ${JSON.stringify(p.contentType)} is not a scenario type: send the scenario as application/yaml, text/yaml or application/json.`
+    (p) => `Content-Type ${JSON.stringify(p.contentType)} is not a type of the scenario language: send the ${p.what} as application/yaml, text/yaml or application/json.`
   ),
   E_NO_SCENARIO: entry(
     404,
     () => 'No scenario is running (the default fleet is): load one with PUT /__admin/scenario or start with --scenario FILE.'
   ),
+  E_UNKNOWN_SCENARIO: entry<{ name: string; nearest?: string; names: readonly string[] }>(
+    404,
+    (p) =>
+      `No scenario named ${JSON.stringify(p.name)} in the library` +
+      (p.nearest === undefined ? '' : `: did you mean ${JSON.stringify(p.nearest)}?`) +
+      ` The library has ${list(p.names)} (GET /__admin/scenarios); load any other scenario with PUT /__admin/scenario.`
+  ),
+  E_UNKNOWN_JOURNAL_ENTRY: entry<{ id: string; held: { first: number; last: number } | null }>(
+    404,
+    (p) =>
+      `No journal entry has the id ${JSON.stringify(p.id)}: ` +
+      (p.held === null ? 'the journal is empty' : `the journal holds the entries ${p.held.first} to ${p.held.last}`) +
+      ' (it keeps the newest --journal-size entries; GET /__admin/requests lists them).'
+  ),
+  E_INVALID_FAULT_RULE: entry<{ problem: string }>(
+    400,
+    (p) => `${p.problem} (fix this and send the rule again: a rule is written as an entry of a scenario's faults, see docs/scenarios.md#faults).`
+  ),
+  E_UNKNOWN_FAULT_RULE: entry<{ id: string; ids: readonly string[] }>(
+    404,
+    (p) =>
+      `No fault rule has the id ${JSON.stringify(p.id)}: ` +
+      (p.ids.length === 0 ? 'no rule is in force.' : `the rules in force are ${list(p.ids)} (GET /__admin/faults lists them).`)
+  ),
+  E_TOO_MANY_FAULT_RULES: entry<{ limit: number }>(
+    409,
+    (p) => `The admin API already holds ${p.limit} added fault rules, the most it keeps: remove one with DELETE /__admin/faults/<id> first.`
+  ),
   E_UNKNOWN_ADMIN_PATH: entry<{ method: string; path: string }>(
     404,
-    (p) => `No admin endpoint ${p.method} ${p.path}: see docs/admin.md for the list (clock, clock/advance, fleet, scenario, reset, agents/<name>/override, agents/<name>/fail-next-reconnect, faults, snapshot, requests, report).`
+    (p) => `No admin endpoint ${p.method} ${p.path}: see docs/admin.md for the list (clock, clock/advance, fleet, scenario, scenarios, scenarios/<name>, scenarios/<name>/start, reset, agents/<name>/override, agents/<name>/fail-next-reconnect, faults, faults/<id>, snapshot, requests, requests/<id>, report).`
   ),
   E_NO_STATE_FILE: entry(
     409,

@@ -106,7 +106,8 @@ const body: Read<NonNullable<FaultRule['body']>> = (value, path, sink) => {
   return slow === undefined || truncate === undefined ? undefined : { slowBytesPerSecond: slow, truncateRate: truncate }
 }
 
-export function faultRule(index: number): Read<FaultRule> {
+/** The reader of the rule at `index` of a scenario's `faults`; `defaultName` names it when it has no `name`. */
+export function faultRule(index: number, defaultName = `fault-${index + 1}`): Read<FaultRule> {
   return (value: unknown, path: Path, sink: Sink) => {
     const f = fields(value, path, sink, FAULT_KEYS, 'a fault rule mapping')
     if (f === undefined) return undefined
@@ -114,7 +115,7 @@ export function faultRule(index: number): Read<FaultRule> {
     if (!EFFECTS.some((k) => f.has(k))) {
       sink.add('FSC_MISSING', path, `missing a fault: one or more of ${EFFECTS.join(', ')}`)
     }
-    const name = f.opt('name', text, `fault-${index + 1}`)
+    const name = f.opt('name', text, defaultName)
     const window = f.opt('during', during, null)
     const latencyMs = f.opt('latency', millisecondsDistribution, null)
     const err = f.opt('error', error, null)

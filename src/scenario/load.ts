@@ -16,10 +16,11 @@ import { aliasProblem, type AliasProblem } from './aliases.js'
 import { Sink, formatPath } from './check.js'
 import { readScenario } from './document.js'
 import { ScenarioError, type ScenarioIssue } from './errors.js'
+import { faultRule } from './faults.js'
 import { deepFreeze } from './freeze.js'
 import { SCENARIO_LIMITS, checkText, tooLarge } from './limits.js'
 import { NO_POSITIONS, yamlLocator, type Locator } from './locate.js'
-import type { Scenario } from './types.js'
+import type { FaultRule, Scenario } from './types.js'
 import { duplicateKeys } from './unique-keys.js'
 
 export type LoadResult =
@@ -50,15 +51,26 @@ function inDocumentOrder(issues: readonly ScenarioIssue[], sourceName: string): 
   return [...sorted.slice(0, max), { code: 'FSC_MORE', file: sourceName, path: '', line: null, column: null, message }]
 }
 
-function finish(value: unknown, sourceName: string, locator: Locator): LoadResult {
+/** What a section reader made of a parsed value, or the problems it found. */
+export type ReadResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: readonly ScenarioIssue[] }
+
+/** Reads a parsed value, valid only without problems; the problems placed by `locator`, in document order. */
+function finish<T>(value: unknown, sourceName: string, locator: Locator, read: (value: unknown, sink: Sink) => T | undefined): ReadResult<T> {
   const sink = new Sink()
-  const scenario = readScenario(value, nameOf(sourceName), sourceName, sink)
-  if (scenario !== undefined && sink.problems.length === 0) return { ok: true, scenario: deepFreeze(scenario) }
+  const got = read(value, sink)
+  if (got !== undefined && sink.problems.length === 0) return { ok: true, value: deepFreeze(got) }
   const issues = sink.problems.map((p): ScenarioIssue => {
     const at = locator.locate(p.path, p.atKey)
     return { code: p.code, file: sourceName, path: formatPath(p.path), line: at?.line ?? null, column: at?.column ?? null, message: p.message }
   })
   return { ok: false, issues: inDocumentOrder(issues, sourceName) }
+}
+
+/** The whole scenario document as `finish` reads it. */
+const scenarioReader = (sourceName: string) => (value: unknown, sink: Sink) => readScenario(value, nameOf(sourceName), sourceName, sink)
+
+function asLoadResult(result: ReadResult<Scenario>): LoadResult {
+  return result.ok ? { ok: true, scenario: result.value } : result
 }
 
 function yamlIssue(error: YAMLError, sourceName: string): ScenarioIssue {
@@ -90,6 +102,14 @@ function thrownIssue(error: unknown, sourceName: string): ScenarioIssue {
 
 /** Parses YAML (or JSON) text; `sourceName` names it in messages and sets the default name. */
 export function parseScenario(text: string, sourceName: string): LoadResult {
+  return asLoadResult(parseYamlWith(text, sourceName, scenarioReader(sourceName)))
+}
+
+/**
+ * Parses YAML (or JSON) text with the scenario's limits and checks, then reads the value with
+ * `read` (a section's reader, e.g. one fault rule): what parseScenario does for a whole scenario.
+ */
+export function parseYamlWith<T>(text: string, sourceName: string, read: (value: unknown, sink: Sink) => T | undefined): ReadResult<T> {
   const refused = checkText(text, sourceName)
   if (refused !== undefined) return { ok: false, issues: [refused] }
   const lines = new LineCounter()
@@ -114,12 +134,20 @@ export function parseScenario(text: string, sourceName: string): LoadResult {
   } catch (error) {
     return { ok: false, issues: [thrownIssue(error, sourceName)] }
   }
-  return finish(value, sourceName, yamlLocator(doc.contents, lines))
+  return finish(value, sourceName, yamlLocator(doc.contents, lines), read)
 }
 
 /** Checks an already parsed value (for example a JSON request body); no line numbers. */
 export function checkScenarioValue(value: unknown, sourceName: string): LoadResult {
-  return finish(value, sourceName, NO_POSITIONS)
+  return asLoadResult(finish(value, sourceName, NO_POSITIONS, scenarioReader(sourceName)))
+}
+
+/**
+ * One fault rule, as an entry of a scenario's `faults` is written (YAML or JSON text): what the
+ * admin API adds to the rules in force. `defaultName` names it when it has no `name`.
+ */
+export function parseFaultRule(text: string, sourceName: string, defaultName: string): ReadResult<FaultRule> {
+  return parseYamlWith(text, sourceName, (value, sink) => faultRule(0, defaultName)(value, [], sink))
 }
 
 /** The file's text, or `tooLarge` without reading more than one byte past the limit. */

@@ -99,7 +99,7 @@ describe('the console stream', () => {
     await client.upTo(1)
     const before = h.engine.now()
     await admin(h.app, 'POST', '/clock/advance', { seconds: '15m' })
-    const next = (await client.until((e) => (e.data as FleetEvent).summary.virtualMs === before + 900_000, 1)).data as FleetEvent
+    const next = (await client.until((e) => e.event === 'fleet' && (e.data as FleetEvent).summary.virtualMs === before + 900_000, 1)).data as FleetEvent
     expect(next.series).toBeUndefined()
     const events = next.samples?.flatMap((s) => s.events ?? []) ?? []
     expect(events).toContainEqual({ second: 600, label: 'datacentre-outage (offline)' })

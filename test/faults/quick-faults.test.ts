@@ -90,8 +90,8 @@ describe('the quick fault flags', () => {
     expect(listed).toEqual({
       enabled: true,
       rules: [
-        { name: '--latency', operations: null, during: null, latencyMs: { kind: 'uniform', min: 150, max: 250 }, error: null, reset: null, stall: null, failFirst: null, body: null },
-        { name: '--error-rate', operations: null, during: null, latencyMs: null, error: { status: 500, rate: 0.05, message: 'fault injected by the fleetsim scenario' }, reset: null, stall: null, failFirst: null, body: null }
+        { id: 'flag-1', origin: 'flag', name: '--latency', operations: null, during: null, latencyMs: { kind: 'uniform', min: 150, max: 250 }, error: null, reset: null, stall: null, failFirst: null, body: null },
+        { id: 'flag-2', origin: 'flag', name: '--error-rate', operations: null, during: null, latencyMs: null, error: { status: 500, rate: 0.05, message: 'fault injected by the fleetsim scenario' }, reset: null, stall: null, failFirst: null, body: null }
       ]
     })
     expect((await admin(h.app, 'PUT', '/faults', { enabled: false })).json()).toMatchObject({ enabled: false, rules: listed.rules })

@@ -1,31 +1,39 @@
 /**
  * PUT, GET and DELETE /__admin/scenario. PUT takes the scenario as YAML (application/yaml,
  * text/yaml) or JSON; both are read as text, so problems in either come with line and column.
- * The scenario replaces the running one: the fleet is rebuilt at its start.
+ * The scenario replaces the running one: the fleet is rebuilt at its start. With `?dryRun=true`
+ * PUT only checks the scenario (an editor's "check" button) and changes nothing.
  */
 import type { FastifyInstance } from 'fastify'
 import { apiError } from '../../protocol/errors.js'
-import { compileForManager, readScenario } from '../scenario-load.js'
+import { checkForManager, compileForManager, readScenario, scenarioSummary } from '../scenario-load.js'
 import type { AdminContext } from '../context.js'
 import { adminSchema } from '../openapi.js'
-
-export const SCENARIO_TYPES: Array<string | RegExp> = ['application/json', 'application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml', /^application\/[\w.-]+\+(json|yaml)$/]
+import { readTextBodies, requireText } from '../text-body.js'
 
 /** Names an uploaded scenario that has no `name` of its own. */
 const DEFAULT_SOURCE = 'admin-upload'
 
+function dryRunOf(value: string | undefined): boolean {
+  if (value === undefined || value === 'false') return false
+  if (value === 'true') return true
+  throw apiError('E_NOT_IN_ENUM', { where: 'query parameter', name: 'dryRun', allowed: ['true', 'false'], got: JSON.stringify(value) })
+}
+
 export async function scenarioRoutes(app: FastifyInstance, { engine, manager }: AdminContext): Promise<void> {
   // Own parsers in their own scope: the scenario text, untouched, for the YAML loader.
   await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers()
-    for (const type of SCENARIO_TYPES) scope.addContentTypeParser(type, { parseAs: 'string' }, (_request, text, done) => done(null, text))
+    readTextBodies(scope)
 
-    scope.put<{ Querystring: { source?: string } }>('/scenario', { schema: adminSchema('adminLoadScenario', 'Load and start a scenario (YAML or JSON)', 'scenario') }, async (request) => {
-      if (typeof request.body !== 'string' || request.body.trim() === '') {
-        throw apiError('E_MISSING_BODY', { operation: 'PUT /__admin/scenario', body: 'scenario, as YAML or JSON,' })
-      }
+    scope.put<{ Querystring: { source?: string; dryRun?: string } }>('/scenario', { schema: adminSchema('adminLoadScenario', 'Load and start a scenario (YAML or JSON), or only check it', 'scenario') }, async (request) => {
+      const dryRun = dryRunOf(request.query.dryRun)
+      const text = requireText(request.body, 'PUT /__admin/scenario', 'scenario, as YAML or JSON,')
       const source = typeof request.query.source === 'string' && request.query.source !== '' ? request.query.source : DEFAULT_SOURCE
-      const scenario = readScenario(request.body, source)
+      const scenario = readScenario(text, source)
+      if (dryRun) {
+        checkForManager(scenario, engine.clock.epochMs, manager)
+        return { valid: true, ...scenarioSummary(scenario) }
+      }
       const compiled = compileForManager(scenario, engine.clock.epochMs, manager)
       await engine.reset(compiled)
       return engine.scenarioInfo()

@@ -607,8 +607,26 @@ export interface paths {
         get: operations["adminGetFaults"];
         /** Enable or disable the API fault rules */
         put: operations["adminSetFaults"];
-        post?: never;
+        /** Add an API fault rule, written as a scenario faults entry */
+        post: operations["adminAddFault"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/faults/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one API fault rule by its id */
+        delete: operations["adminRemoveFault"];
         options?: never;
         head?: never;
         patch?: never;
@@ -623,11 +641,62 @@ export interface paths {
         };
         /** The running scenario and its progress */
         get: operations["adminGetScenario"];
-        /** Load and start a scenario (YAML or JSON) */
+        /** Load and start a scenario (YAML or JSON), or only check it */
         put: operations["adminLoadScenario"];
         post?: never;
         /** Stop the scenario and go back to the default fleet */
         delete: operations["adminStopScenario"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/scenarios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The scenario library with descriptions */
+        get: operations["adminListScenarios"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/scenarios/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One library scenario as its YAML text */
+        get: operations["adminGetLibraryScenario"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/scenarios/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Load and start a library scenario */
+        post: operations["adminStartLibraryScenario"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5875,6 +5944,167 @@ export interface operations {
             };
         };
     };
+    adminAddFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description one fault rule, written as an entry of a scenario's faults (docs/scenarios.md#faults) */
+        requestBody: {
+            content: {
+                "application/yaml": {
+                    [key: string]: unknown;
+                };
+                "text/yaml": {
+                    [key: string]: unknown;
+                };
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The answer (docs/admin.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description REST_USER or REST_PASSWORD missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request error: what was wrong and how to fix it */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    adminRemoveFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer (docs/admin.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description REST_USER or REST_PASSWORD missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request error: what was wrong and how to fix it */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     adminGetScenario: {
         parameters: {
             query?: never;
@@ -6039,6 +6269,229 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer (docs/admin.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description REST_USER or REST_PASSWORD missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request error: what was wrong and how to fix it */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    adminListScenarios: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer (docs/admin.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description REST_USER or REST_PASSWORD missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request error: what was wrong and how to fix it */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    adminGetLibraryScenario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer (docs/admin.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description REST_USER or REST_PASSWORD missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request error: what was wrong and how to fix it */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    adminStartLibraryScenario: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;

@@ -1,0 +1,21 @@
+/**
+ * Bodies in the scenario language (a whole scenario, or one fault rule) are read as text, YAML
+ * or JSON alike: the YAML loader then gives every problem its line and column, JSON included.
+ */
+import type { FastifyInstance } from 'fastify'
+import { apiError } from '../protocol/errors.js'
+
+/** Content types of a body in the scenario language. */
+export const SCENARIO_TYPES: ReadonlyArray<string | RegExp> = ['application/json', 'application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml', /^application\/[\w.-]+\+(json|yaml)$/]
+
+/** Replaces the scope's parsers: every scenario-language type is handed over as text, untouched. */
+export function readTextBodies(scope: FastifyInstance): void {
+  scope.removeAllContentTypeParsers()
+  for (const type of SCENARIO_TYPES) scope.addContentTypeParser(type, { parseAs: 'string' }, (_request, text, done) => done(null, text))
+}
+
+/** The body's text; E_MISSING_BODY naming `endpoint` and `what` when there is none. */
+export function requireText(body: unknown, endpoint: string, what: string): string {
+  if (typeof body !== 'string' || body.trim() === '') throw apiError('E_MISSING_BODY', { operation: endpoint, body: what })
+  return body
+}
