@@ -3,7 +3,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', '.fleetsim/', 'bench/results/', 'grafana/**/*.json'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', '.fleetsim/', '.scratch/', 'test-artifacts/', 'bench/results/', 'grafana/**/*.json'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   // The console's scripts: classic scripts (no modules), run in the page (web/chart/ names its globals itself).
