@@ -6,6 +6,11 @@
  *
  * Next to fleetsim, in the same rounds: bare fastify and node:http sending the bytes fleetsim
  * sent for each of those requests, and WireMock (the peer) with one stub per request.
+ *
+ * Why the clock runs at speed 600 here too: the fleet then steps every 40 ms, so an agent asked
+ * for again 2,000 requests later has moved on and its answer is built anew. At speed 1 the
+ * fleet changes once a second, and at a few thousand requests a second many answers would be
+ * the kept ones: the workload would no longer measure building.
  */
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
