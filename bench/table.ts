@@ -15,12 +15,13 @@ const END = '<!-- bench:results:end -->'
 
 const SECTIONS = [
   { title: 'built: agentinfo for 2,000 agents in turn (every answer built)', group: 'agentinfo, every answer built' },
-  { title: 'list: agentinfo by state (large answers)', group: 'agentinfo by state' },
+  // Since 2026-11-23 large answers are timed one by one, with HTTPS, XML and the peer; older runs measured otherwise.
+  { title: 'list: agentinfo by state (large answers)', group: 'agentinfo by state', since: '2026-11-23' },
   { title: 'list: many clients at once (memory)', group: 'agentinfo by state, many clients' },
   { title: 'polled: agentinfo for one agent, the same URL again', group: 'agentinfo one agent, polled' },
   { title: 'Multi-agent operations', group: 'multi-agent operations' },
   { title: 'Bare fastify by GC mode (why the servers run with --single-threaded-gc)', group: 'GC modes' }
-] as const
+] as const satisfies ReadonlyArray<{ title: string; group: string; since?: string }>
 
 async function loadResults(dir: string): Promise<BenchResults[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.json'))
@@ -74,7 +75,8 @@ function rowsTable(rows: LoadRow[]): string[] {
 export function renderTables(results: BenchResults[]): string {
   const out: string[] = []
   for (const section of SECTIONS) {
-    const source = results.find((r) => r.rows.some((row) => row.group === section.group))
+    const since = 'since' in section ? section.since : ''
+    const source = results.find((r) => r.startedAt >= since && r.rows.some((row) => row.group === section.group))
     if (source === undefined) continue
     out.push(`### ${section.title}`, '', provenance(source, section.group !== 'GC modes'), '', ...rowsTable(source.rows.filter((row) => row.group === section.group)), '')
     if (section.group === 'agentinfo by state, many clients' && (source.memory ?? []).length > 0) {
