@@ -26,6 +26,8 @@ export interface Profile {
   /** a run of large answers ends after this many answers or listDuration seconds */
   listRequests: number
   listDuration: number
+  /** seconds of each run on the fleet listed at speed 1 (a list kept between its seconds) */
+  polledListSeconds: number
   listConnections: number
   firstByteSamples: number
   /** clients listing the largest fleet at once, and for how long (seconds) */
@@ -61,6 +63,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     listFleets: [10_000, 100_000],
     listRequests: 12,
     listDuration: 30,
+    polledListSeconds: 10,
     listConnections: 2,
     firstByteSamples: 5,
     memoryClients: 8,
@@ -87,6 +90,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     listFleets: [10_000, 100_000],
     listRequests: 4,
     listDuration: 15,
+    polledListSeconds: 4,
     listConnections: 2,
     firstByteSamples: 3,
     memoryClients: 8,
@@ -114,6 +118,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     listFleets: [1500],
     listRequests: 2,
     listDuration: 5,
+    polledListSeconds: 1,
     listConnections: 1,
     firstByteSamples: 1,
     memoryClients: 2,
@@ -136,6 +141,9 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
 export const LIVELY_SPEED = 600
 /** Speed of multi-agent runs "at speed": a 10-second reconnect wait takes 10 ms. */
 export const RUNNING_SPEED = 1000
+/** The list suite's rows of a fleet at speed 1 are named with this after the variant. */
+export const AT_SPEED_1 = ', clock at speed 1'
+
 export const LIVELY_SCENARIO = 'scenarios/flapping-network.yaml'
 
 export interface SuiteContext {

@@ -1,5 +1,6 @@
 /** The targets of issues 3, 6 and 15, checked against a run's figures (only those the run measured). */
 import type { BenchResults, LoadRow, TargetCheck } from './results.js'
+import { AT_SPEED_1 } from './context.js'
 
 const POLLED = 'agentinfo one agent, polled'
 const BUILT = 'agentinfo, every answer built'
@@ -37,6 +38,9 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
   ratioAtLeast(LIST, 'fleetsim, ONLINE of 10k, XML', 'list: every ONLINE agent of 10k, XML over HTTP', 0.5)
   httpsNotWorse(LIST, 'fleetsim, ONLINE of 10k, JSON', 'fleetsim, ONLINE of 10k, JSON over HTTPS', 'list: 10k JSON over HTTPS')
   httpsNotWorse(LIST, 'fleetsim, ONLINE of 10k, XML', 'fleetsim, ONLINE of 10k, XML over HTTPS', 'list: 10k XML over HTTPS')
+  // The same lists with the clock at speed 1, serve's default: built once a virtual second.
+  ratioAtLeast(LIST, `fleetsim, ONLINE of 10k, JSON${AT_SPEED_1}`, 'list: every ONLINE agent of 10k, JSON over HTTP, clock at speed 1', 0.6)
+  ratioAtLeast(LIST, `fleetsim, ONLINE of 10k, XML${AT_SPEED_1}`, 'list: every ONLINE agent of 10k, XML over HTTP, clock at speed 1', 0.5)
 
   // Every workload measured against the peer: at least twice WireMock's rate.
   for (const r of results.rows) {

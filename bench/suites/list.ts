@@ -7,7 +7,7 @@
  */
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { AUTH_HEADERS, LIVELY_SCENARIO, LIVELY_SPEED, REST, type SuiteContext } from '../lib/context.js'
+import { AT_SPEED_1, AUTH_HEADERS, LIVELY_SCENARIO, LIVELY_SPEED, REST, type SuiteContext } from '../lib/context.js'
 import { compareRounds, type Contender } from '../lib/compare.js'
 import { fetchAnswer, runLoad, type FetchedAnswer } from '../lib/load.js'
 import type { Target } from '../lib/target.js'
@@ -31,17 +31,32 @@ interface Variant {
 
 const PATH = `${REST}/agentinfo?agentstate=ONLINE`
 
+/**
+ * The fleets listed: each size with the clock at LIVELY_SPEED, where the fleet moves every few
+ * milliseconds and every answer is built; and the smallest again at speed 1 (serve's default),
+ * where a list is built once a virtual second and sent again from the kept answers meanwhile,
+ * as a dashboard polling a list gets it.
+ */
+interface ListRun {
+  agents: number
+  speed: number
+}
+
 export async function listSuite(ctx: SuiteContext): Promise<void> {
   const { profile } = ctx
-  for (const agents of profile.listFleets) {
-    const fleet = await ctx.start({ kind: 'fleetsim', agents, seed: 7, scenario: LIVELY_SCENARIO, speed: LIVELY_SPEED, paused: false, caFingerprint: ctx.caFingerprint, tls: ctx.tls })
+  const runs: ListRun[] = [...profile.listFleets.map((agents) => ({ agents, speed: LIVELY_SPEED })), { agents: Math.min(...profile.listFleets), speed: 1 }]
+  for (const { agents, speed } of runs) {
+    const fleet = await ctx.start({ kind: 'fleetsim', agents, seed: 7, scenario: LIVELY_SCENARIO, speed, paused: false, caFingerprint: ctx.caFingerprint, tls: ctx.tls })
     const started: Target[] = [fleet]
     try {
-      const largest = agents === Math.max(...profile.listFleets)
+      const lively = speed === LIVELY_SPEED
+      const largest = agents === Math.max(...profile.listFleets) && lively
+      const suffix = lively ? '' : AT_SPEED_1
+      const key = lively ? `${agents}` : `${agents}-speed-${speed}`
       const variants: Variant[] = [
         { label: 'JSON', accept: 'application/json', https: false },
         { label: 'XML', accept: 'application/xml', https: false },
-        ...(largest
+        ...(largest || !lively
           ? []
           : [
               { label: 'JSON over HTTPS', accept: 'application/json', https: true } as const,
@@ -65,7 +80,7 @@ export async function listSuite(ctx: SuiteContext): Promise<void> {
         answers.set(v, answer as FetchedAnswer)
         const items = v.accept === 'application/json' ? body.toString('latin1').split('"content":').length - 1 : body.toString('latin1').split('<content>').length - 1
         ctx.lists.push({
-          name: `ONLINE of ${short(agents)}, ${v.label}`,
+          name: `ONLINE of ${short(agents)}, ${v.label}${suffix}`,
           agents,
           state: 'ONLINE',
           format: v.accept === 'application/json' ? 'json' : 'xml',
@@ -78,7 +93,7 @@ export async function listSuite(ctx: SuiteContext): Promise<void> {
       const routes = await Promise.all(
         variants.map(async (v, k) => {
           const answer = answers.get(v) as FetchedAnswer
-          const bodyFile = join(ctx.scratch, `list-${agents}-${k}.body`)
+          const bodyFile = join(ctx.scratch, `list-${key}-${k}.body`)
           await writeFile(bodyFile, answer.body)
           return { method: 'GET' as const, path: `/baseline/list-${k}`, status: 200, contentType: answer.contentType, bodyFile }
         })
@@ -86,17 +101,18 @@ export async function listSuite(ctx: SuiteContext): Promise<void> {
       const fastify = await ctx.start({ kind: 'fastify', routes, tls: ctx.tls })
       started.push(fastify)
       const unavailable = agents <= PEER_MAX_AGENTS ? wiremockUnavailable() : `WireMock is measured on fleets up to ${short(PEER_MAX_AGENTS)} agents`
-      const peer = unavailable === undefined ? await startWiremock(join(ctx.scratch, `wiremock-list-${agents}`), { routes }, true) : undefined
+      const peer = unavailable === undefined ? await startWiremock(join(ctx.scratch, `wiremock-list-${key}`), { routes }, true) : undefined
       if (peer !== undefined) started.push(peer)
-      else ctx.notes.push(`list ${short(agents)}: ${unavailable}`)
+      else if (lively) ctx.notes.push(`list ${short(agents)}: ${unavailable}`)
 
       for (const [k, v] of variants.entries()) {
         const originOf = (target: Target) => (v.https ? (target.tlsOrigin as string) : target.origin)
         const bare = `/baseline/list-${k}`
+        const what = `ONLINE of ${short(agents)}, ${v.label}${suffix}`
         const contenders: Contender[] = [
-          { target: 'fastify', name: `bare fastify, same bytes as ONLINE of ${short(agents)}, ${v.label}`, server: fastify, origin: originOf(fastify), path: bare },
-          ...(peer === undefined ? [] : [{ target: 'wiremock' as const, name: `WireMock, same bytes as ONLINE of ${short(agents)}, ${v.label}`, server: peer, origin: originOf(peer), path: bare }]),
-          { target: 'fleetsim', name: `fleetsim, ONLINE of ${short(agents)}, ${v.label}`, server: fleet, origin: originOf(fleet) }
+          { target: 'fastify', name: `bare fastify, same bytes as ${what}`, server: fastify, origin: originOf(fastify), path: bare },
+          ...(peer === undefined ? [] : [{ target: 'wiremock' as const, name: `WireMock, same bytes as ${what}`, server: peer, origin: originOf(peer), path: bare }]),
+          { target: 'fleetsim', name: `fleetsim, ${what}`, server: fleet, origin: originOf(fleet) }
         ]
         // The bare servers answer the same bytes at their own paths.
         const rows = await compareRounds(
@@ -105,11 +121,13 @@ export async function listSuite(ctx: SuiteContext): Promise<void> {
             path: PATH,
             headers: { ...AUTH_HEADERS, accept: v.accept },
             connections: profile.listConnections,
-            durationSeconds: profile.listDuration,
-            maxRequests: profile.listRequests,
+            // At speed 1 a run lasts its seconds: its first answers are built, and so is one
+            // after every virtual second; a few answers would measure only the first ones.
+            durationSeconds: lively ? profile.listDuration : profile.polledListSeconds,
+            maxRequests: lively ? profile.listRequests : undefined,
             timeoutSeconds: 120,
             large: true,
-            params: { agents, scenario: 'flapping-network', speed: LIVELY_SPEED, state: 'ONLINE', variant: `online-${agents}-${k}` }
+            params: { agents, scenario: 'flapping-network', speed, state: 'ONLINE', variant: `online-${key}-${k}` }
           },
           contenders,
           profile.comparisonRounds,

@@ -122,6 +122,12 @@ export interface Fleet {
    */
   revision(): number
   agentRevision(index: number): number
+  /**
+   * Every agent's revision summed: moves on with every write a step worker makes to any agent
+   * (revisions only grow). undefined while one is being written. What a kept list of agents is
+   * stamped with, since an agent may join the list as well as change in it.
+   */
+  fleetRevision(): number | undefined
   config(index: number): AgentConfig
   name(index: number): string
   uuid(index: number): string

@@ -237,6 +237,17 @@ export class FleetEngine implements Fleet, FleetObservation {
     return Atomics.load(this.core.v.seq, i)
   }
 
+  fleetRevision(): number | undefined {
+    const { seq } = this.core.v
+    let sum = 0
+    for (let i = 0; i < this.core.used; i++) {
+      const revision = Atomics.load(seq, i)
+      if ((revision & 1) === 1) return undefined
+      sum += revision
+    }
+    return sum
+  }
+
   view(i: number, withModules: boolean): AgentView {
     return viewOf(this.core, i, withModules)
   }

@@ -1,6 +1,6 @@
 /**
- * Finished answers about a few agents by name (agentinfo?agentname=…), kept and sent again
- * while nothing they show can have changed. A client polling the same agents gets the same
+ * Finished answers about a few agents by name (agentinfo?agentname=…) and lists of agents
+ * (agentinfo?agentstate=…), kept and sent again while nothing they show can have changed. A client polling the same agents gets the same
  * bytes it would get by building the answer anew, for a lookup and a few integer comparisons.
  *
  * An answer is a function of the request (path and query, format, protocol and Host header)
@@ -45,8 +45,11 @@ class Kept implements KeptAnswer {
 /** What the stamps were before the answer was built. */
 export interface AnswerStamp {
   revision: number
+  /** the agents an answer by name shows, and their revisions */
   indices: readonly number[]
   agentRevisions: number[]
+  /** a list's: Fleet.fleetRevision(), as any agent may join or leave it */
+  fleetRevision?: number
 }
 
 interface Entry {
@@ -57,8 +60,20 @@ interface Entry {
   stamp: AnswerStamp
 }
 
-/** Answers about more agents than this are not kept (checking them would cost more). */
+/** Answers about more agents than this by name are not kept (checking them would cost more). */
 export const MAX_KEPT_AGENTS = 16
+/**
+ * Lists (agentinfo by state) of more agents than this are not kept: a kept list is checked
+ * with a pass over every agent's revision (about 20 µs for 10,000 agents), and its text and
+ * bytes are held in memory (about 2 kB an agent).
+ */
+export const MAX_KEPT_LIST_AGENTS = 20_000
+/**
+ * Characters of text the kept answers may hold together; the oldest paths' answers go first
+ * past it. Each is charged twice its length, for its text and the bytes made when it is sent
+ * again. Lists are what fill it: 10,000 agents are about 7 MB of JSON.
+ */
+export const DEFAULT_KEPT_CHARS = 64 * 1024 * 1024
 /** Answers kept; past it the answers of the oldest path are dropped. */
 export const DEFAULT_KEPT_ANSWERS = 1024
 /** Answers kept per path and query (the formats, protocols and Host headers it came with). */
@@ -73,11 +88,14 @@ export const MAX_VARIANTS = 8
 export class AnswerCache {
   private readonly byUrl = new Map<string, Entry[]>()
   private count = 0
+  /** what the kept answers are charged together (twice their text's length) */
+  private chars = 0
   private hitCount = 0
 
   constructor(
-    private readonly fleet: Pick<Fleet, 'revision' | 'agentRevision'>,
-    private readonly capacity = DEFAULT_KEPT_ANSWERS
+    private readonly fleet: Pick<Fleet, 'revision' | 'agentRevision' | 'fleetRevision'>,
+    private readonly capacity = DEFAULT_KEPT_ANSWERS,
+    private readonly maxChars = DEFAULT_KEPT_CHARS
   ) {}
 
   /** The kept answer for this request, if nothing it shows has changed since. */
@@ -114,25 +132,48 @@ export class AnswerCache {
     return { revision, indices, agentRevisions }
   }
 
+  /**
+   * The stamp to keep a list under (agents chosen by state, or all of them), read before it is
+   * built; undefined when it must not be kept (a change or a step round's write under way, or
+   * more agents than MAX_KEPT_LIST_AGENTS).
+   */
+  stampList(agents: number): AnswerStamp | undefined {
+    if (agents > MAX_KEPT_LIST_AGENTS) return undefined
+    const revision = this.fleet.revision()
+    if ((revision & 1) === 1) return undefined
+    const fleetRevision = this.fleet.fleetRevision()
+    if (fleetRevision === undefined) return undefined
+    return { revision, indices: [], agentRevisions: [], fleetRevision }
+  }
+
   /** Keeps the answer if the stamps are still what they were before it was built. */
   keep(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp, text: string): void {
-    if (!this.unchanged(stamp)) return
+    const charge = 2 * text.length
+    if (charge > this.maxChars || !this.unchanged(stamp)) return
     const entries = this.byUrl.get(url)
     const same = entries === undefined ? -1 : entries.findIndex((e) => e.format === format && e.encrypted === encrypted && e.host === host)
     if (entries !== undefined && same !== -1) this.remove(url, entries, same)
     else if (entries !== undefined && entries.length >= MAX_VARIANTS) this.remove(url, entries, 0)
     else if (this.count >= this.capacity) this.dropOldestUrl()
+    while (this.count > 0 && this.chars + charge > this.maxChars) this.dropOldestUrl()
     const entry = { format, encrypted, host, answer: new Kept(text, url), stamp }
     const list = this.byUrl.get(url)
     if (list === undefined) this.byUrl.set(url, [entry])
     else list.push(entry)
     this.count++
+    this.chars += charge
   }
 
   /** Forgets every kept answer. */
   clear(): void {
     this.byUrl.clear()
     this.count = 0
+    this.chars = 0
+  }
+
+  /** Characters the kept answers are charged (twice their text's length), at most the bound. */
+  get keptChars(): number {
+    return this.chars
   }
 
   /** Answers kept. */
@@ -146,8 +187,9 @@ export class AnswerCache {
   }
 
   private remove(url: string, entries: Entry[], k: number): void {
-    entries.splice(k, 1)
+    const [gone] = entries.splice(k, 1)
     this.count--
+    this.chars -= 2 * gone.answer.text.length
     if (entries.length === 0) this.byUrl.delete(url)
   }
 
@@ -157,10 +199,17 @@ export class AnswerCache {
     if (oldest === undefined) return
     this.byUrl.delete(oldest[0])
     this.count -= oldest[1].length
+    for (const entry of oldest[1]) this.chars -= 2 * entry.answer.text.length
+  }
+
+  /** Whether nothing an answer stamped so shows has changed since (what keep() checks first). */
+  holds(stamp: AnswerStamp): boolean {
+    return this.unchanged(stamp)
   }
 
   private unchanged(stamp: AnswerStamp): boolean {
     if (this.fleet.revision() !== stamp.revision) return false
+    if (stamp.fleetRevision !== undefined && this.fleet.fleetRevision() !== stamp.fleetRevision) return false
     const { indices, agentRevisions } = stamp
     for (let k = 0; k < indices.length; k++) {
       if (this.fleet.agentRevision(indices[k]) !== agentRevisions[k]) return false

@@ -211,9 +211,11 @@ class FastPathAnswer extends SharedFacts {
   private readonly whole: { violations: JournalViolation[]; key: string } | undefined
   /** the answer's beginning (--journal-body-bytes), shared by the entries built */
   private readonly responseBody: KeptBody | undefined
+  /** a small answer's text, read when an entry is built; a large one is not held (a list is megabytes) */
+  private readonly text: string | undefined
 
   constructor(
-    readonly kept: KeptAnswer,
+    kept: KeptAnswer,
     readonly format: Format,
     readonly accept: string | undefined,
     readonly contentType: string | undefined,
@@ -234,9 +236,14 @@ class FastPathAnswer extends SharedFacts {
       this.truncated = found.truncated
       this.whole = { violations: found.violations, key: callKey('GET', OPERATION, facts.rawQuery, undefined) }
     }
-    // The kept answer stays alive while an entry holds these facts, whatever the cache does.
+    // A small kept answer stays alive while an entry holds these facts, whatever the cache does.
+    this.text = answerFacts === undefined ? kept.text : undefined
     this.bytes =
-      kept.text.length + kept.body.length + kept.url.length + (accept?.length ?? 0) + (contentType?.length ?? 0) + (this.whole === undefined ? 0 : itemsCharge(this.whole.violations))
+      (this.text === undefined ? 0 : kept.text.length + kept.body.length) +
+      kept.url.length +
+      (accept?.length ?? 0) +
+      (contentType?.length ?? 0) +
+      (this.whole === undefined ? 0 : itemsCharge(this.whole.violations))
     this.responseBody = bodyBytes > 0 ? answerAsKept(keepText(kept.text, bodyBytes, kept.body.length), kept.url, undefined) : undefined
     // Each built entry is charged the answer's beginning: built entries keep it after these
     // facts are released with their last holder.
@@ -244,7 +251,7 @@ class FastPathAnswer extends SharedFacts {
   }
 
   entry(own: OwnNumbers): JournalEntry {
-    const { kept, format, answerFacts, raw, truncated, whole, responseBody } = this
+    const { text, format, answerFacts, raw, truncated, whole, responseBody } = this
     return entryOf(
       {
         raw,
@@ -255,7 +262,7 @@ class FastPathAnswer extends SharedFacts {
         virtualMs: own.virtualMs,
         rejected: false,
         validated: true,
-        ...(answerFacts === undefined ? { body: kept.text } : { answer: answerFacts }),
+        ...(answerFacts === undefined ? { body: text } : { answer: answerFacts }),
         ...(whole === undefined ? {} : { violations: whole.violations, key: whole.key }),
         ...(truncated === undefined ? {} : { truncated }),
         ...(responseBody === undefined ? {} : { responseBody }),

@@ -156,9 +156,19 @@ export function itemsAnswer(format: Format, servicename: string, items: string[]
 
 /**
  * sendList for items already written as text (agentinfo's, item-writer.ts): a short list is
- * sent in one piece, a long one streams in chunks as sendList's does.
+ * sent in one piece, a long one streams in chunks as sendList's does. `whole`, when given, is
+ * handed the answer's parts once all of them have been made (a streamed answer's as its chunks
+ * are made, so only if the client read to the end); joined, they are the answer.
  */
-export function sendItemTexts(request: FastifyRequest, reply: FastifyReply, servicename: string, items: Iterator<string>, links: Link[], expected?: number): FastifyReply {
+export function sendItemTexts(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  servicename: string,
+  items: Iterator<string>,
+  links: Link[],
+  expected?: number,
+  whole?: (parts: readonly string[]) => void
+): FastifyReply {
   const eager = expected !== undefined && expected > EAGER_ITEMS ? FIRST_STREAMED_ITEMS : EAGER_ITEMS
   const first: string[] = []
   let next = items.next()
@@ -166,10 +176,15 @@ export function sendItemTexts(request: FastifyRequest, reply: FastifyReply, serv
     first.push(next.value)
     next = items.next()
   }
-  if (next.done) return sendRendered(request, reply, itemsAnswer(request.format, servicename, first, links))
+  if (next.done) {
+    const answer = itemsAnswer(request.format, servicename, first, links)
+    whole?.([answer])
+    return sendRendered(request, reply, answer)
+  }
   const shape = textEnvelope(request.format, servicename, links)
   reply.code(200).type(request.format === 'json' ? JSON_TYPE : XML_TYPE)
-  return reply.send(new ChunkedStream(textParts(shape, first, next.value, items)))
+  const parts = textParts(shape, first, next.value, items)
+  return reply.send(new ChunkedStream(whole === undefined ? parts : collected(parts, whole)))
 }
 
 function* textParts(shape: TextEnvelope, first: string[], pending: string, rest: Iterator<string>): Generator<string> {
@@ -182,6 +197,16 @@ function* textParts(shape: TextEnvelope, first: string[], pending: string, rest:
   yield separator + pending
   for (let next = rest.next(); !next.done; next = rest.next()) yield shape.separator + next.value
   yield shape.tail
+}
+
+/** The parts, passed on and collected; all of them go to `whole` after the last. */
+function* collected(parts: Iterator<string>, whole: (parts: readonly string[]) => void): Generator<string> {
+  const all: string[] = []
+  for (let next = parts.next(); !next.done; next = parts.next()) {
+    all.push(next.value)
+    yield next.value
+  }
+  whole(all)
 }
 
 function* listed(first: unknown[], pending: unknown, rest: Iterator<unknown>): Generator<unknown> {

@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AnswerCache, MAX_KEPT_AGENTS, MAX_VARIANTS } from '../../src/http/answer-cache.js'
+import { AnswerCache, MAX_KEPT_AGENTS, MAX_KEPT_LIST_AGENTS, MAX_VARIANTS } from '../../src/http/answer-cache.js'
 import { call, harness, type Harness } from './helpers.js'
 
 /** A fleet whose stamps the test moves by hand. */
 function stamps(agents = 4) {
-  const fleet = { rev: 0, agentRevs: new Array<number>(agents).fill(0), revision: () => fleet.rev, agentRevision: (i: number) => fleet.agentRevs[i] }
+  const fleet = {
+    rev: 0,
+    agentRevs: new Array<number>(agents).fill(0),
+    revision: () => fleet.rev,
+    agentRevision: (i: number) => fleet.agentRevs[i],
+    fleetRevision: () => (fleet.agentRevs.some((r) => r % 2 === 1) ? undefined : fleet.agentRevs.reduce((sum, r) => sum + r, 0))
+  }
   return fleet
 }
 
@@ -101,12 +107,57 @@ describe('AnswerCache', () => {
   })
 })
 
+describe('AnswerCache, lists', () => {
+  it('keeps a list while no agent at all has changed, as any may join it', () => {
+    const fleet = stamps()
+    const cache = new AnswerCache(fleet)
+    cache.keep(...at('list'), cache.stampList(3)!, 'the list')
+    expect(cache.get(...at('list'))?.text).toBe('the list')
+    // Agent 3 was not in the list; a write to it may have made it ONLINE.
+    fleet.agentRevs[3] += 2
+    expect(cache.get(...at('list'))).toBeUndefined()
+    cache.keep(...at('list'), cache.stampList(3)!, 'the list again')
+    fleet.rev += 2
+    expect(cache.get(...at('list'))).toBeUndefined()
+  })
+
+  it('keeps no list read during a write, changed while it was made, or of too many agents', () => {
+    const fleet = stamps()
+    const cache = new AnswerCache(fleet)
+    fleet.agentRevs[1] = 1
+    expect(cache.stampList(3)).toBeUndefined()
+    fleet.agentRevs[1] = 2
+    const stamp = cache.stampList(3)!
+    fleet.agentRevs[0] = 2
+    cache.keep(...at('list'), stamp, 'made while agent 0 moved')
+    expect(cache.get(...at('list'))).toBeUndefined()
+    expect(cache.stampList(MAX_KEPT_LIST_AGENTS + 1)).toBeUndefined()
+  })
+
+  it('holds at most its characters: the oldest answers go first, and one too large is not kept', () => {
+    const fleet = stamps()
+    // Each answer is charged twice its length (its text and its bytes): room for two of 10.
+    const cache = new AnswerCache(fleet, 100, 40)
+    for (const key of ['a', 'b', 'c']) cache.keep(...at(key), cache.stampList(1)!, key.repeat(10))
+    expect([cache.get(...at('a')), cache.get(...at('b')), cache.get(...at('c'))].map((kept) => kept?.text[0])).toEqual([undefined, 'b', 'c'])
+    expect(cache.keptChars).toBe(40)
+    cache.keep(...at('d'), cache.stampList(1)!, 'd'.repeat(21))
+    expect(cache.get(...at('d'))).toBeUndefined()
+    expect(cache.keptChars).toBe(40)
+    fleet.rev += 2
+    expect(cache.get(...at('b'))).toBeUndefined()
+    expect(cache.keptChars).toBe(20)
+    cache.clear()
+    expect(cache.keptChars).toBe(0)
+  })
+})
+
 describe('agentinfo by name from kept answers', () => {
   let h: Harness
   /** The app's cache, made here so the tests can count its hits (it reads the fleet the harness makes). */
   let answers: AnswerCache
   beforeAll(async () => {
-    answers = new AnswerCache({ revision: () => h.fleet.revision(), agentRevision: (index) => h.fleet.agentRevision(index) })
+    answers = new AnswerCache({ revision: () => h.fleet.revision(), agentRevision: (index) => h.fleet.agentRevision(index), fleetRevision: () => h.fleet.fleetRevision() })
     h = await harness(20, {}, { answers })
   })
   afterAll(() => h.close())
@@ -157,5 +208,44 @@ describe('agentinfo by name from kept answers', () => {
     await h.fleet.modifyAgent(7, 'renamed-7', h.fleet.config(7))
     expect((await call(h.app, 'GET', `agentinfo?agentname=${old}`)).statusCode).toBe(404)
     expect((await call(h.app, 'GET', 'agentinfo?agentname=renamed-7')).json().values[0].content.name).toBe('renamed-7')
+  })
+})
+
+describe('agentinfo lists from kept answers', () => {
+  let h: Harness
+  let answers: AnswerCache
+  beforeAll(async () => {
+    answers = new AnswerCache({ revision: () => h.fleet.revision(), agentRevision: (index) => h.fleet.agentRevision(index), fleetRevision: () => h.fleet.fleetRevision() })
+    // More agents than a list sends in one piece: the first answer streams.
+    h = await harness(1500, {}, { answers })
+  })
+  afterAll(() => h.close())
+
+  it.each([
+    ['JSON', 'agentinfo?agentstate=ONLINE', {}],
+    ['XML', 'agentinfo?agentstate=ONLINE', { accept: 'application/xml' }],
+    ['every agent, with modules', 'agentinfo?agentwithmodules=true', {}]
+  ])('sends a streamed list (%s) again from the cache, the same bytes, until the fleet moves', async (_label, path, headers) => {
+    const first = await call(h.app, 'GET', path, undefined, headers)
+    expect(first.headers['transfer-encoding']).toBe('chunked')
+    const hits = answers.hits
+    const again = await call(h.app, 'GET', path, undefined, headers)
+    expect(answers.hits).toBe(hits + 1)
+    expect(again.body).toBe(first.body)
+    await h.fleet.advance(60)
+    const later = await call(h.app, 'GET', path, undefined, headers)
+    expect(answers.hits).toBe(hits + 1)
+    expect(later.body).not.toBe(first.body)
+    expect(later.body.length).toBeGreaterThan(1_000_000)
+  })
+
+  it('drops a kept list when one agent leaves it', async () => {
+    const path = 'agentinfo?agentstate=ONLINE'
+    const first = (await call(h.app, 'GET', path)).json()
+    const leaving = first.values[10].content
+    expect((await call(h.app, 'POST', `stopagent?agentUuids=${leaving.uuid}`)).statusCode).toBe(200)
+    const after = (await call(h.app, 'GET', path)).json()
+    expect(after.values.length).toBe(first.values.length - 1)
+    expect(after.values.map((v: { content: { uuid: string } }) => v.content.uuid)).not.toContain(leaving.uuid)
   })
 })

@@ -125,6 +125,25 @@ describe('the fast path', () => {
     expect(fromBuilt.agentStates.length).toBeGreaterThan(0)
   })
 
+  it.each([
+    ['ONLINE agents, JSON', `agentinfo?agentstate=ONLINE`, {}],
+    ['every agent with modules, XML (a large answer, journalled by its facts)', `agentinfo.xml?agentwithmodules=true`, {}],
+    ['an unknown parameter, which the journal reports', `agentinfo?agentstate=ONLINE&colour=blue`, {}]
+  ])('sends a list (%s) fastify made and kept again, with the entry fastify made', async (label, query, headers) => {
+    const path = `${REST}/${query}`
+    const before = routedNow()
+    const first = await get(port, path, headers)
+    const kept = await get(port, path, headers)
+    expect(first.status).toBe(200)
+    expect(routedNow()).toBe(before + 1)
+    expect(kept.body).toBe(first.body)
+    expect(kept.headers['content-type']).toBe(first.headers['content-type'])
+    if (label.includes('large')) expect(first.body.length).toBeGreaterThan(LAZY_ANSWER_CHARS)
+    const [fromFastify, fromKept] = harness.journal.entries()
+    expect(callFacts(fromKept)).toEqual(callFacts(fromFastify))
+    if (label.includes('unknown')) expect(fromKept.violations.length).toBeGreaterThan(0)
+  })
+
   it('sends text beyond ASCII with the length in bytes fastify sent', async () => {
     await fleet.modifyAgent(29, 'agent-ünïcödé-29', fleet.config(29))
     const path = `${REST}/agentinfo?agentname=${encodeURIComponent('agent-ünïcödé-29')}`
@@ -239,18 +258,21 @@ describe('the fast path', () => {
 })
 
 describe('the fast path of fleetsim serve', () => {
-  async function serve(flags: string[]) {
+  async function serve(flags: string[], agents = 10) {
     const lines: string[] = []
     const sink = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(...chunk.toString().trim().split('\n')), done()) })
     const config = parseServeConfig(['--user', 'admin', '--password', 'secret', ...flags], {})
-    const fleet = await createFleet({ agents: 10, seed: 7, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
-    const { app, handler } = await buildApp({ fleet, ca: CA, processMetrics: false, logger: createLogger(config.logLevel, { destination: sink }) }, config)
+    const fleet = await createFleet({ agents, seed: 7, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
+    const { app, handler, traffic, fastPathAnswers } = await buildApp({ fleet, ca: CA, processMetrics: false, logger: createLogger(config.logLevel, { destination: sink }) }, config)
     const { server, port } = await listen(handler)
     const requestLines = () => lines.filter((line) => line.includes('request completed')).length
     return {
       fleet,
       port,
       requestLines,
+      traffic,
+      app,
+      fastPathAnswers,
       async close() {
         server.close()
         await app.close()
@@ -258,6 +280,26 @@ describe('the fast path of fleetsim serve', () => {
       }
     }
   }
+
+  it('sends a streamed list again as kept, with the journal entry fastify made for the stream', async () => {
+    const s = await serve(['--log-level', 'warn'], 1500)
+    const path = `${REST}/agentinfo?agentstate=ONLINE`
+    const streamed = await get(s.port, path)
+    const kept = await get(s.port, path)
+    expect(streamed.headers['transfer-encoding']).toBe('chunked')
+    expect(kept.headers['content-length']).toBe(String(Buffer.byteLength(streamed.body)))
+    expect(kept.body).toBe(streamed.body)
+    expect(s.fastPathAnswers()).toBe(1)
+    // fastify sending the kept answer (as its route does with the fast path shut) journals it as the fast path does.
+    const viaFastify = await s.app.inject({ method: 'GET', url: path, headers: { ...AUTH, accept: 'application/json', host: `127.0.0.1:${s.port}` } })
+    expect(viaFastify.body).toBe(streamed.body)
+    const [fromStream, fromKept, fromFastify] = s.traffic.journal.entries()
+    expect(callFacts(fromKept)).toEqual(callFacts(fromFastify))
+    // A streamed answer is journalled without reading it; a kept one is text the journal reads.
+    expect(fromStream.agentStates).toEqual([])
+    expect(fromKept.agentStates).toEqual(['ONLINE'])
+    await s.close()
+  })
 
   it('is shut while every request is a log line (info), so each one gets its line', async () => {
     const s = await serve(['--log-level', 'info'])

@@ -100,7 +100,16 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const indices = fleet.indices(states)
       const { agents, byState } = fleet.counts()
       const expected = states === undefined ? agents : [...states].reduce((sum, state) => sum + byState[state], 0)
-      return sendItemTexts(request, reply, 'agentinfo', itemTexts(kit, fleet, request.format, base, indices, withModules, expected), links, expected)
+      // A list is kept as a whole, like an answer by name, while no agent has changed: a
+      // dashboard polling a list at speed 1 gets it built once a virtual second.
+      const encrypted = request.protocol === 'https'
+      const kept = answers.get(request.url, request.format, encrypted, request.host)
+      if (kept !== undefined) return sendRendered(request, reply, kept.text)
+      // Read before the agents are: kept only if nothing moved while it was made and sent.
+      const stamp = answers.stampList(expected)
+      // Joined only if it will be kept: at speed 600 the fleet has usually moved by the end.
+      const keep = stamp === undefined ? undefined : (parts: readonly string[]) => answers.holds(stamp) && answers.keep(request.url, request.format, encrypted, request.host, stamp, parts.join(''))
+      return sendItemTexts(request, reply, 'agentinfo', itemTexts(kit, fleet, request.format, base, indices, withModules, expected), links, expected, keep)
     })
   }
 }
