@@ -30,7 +30,7 @@ import { faultsPlugin } from './faults/plugin.js'
 import { FaultState } from './faults/state.js'
 import type { FleetEngine } from './fleet/fleet.js'
 import { createClientTraffic, trafficPlugin, type ClientTraffic } from './journal/plugin.js'
-import { AnswerCache } from './http/answer-cache.js'
+import { AnswerCache, DEFAULT_KEPT_ANSWERS } from './http/answer-cache.js'
 import { createAuthCheck } from './protocol/auth.js'
 import { handleClientError } from './http/client-errors.js'
 import { registerContentParsers } from './http/content-parsers.js'
@@ -108,6 +108,7 @@ export type AppSettings = Pick<
   | 'journalSize'
   | 'journalMaxBytes'
   | 'journalBodyBytes'
+  | 'keptAnswersMaxBytes'
   | 'metricsAuth'
   | 'console'
   | 'latency'
@@ -134,6 +135,7 @@ export const APP_DEFAULTS: AppSettings = Object.freeze({
   journalSize: SERVE_DEFAULTS.journalSize,
   journalMaxBytes: SERVE_DEFAULTS.journalMaxBytes,
   journalBodyBytes: SERVE_DEFAULTS.journalBodyBytes,
+  keptAnswersMaxBytes: SERVE_DEFAULTS.keptAnswersMaxBytes,
   metricsAuth: SERVE_DEFAULTS.metricsAuth,
   console: SERVE_DEFAULTS.console,
   latency: SERVE_DEFAULTS.latency,
@@ -185,7 +187,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
   const admin = { user: settings.adminUser, password: settings.adminPassword }
   const restAuth = createAuthCheck(rest)
   const manager = parts.manager ?? createManager(fleet, ca, { limits: settings })
-  const answers = parts.answers ?? new AnswerCache(fleet)
+  const answers = parts.answers ?? new AnswerCache(fleet, DEFAULT_KEPT_ANSWERS, settings.keptAnswersMaxBytes)
   const traffic = createClientTraffic({
     strict: settings.strict,
     journalSize: settings.journalSize,

@@ -21,6 +21,7 @@ import { JOURNAL_DEFAULTS } from './journal/journal.js'
 import { MAX_BODY_BYTES } from './journal/journal-bounds.js'
 import { STORED_LIMIT_DEFAULTS, STORED_LIMIT_FLAGS, type StoredLimits } from './manager/limits.js'
 import { OPERATIONS, type OperationName } from './protocol/operations.js'
+import { DEFAULT_KEPT_BYTES } from './http/answer-cache.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -247,6 +248,13 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
     rule: integer(MIN_JOURNAL_BYTES, MAX_LIMIT, 'bytes'),
     default: JOURNAL_DEFAULTS.maxBytes,
     help: 'bytes the journal entries may hold together; past it the oldest are dropped'
+  }),
+  keptAnswersMaxBytes: value({
+    name: 'kept-answers-max-bytes',
+    valueName: '<bytes>',
+    rule: integer(0, MAX_LIMIT, 'bytes'),
+    default: DEFAULT_KEPT_BYTES,
+    help: 'bytes the finished agentinfo answers kept for sending again may hold together (0: keep none, build every answer)'
   }),
   journalBodyBytes: value({
     name: 'journal-body-bytes',

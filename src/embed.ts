@@ -36,6 +36,8 @@ export interface FleetsimOptions {
   journalMaxBytes?: number
   /** bytes of each request and answer body a journal entry keeps (0: none); default 4 KiB */
   journalBodyBytes?: number
+  /** bytes the answers kept for sending again may hold together (0: none); default 32 MiB */
+  keptAnswersMaxBytes?: number
   /** default `/manager/mvc` */
   appPath?: string
   /** virtual start time (ISO 8601); default 2026-01-01T00:00:00Z */
@@ -115,6 +117,7 @@ export async function startFleetsim(options: FleetsimOptions = {}): Promise<Runn
       '--journal-size', String(options.journalSize ?? SERVE_DEFAULTS.journalSize),
       '--journal-max-bytes', String(options.journalMaxBytes ?? SERVE_DEFAULTS.journalMaxBytes),
       '--journal-body-bytes', String(options.journalBodyBytes ?? SERVE_DEFAULTS.journalBodyBytes),
+      '--kept-answers-max-bytes', String(options.keptAnswersMaxBytes ?? SERVE_DEFAULTS.keptAnswersMaxBytes),
       '--log-level', 'silent',
       ...(options.joinDelay === undefined ? [] : ['--join-delay', String(options.joinDelay)]),
       ...(options.http === true ? ['--http'] : []),

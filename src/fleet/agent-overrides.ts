@@ -13,9 +13,16 @@ export class AgentOverrides {
   private readonly byUuid = new Map<string, number>()
   private readonly configs = new Map<number, AgentConfig>()
   private readonly byCert = new Map<string, number>()
+  private changes = 0
+
+  /** Moves on with every change: while it stays the same, every agent shows the same name, UUID, address and port. */
+  get revision(): number {
+    return this.changes
+  }
 
   clear(): void {
     for (const map of [this.names, this.byName, this.uuids, this.byUuid, this.configs, this.byCert]) map.clear()
+    this.changes++
   }
 
   setName(i: number, name: string): void {
@@ -23,12 +30,14 @@ export class AgentOverrides {
     if (previous !== undefined) this.byName.delete(previous)
     this.names.set(i, name)
     this.byName.set(name, i)
+    this.changes++
   }
 
   /** `uuid` in lower case */
   setUuid(i: number, uuid: string): void {
     this.uuids.set(i, uuid)
     this.byUuid.set(uuid, i)
+    this.changes++
   }
 
   setConfig(i: number, config: AgentConfig): void {
@@ -36,6 +45,7 @@ export class AgentOverrides {
     if (previous !== undefined) this.byCert.delete(normaliseFingerprint(previous.certFingerprint))
     this.configs.set(i, { ...config })
     this.byCert.set(normaliseFingerprint(config.certFingerprint), i)
+    this.changes++
   }
 
   name(i: number): string | undefined {

@@ -1,7 +1,7 @@
 /**
  * One agent as the API shows it: a torn-free copy of its fields (the sequence lock in
  * layout.ts), its counters brought to the fleet's second (counters.ts), and the text of its
- * identity. Pure: reads the views, writes nothing.
+ * identity (shown-identities.ts). Pure: reads the views, writes nothing.
  */
 import { AgentState, MODULE_STATUSES, ModuleStatus, stateName } from '../protocol/states.js'
 import { MAX_MODULES, type FleetViews } from './layout.js'
@@ -9,15 +9,8 @@ import type { FleetProgram } from './program.js'
 import type { Identity } from './identity.js'
 import { countersAt, loadAt, memoryAt, newCounters } from './counters.js'
 import type { AgentView, ModuleView } from './fleet-api.js'
+import type { ShownIdentity } from './shown-identities.js'
 
-/** What only the engine knows of an agent: its current name, UUID, address and port. */
-export interface ShownIdentity {
-  name: string
-  uuid: string
-  address: string
-  /** the port of the agent's configuration (AGENT_PORT for generated agents) */
-  port: number
-}
 
 /**
  * `the service`: the agent's address and configured port, an IPv6 address in brackets
@@ -26,6 +19,11 @@ export interface ShownIdentity {
  */
 export function serviceOf(address: string, port: number): string {
   return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`
+}
+
+/** An agent's sysinfo line, a function of its index and OS. */
+export function sysinfoOf(program: FleetProgram, identity: Identity, i: number, osIdx: number): string {
+  return identity.sysinfo(i, program.os.names[osIdx] ?? 'unknown', program.osFamily[osIdx] ?? 'linux')
 }
 
 /** One scratch for every read: a view copies what it needs out of it before returning. */
@@ -80,7 +78,7 @@ export function agentView(
     status: stateName(state),
     os,
     address: shown.address,
-    service: serviceOf(shown.address, shown.port),
+    service: shown.service,
     started: epochMs + startedAt * 1000,
     lastOnline: epochMs + lastOnlineAt * 1000,
     load: loadAt(program, i, t, running),
@@ -90,7 +88,7 @@ export function agentView(
     processing: queued,
     sent,
     sentToday: sent - sentAtMidnight,
-    sysinfo: identity.sysinfo(i, os, program.osFamily[osIdx] ?? 'linux')
+    sysinfo: shown.sysinfoOs === osIdx ? shown.sysinfo : sysinfoOf(program, identity, i, osIdx)
   }
   if (statuses !== undefined && moduleReceived !== undefined) {
     const specs = program.moduleSets[moduleSetIdx]?.modules ?? []

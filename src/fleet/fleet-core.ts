@@ -14,6 +14,7 @@ import { Identity } from './identity.js'
 import { VirtualClock } from './clock.js'
 import { armStage, newTally, scheduleNext, type LifeContext } from './lifecycle.js'
 import { AgentOverrides } from './agent-overrides.js'
+import { ShownIdentities } from './shown-identities.js'
 import { Census } from './census.js'
 import { TurnQueue } from '../lib/turn-queue.js'
 import { emptyStats, type FleetOptions, type FleetStats } from './fleet-types.js'
@@ -50,6 +51,8 @@ export class FleetCore {
   readonly census = new Census(this.stats)
   /** Sparse data of agents the API renamed, added or reconfigured. */
   readonly overrides = new AgentOverrides()
+  /** identities read lately, good while overrides.revision stays (reads.ts) */
+  readonly shown = new ShownIdentities()
   /**
    * Agents added through the API that have not reported in yet: index → the second they do
    * (per run). Only for the refusal message of commands (mutations.ts); the agents' timers are

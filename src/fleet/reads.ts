@@ -7,7 +7,8 @@
 import { AgentState, MODES, type AgentStateName } from '../protocol/states.js'
 import { Flag } from './layout.js'
 import { AGENT_PORT } from './identity.js'
-import { agentView } from './agent-view.js'
+import { agentView, serviceOf, sysinfoOf } from './agent-view.js'
+import type { ShownIdentity } from './shown-identities.js'
 import { normaliseFingerprint } from '../tls/ca-info.js'
 import type { FleetCore } from './fleet-core.js'
 import type { AgentConfig, AgentView } from './fleet-api.js'
@@ -85,7 +86,27 @@ export function agentConfig(core: FleetCore, i: number): AgentConfig {
 }
 
 export function viewOf(core: FleetCore, i: number, withModules: boolean): AgentView {
+  return agentView(core.program, core.v, core.identity, core.options.startTime, core.steppedTo, i, withModules, shownIdentity(core, i))
+}
+
+/** Agent i's identity as the API shows it: the one kept (shown-identities.ts), or made now and kept. */
+function shownIdentity(core: FleetCore, i: number): ShownIdentity {
+  const revision = core.overrides.revision
+  const kept = core.shown.get(i, revision)
+  if (kept !== undefined) return kept
   const config = core.overrides.config(i)
-  const identity = { name: agentName(core, i), uuid: agentUuid(core, i), address: config?.address ?? core.identity.address(i), port: config?.port ?? AGENT_PORT }
-  return agentView(core.program, core.v, core.identity, core.options.startTime, core.steppedTo, i, withModules, identity)
+  const address = config?.address ?? core.identity.address(i)
+  const port = config?.port ?? AGENT_PORT
+  const osIdx = core.v.osIdx[i]
+  const shown: ShownIdentity = {
+    name: agentName(core, i),
+    uuid: agentUuid(core, i),
+    address,
+    port,
+    service: serviceOf(address, port),
+    sysinfoOs: osIdx,
+    sysinfo: sysinfoOf(core.program, core.identity, i, osIdx)
+  }
+  core.shown.set(i, revision, shown)
+  return shown
 }

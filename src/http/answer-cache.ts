@@ -69,11 +69,12 @@ export const MAX_KEPT_AGENTS = 16
  */
 export const MAX_KEPT_LIST_AGENTS = 20_000
 /**
- * Characters of text the kept answers may hold together; the oldest paths' answers go first
- * past it. Each is charged twice its length, for its text and the bytes made when it is sent
- * again. Lists are what fill it: 10,000 agents are about 7 MB of JSON.
+ * Bytes the kept answers may hold together (--kept-answers-max-bytes); the oldest paths' answers
+ * go first past it. Each is charged twice its length: its text (a byte a character for the
+ * ASCII the answers mostly are) and the bytes made when it is sent again. Lists are what fill
+ * it: 10,000 agents are about 7 MB of JSON, charged 14 MB.
  */
-export const DEFAULT_KEPT_CHARS = 64 * 1024 * 1024
+export const DEFAULT_KEPT_BYTES = 32 * 1024 * 1024
 /** Answers kept; past it the answers of the oldest path are dropped. */
 export const DEFAULT_KEPT_ANSWERS = 1024
 /** Answers kept per path and query (the formats, protocols and Host headers it came with). */
@@ -89,13 +90,13 @@ export class AnswerCache {
   private readonly byUrl = new Map<string, Entry[]>()
   private count = 0
   /** what the kept answers are charged together (twice their text's length) */
-  private chars = 0
+  private bytes = 0
   private hitCount = 0
 
   constructor(
     private readonly fleet: Pick<Fleet, 'revision' | 'agentRevision' | 'fleetRevision'>,
     private readonly capacity = DEFAULT_KEPT_ANSWERS,
-    private readonly maxChars = DEFAULT_KEPT_CHARS
+    private readonly maxBytes = DEFAULT_KEPT_BYTES
   ) {}
 
   /** The kept answer for this request, if nothing it shows has changed since. */
@@ -149,31 +150,31 @@ export class AnswerCache {
   /** Keeps the answer if the stamps are still what they were before it was built. */
   keep(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp, text: string): void {
     const charge = 2 * text.length
-    if (charge > this.maxChars || !this.unchanged(stamp)) return
+    if (charge > this.maxBytes || !this.unchanged(stamp)) return
     const entries = this.byUrl.get(url)
     const same = entries === undefined ? -1 : entries.findIndex((e) => e.format === format && e.encrypted === encrypted && e.host === host)
     if (entries !== undefined && same !== -1) this.remove(url, entries, same)
     else if (entries !== undefined && entries.length >= MAX_VARIANTS) this.remove(url, entries, 0)
     else if (this.count >= this.capacity) this.dropOldestUrl()
-    while (this.count > 0 && this.chars + charge > this.maxChars) this.dropOldestUrl()
+    while (this.count > 0 && this.bytes + charge > this.maxBytes) this.dropOldestUrl()
     const entry = { format, encrypted, host, answer: new Kept(text, url), stamp }
     const list = this.byUrl.get(url)
     if (list === undefined) this.byUrl.set(url, [entry])
     else list.push(entry)
     this.count++
-    this.chars += charge
+    this.bytes += charge
   }
 
   /** Forgets every kept answer. */
   clear(): void {
     this.byUrl.clear()
     this.count = 0
-    this.chars = 0
+    this.bytes = 0
   }
 
-  /** Characters the kept answers are charged (twice their text's length), at most the bound. */
-  get keptChars(): number {
-    return this.chars
+  /** What the kept answers are charged (twice their text's length), at most the bound. */
+  get keptBytes(): number {
+    return this.bytes
   }
 
   /** Answers kept. */
@@ -189,7 +190,7 @@ export class AnswerCache {
   private remove(url: string, entries: Entry[], k: number): void {
     const [gone] = entries.splice(k, 1)
     this.count--
-    this.chars -= 2 * gone.answer.text.length
+    this.bytes -= 2 * gone.answer.text.length
     if (entries.length === 0) this.byUrl.delete(url)
   }
 
@@ -199,7 +200,7 @@ export class AnswerCache {
     if (oldest === undefined) return
     this.byUrl.delete(oldest[0])
     this.count -= oldest[1].length
-    for (const entry of oldest[1]) this.chars -= 2 * entry.answer.text.length
+    for (const entry of oldest[1]) this.bytes -= 2 * entry.answer.text.length
   }
 
   /** Whether nothing an answer stamped so shows has changed since (what keep() checks first). */

@@ -126,7 +126,7 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
     answered++
     const seconds = (performance.now() - started) / 1000
     observeAnswer(series, seconds, bytes)
-    if (journal.enabled) journal.addShared(journalFacts(kept, format, headers.accept, headers['content-type'], journal.bodyBytes), Math.round(seconds * 1000 * 100) / 100, wallMs, now())
+    if (journal.enabled) journal.addShared(journalFacts(kept, bytes, format, headers.accept, headers['content-type'], journal.bodyBytes), Math.round(seconds * 1000 * 100) / 100, wallMs, now())
   }
   return { handler, answered: () => answered }
 }
@@ -216,6 +216,8 @@ class FastPathAnswer extends SharedFacts {
 
   constructor(
     kept: KeptAnswer,
+    /** the answer's length in bytes (as sent: a built answer is not encoded apart for the journal) */
+    answerBytes: number,
     readonly format: Format,
     readonly accept: string | undefined,
     readonly contentType: string | undefined,
@@ -239,12 +241,13 @@ class FastPathAnswer extends SharedFacts {
     // A small kept answer stays alive while an entry holds these facts, whatever the cache does.
     this.text = answerFacts === undefined ? kept.text : undefined
     this.bytes =
-      (this.text === undefined ? 0 : kept.text.length + kept.body.length) +
+      // The text, and its bytes once it is sent again (Kept.body).
+      (this.text === undefined ? 0 : kept.text.length + answerBytes) +
       kept.url.length +
       (accept?.length ?? 0) +
       (contentType?.length ?? 0) +
       (this.whole === undefined ? 0 : itemsCharge(this.whole.violations))
-    this.responseBody = bodyBytes > 0 ? answerAsKept(keepText(kept.text, bodyBytes, kept.body.length), kept.url, undefined) : undefined
+    this.responseBody = bodyBytes > 0 ? answerAsKept(keepText(kept.text, bodyBytes, answerBytes), kept.url, undefined) : undefined
     // Each built entry is charged the answer's beginning: built entries keep it after these
     // facts are released with their last holder.
     this.entryBytes = requestCharge(raw.url, raw.accept, raw.contentType) + bodyCharge(this.responseBody)
@@ -273,12 +276,12 @@ class FastPathAnswer extends SharedFacts {
   }
 }
 
-function journalFacts(kept: KeptAnswer, format: Format, accept: string | undefined, contentType: string | undefined, bodyBytes: number): FastPathAnswer {
+function journalFacts(kept: KeptAnswer, answerBytes: number, format: Format, accept: string | undefined, contentType: string | undefined, bodyBytes: number): FastPathAnswer {
   const known = kept.journalFacts
   if (known instanceof FastPathAnswer && known.accept === accept && known.contentType === contentType && known.format === format) return known
   // As the recorder does: a large answer is read now rather than kept until the entry is.
   const small = kept.text.length <= LAZY_ANSWER_CHARS
-  const shared = new FastPathAnswer(kept, format, accept, contentType, small ? undefined : readAnswer(OPERATION, 200, format, kept.text), bodyBytes)
+  const shared = new FastPathAnswer(kept, answerBytes, format, accept, contentType, small ? undefined : readAnswer(OPERATION, 200, format, kept.text), bodyBytes)
   kept.journalFacts = shared
   return shared
 }

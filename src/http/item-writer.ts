@@ -110,6 +110,8 @@ function identityOf(view: AgentView, base: LinkBase) {
   return { name: view.name, uuid: view.uuid, version: view.version, os: view.os, address: view.address, service: view.service, base }
 }
 
+// The view's strings are those the fleet keeps per agent (src/fleet/shown-identities.ts): while
+// nothing changed they are the very strings the fragment was made from, and compare by reference.
 function sameIdentity(f: Fragment, view: AgentView, base: LinkBase): boolean {
   return (
     f.base === base &&

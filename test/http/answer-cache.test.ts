@@ -134,21 +134,29 @@ describe('AnswerCache, lists', () => {
     expect(cache.stampList(MAX_KEPT_LIST_AGENTS + 1)).toBeUndefined()
   })
 
-  it('holds at most its characters: the oldest answers go first, and one too large is not kept', () => {
+  it('holds at most its bytes: the oldest answers go first, and one too large is not kept', () => {
     const fleet = stamps()
     // Each answer is charged twice its length (its text and its bytes): room for two of 10.
     const cache = new AnswerCache(fleet, 100, 40)
     for (const key of ['a', 'b', 'c']) cache.keep(...at(key), cache.stampList(1)!, key.repeat(10))
     expect([cache.get(...at('a')), cache.get(...at('b')), cache.get(...at('c'))].map((kept) => kept?.text[0])).toEqual([undefined, 'b', 'c'])
-    expect(cache.keptChars).toBe(40)
+    expect(cache.keptBytes).toBe(40)
     cache.keep(...at('d'), cache.stampList(1)!, 'd'.repeat(21))
     expect(cache.get(...at('d'))).toBeUndefined()
-    expect(cache.keptChars).toBe(40)
+    expect(cache.keptBytes).toBe(40)
     fleet.rev += 2
     expect(cache.get(...at('b'))).toBeUndefined()
-    expect(cache.keptChars).toBe(20)
+    expect(cache.keptBytes).toBe(20)
     cache.clear()
-    expect(cache.keptChars).toBe(0)
+    expect(cache.keptBytes).toBe(0)
+  })
+
+  it('keeps nothing with a bound of 0 (--kept-answers-max-bytes 0)', () => {
+    const fleet = stamps()
+    const cache = new AnswerCache(fleet, 100, 0)
+    cache.keep(...at('name'), cache.stamp([0])!, 'by name')
+    cache.keep(...at('list'), cache.stampList(1)!, 'a list')
+    expect([cache.get(...at('name')), cache.get(...at('list')), cache.size]).toEqual([undefined, undefined, 0])
   })
 })
 
