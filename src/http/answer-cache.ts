@@ -89,9 +89,12 @@ export const MAX_VARIANTS = 8
 export class AnswerCache {
   private readonly byUrl = new Map<string, Entry[]>()
   private count = 0
+  /** answers being made for a request, by request (format, protocol, Host, path and query) */
+  private readonly making = new Map<string, Promise<string>>()
   /** what the kept answers are charged together (twice their text's length) */
   private bytes = 0
   private hitCount = 0
+  private joinCount = 0
 
   constructor(
     private readonly fleet: Pick<Fleet, 'revision' | 'agentRevision' | 'fleetRevision'>,
@@ -139,7 +142,7 @@ export class AnswerCache {
    * more agents than MAX_KEPT_LIST_AGENTS).
    */
   stampList(agents: number): AnswerStamp | undefined {
-    if (agents > MAX_KEPT_LIST_AGENTS) return undefined
+    if (agents > MAX_KEPT_LIST_AGENTS || this.maxBytes === 0) return undefined
     const revision = this.fleet.revision()
     if ((revision & 1) === 1) return undefined
     const fleetRevision = this.fleet.fleetRevision()
@@ -165,6 +168,24 @@ export class AnswerCache {
     this.bytes += charge
   }
 
+  /**
+   * The answer `make` makes, made once for every request that comes while it is being made:
+   * two clients polling the same list at the same moment get one list made, not two (request
+   * collapsing, as caching proxies do). A request that joins gets an answer begun before it
+   * came, by less than one making's duration.
+   */
+  shared(url: string, format: Format, encrypted: boolean, host: string | undefined, make: () => Promise<string>): Promise<string> {
+    const key = `${format} ${encrypted ? 'https' : 'http'} ${host ?? ''} ${url}`
+    const under = this.making.get(key)
+    if (under !== undefined) {
+      this.joinCount++
+      return under
+    }
+    const made = make().finally(() => this.making.delete(key))
+    this.making.set(key, made)
+    return made
+  }
+
   /** Forgets every kept answer. */
   clear(): void {
     this.byUrl.clear()
@@ -180,6 +201,11 @@ export class AnswerCache {
   /** Answers kept. */
   get size(): number {
     return this.count
+  }
+
+  /** Requests that got an answer another request was making (shared()), since the cache was made. */
+  get joins(): number {
+    return this.joinCount
   }
 
   /** Requests answered with a kept answer since the cache was made (a test's proof that one was sent again). */
@@ -201,11 +227,6 @@ export class AnswerCache {
     this.byUrl.delete(oldest[0])
     this.count -= oldest[1].length
     for (const entry of oldest[1]) this.bytes -= 2 * entry.answer.text.length
-  }
-
-  /** Whether nothing an answer stamped so shows has changed since (what keep() checks first). */
-  holds(stamp: AnswerStamp): boolean {
-    return this.unchanged(stamp)
   }
 
   private unchanged(stamp: AnswerStamp): boolean {

@@ -156,19 +156,9 @@ export function itemsAnswer(format: Format, servicename: string, items: string[]
 
 /**
  * sendList for items already written as text (agentinfo's, item-writer.ts): a short list is
- * sent in one piece, a long one streams in chunks as sendList's does. `whole`, when given, is
- * handed the answer's parts once all of them have been made (a streamed answer's as its chunks
- * are made, so only if the client read to the end); joined, they are the answer.
+ * sent in one piece, a long one streams in chunks as sendList's does.
  */
-export function sendItemTexts(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  servicename: string,
-  items: Iterator<string>,
-  links: Link[],
-  expected?: number,
-  whole?: (parts: readonly string[]) => void
-): FastifyReply {
+export function sendItemTexts(request: FastifyRequest, reply: FastifyReply, servicename: string, items: Iterator<string>, links: Link[], expected?: number): FastifyReply {
   const eager = expected !== undefined && expected > EAGER_ITEMS ? FIRST_STREAMED_ITEMS : EAGER_ITEMS
   const first: string[] = []
   let next = items.next()
@@ -176,15 +166,33 @@ export function sendItemTexts(
     first.push(next.value)
     next = items.next()
   }
-  if (next.done) {
-    const answer = itemsAnswer(request.format, servicename, first, links)
-    whole?.([answer])
-    return sendRendered(request, reply, answer)
-  }
+  if (next.done) return sendRendered(request, reply, itemsAnswer(request.format, servicename, first, links))
   const shape = textEnvelope(request.format, servicename, links)
   reply.code(200).type(request.format === 'json' ? JSON_TYPE : XML_TYPE)
-  const parts = textParts(shape, first, next.value, items)
-  return reply.send(new ChunkedStream(whole === undefined ? parts : collected(parts, whole)))
+  return reply.send(new ChunkedStream(textParts(shape, first, next.value, items)))
+}
+
+/**
+ * A whole answer from items written as text, made over several turns of the event loop (a
+ * turn per STREAM_CHUNK_CHARS), so other requests are served while a long list is made. For
+ * the lists that are kept (answer-cache.ts): made whole, without a client to wait for.
+ */
+export async function itemsAnswerInTurns(format: Format, servicename: string, items: Iterator<string>, links: Link[]): Promise<string> {
+  const shape = textEnvelope(format, servicename, links)
+  const parts: string[] = [shape.head]
+  let separator = ''
+  let chars = 0
+  for (let next = items.next(); !next.done; next = items.next()) {
+    parts.push(separator + next.value)
+    separator = shape.separator
+    chars += next.value.length
+    if (chars >= STREAM_CHUNK_CHARS) {
+      chars = 0
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+  }
+  parts.push(shape.tail)
+  return parts.join('')
 }
 
 function* textParts(shape: TextEnvelope, first: string[], pending: string, rest: Iterator<string>): Generator<string> {
@@ -197,16 +205,6 @@ function* textParts(shape: TextEnvelope, first: string[], pending: string, rest:
   yield separator + pending
   for (let next = rest.next(); !next.done; next = rest.next()) yield shape.separator + next.value
   yield shape.tail
-}
-
-/** The parts, passed on and collected; all of them go to `whole` after the last. */
-function* collected(parts: Iterator<string>, whole: (parts: readonly string[]) => void): Generator<string> {
-  const all: string[] = []
-  for (let next = parts.next(); !next.done; next = parts.next()) {
-    all.push(next.value)
-    yield next.value
-  }
-  whole(all)
 }
 
 function* listed(first: unknown[], pending: unknown, rest: Iterator<unknown>): Generator<unknown> {

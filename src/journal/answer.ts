@@ -8,8 +8,9 @@ import type { PartialError } from './journal.js'
 
 const MULTI_AGENT = new Set(['assigntemplatetoagent', 'updateandreloadagent', 'startagent', 'stopagent', 'deleteagent'])
 const WITH_STATES = new Set(['agentinfo', 'viewagentortemplate'])
-const STATE_JSON = /"status":"(ONLINE|OFFLINE|ERROR|UNMANAGED|UNTRUSTED|FORGED)"/g
-const STATE_XML = /<status>(ONLINE|OFFLINE|ERROR|UNMANAGED|UNTRUSTED|FORGED)<\/status>/g
+const STATES = ['ONLINE', 'OFFLINE', 'ERROR', 'UNMANAGED', 'UNTRUSTED', 'FORGED']
+const STATE_JSON = STATES.map((state) => ({ state, text: `"status":"${state}"` }))
+const STATE_XML = STATES.map((state) => ({ state, text: `<status>${state}</status>` }))
 const CODE_JSON = /"code":"(E_[A-Z_]+)"/g
 const CODE_XML = /<code>(E_[A-Z_]+)<\/code>/g
 const ERROR_XML = /<errors><status>0<\/status><message>([^<]*)<\/message><\/errors>/g
@@ -34,14 +35,26 @@ export function readAnswer(operation: string, status: number, format: 'json' | '
     return { errorCodes: [...new Set(codes)], partial: [], states: [] }
   }
   if (status === 200 && WITH_STATES.has(operation)) {
-    const states = new Set<string>()
-    for (const m of body.matchAll(format === 'json' ? STATE_JSON : STATE_XML)) states.add(m[1])
-    return { errorCodes: [], partial: [], states: [...states] }
+    return { errorCodes: [], partial: [], states: statesIn(format, body) }
   }
   if (status === 200 && MULTI_AGENT.has(operation) && body.includes('errors')) {
     return { errorCodes: [], partial: partialErrors(format, body), states: [] }
   }
   return EMPTY
+}
+
+/**
+ * The states the answer shows, in the order they first appear. One search per state rather
+ * than a pattern matched at every item: a kept list of 10,000 agents is read when it is first
+ * sent again, and matching each item's state took tens of milliseconds.
+ */
+function statesIn(format: 'json' | 'xml', body: string): string[] {
+  const found: Array<{ state: string; at: number }> = []
+  for (const { state, text } of format === 'json' ? STATE_JSON : STATE_XML) {
+    const at = body.indexOf(text)
+    if (at !== -1) found.push({ state, at })
+  }
+  return found.sort((a, b) => a.at - b.at).map((f) => f.state)
 }
 
 function partialErrors(format: 'json' | 'xml', body: string): Array<{ agent: string; message: string }> {

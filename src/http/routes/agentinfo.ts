@@ -6,7 +6,7 @@ import { resolveNames } from '../agents.js'
 import { apiError } from '../../protocol/errors.js'
 import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
-import { itemsAnswer, sendItemTexts, sendRendered } from '../reply.js'
+import { itemsAnswer, itemsAnswerInTurns, sendItemTexts, sendRendered } from '../reply.js'
 import { writeItem } from '../item-writer.js'
 import type { Format } from '../../protocol/negotiation.js'
 import type { RouteKit } from '../route-kit.js'
@@ -66,6 +66,9 @@ export function keepByName(kit: Pick<RouteKit, 'answers' | 'fragments' | 'manage
   return answer
 }
 
+/** An item with modules is about four times one without: a list is kept up to a quarter as many agents then. */
+const MODULES_WEIGHT = 4
+
 /** A list's items; their identity parts are kept only if the whole list fits the bound (ItemFragments). */
 function* itemTexts(kit: RouteKit, fleet: Fleet, format: Format, base: LinkBase, indices: Iterable<number>, withModules: boolean, expected: number): Generator<string> {
   const keep = expected <= kit.fragments.capacity
@@ -100,16 +103,22 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const indices = fleet.indices(states)
       const { agents, byState } = fleet.counts()
       const expected = states === undefined ? agents : [...states].reduce((sum, state) => sum + byState[state], 0)
-      // A list is kept as a whole, like an answer by name, while no agent has changed: a
-      // dashboard polling a list at speed 1 gets it built once a virtual second.
+      const items = itemTexts(kit, fleet, request.format, base, indices, withModules, expected)
+      // A list of up to MAX_KEPT_LIST_AGENTS is made whole and kept, like an answer by name,
+      // while no agent has changed (a dashboard polling a list at speed 1 gets it made once a
+      // virtual second), and made once for requests that come together. A longer one streams.
       const encrypted = request.protocol === 'https'
       const kept = answers.get(request.url, request.format, encrypted, request.host)
       if (kept !== undefined) return sendRendered(request, reply, kept.text)
-      // Read before the agents are: kept only if nothing moved while it was made and sent.
-      const stamp = answers.stampList(expected)
-      // Joined only if it will be kept: at speed 600 the fleet has usually moved by the end.
-      const keep = stamp === undefined ? undefined : (parts: readonly string[]) => answers.holds(stamp) && answers.keep(request.url, request.format, encrypted, request.host, stamp, parts.join(''))
-      return sendItemTexts(request, reply, 'agentinfo', itemTexts(kit, fleet, request.format, base, indices, withModules, expected), links, expected, keep)
+      // Read before the agents are: kept only if nothing moved while it was made.
+      const stamp = answers.stampList(withModules ? expected * MODULES_WEIGHT : expected)
+      if (stamp === undefined) return sendItemTexts(request, reply, 'agentinfo', items, links, expected)
+      const answer = await answers.shared(request.url, request.format, encrypted, request.host, async () => {
+        const text = await itemsAnswerInTurns(request.format, 'agentinfo', items, links)
+        answers.keep(request.url, request.format, encrypted, request.host, stamp, text)
+        return text
+      })
+      return sendRendered(request, reply, answer)
     })
   }
 }
