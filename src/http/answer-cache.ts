@@ -64,7 +64,7 @@ interface Entry {
 export const MAX_KEPT_AGENTS = 16
 /**
  * Lists (agentinfo by state) of more agents than this are not kept: a kept list is checked
- * with a pass over every agent's revision (about 20 µs for 10,000 agents), and its text and
+ * with a pass over every agent's revision, and its text and
  * bytes are held in memory (about 2 kB an agent).
  */
 export const MAX_KEPT_LIST_AGENTS = 20_000
