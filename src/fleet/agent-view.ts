@@ -11,7 +11,6 @@ import { countersAt, loadAt, memoryAt, newCounters } from './counters.js'
 import type { AgentView, ModuleView } from './fleet-api.js'
 import type { ShownIdentity } from './shown-identities.js'
 
-
 /**
  * `the service`: the agent's address and configured port, an IPv6 address in brackets
  * (`[fd00:3::1]:5555`, RFC 3986's host form), as without them the port cannot be told

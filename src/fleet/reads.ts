@@ -102,7 +102,6 @@ function shownIdentity(core: FleetCore, i: number): ShownIdentity {
     name: agentName(core, i),
     uuid: agentUuid(core, i),
     address,
-    port,
     service: serviceOf(address, port),
     sysinfoOs: osIdx,
     sysinfo: sysinfoOf(core.program, core.identity, i, osIdx)

@@ -1,6 +1,5 @@
 /**
- * The text of the identities of the agents read last (name, UUID, address, port, service,
- * sysinfo), so that reading an agent again returns the same strings rather than deriving them
+ * The text of the identities of the agents read last (name, UUID, address, service, sysinfo), so that reading an agent again returns the same strings rather than deriving them
  * anew from hashes.
  *
  * Why: a list of 10,000 agents polled every second derived every item's identity again, and the
@@ -18,16 +17,14 @@ export interface ShownIdentity {
   name: string
   uuid: string
   address: string
-  /** the port of the agent's configuration (AGENT_PORT for generated agents) */
-  port: number
-  /** `the service`: serviceOf(address, port) */
+  /** `the service`: serviceOf(address, port), the port the agent's configuration's (AGENT_PORT for generated agents) */
   service: string
   /** the OS index `sysinfo` was written for */
   sysinfoOs: number
   sysinfo: string
 }
 
-/** 32,768 slots: a list of 10,000 agents keeps all of its identities (about 400 bytes each). */
+/** 32,768 slots: a list of 10,000 agents keeps all of its identities. */
 export const SLOTS = 1 << 15
 
 interface Slot {

@@ -1,7 +1,8 @@
 /**
- * Finished answers about a few agents by name (agentinfo?agentname=…) and lists of agents
- * (agentinfo?agentstate=…), kept and sent again while nothing they show can have changed. A client polling the same agents gets the same
- * bytes it would get by building the answer anew, for a lookup and a few integer comparisons.
+ * Finished answers about a few agents by name (agentinfo?agentname=…) and lists of agents (by
+ * state, or all of them), kept and sent again while nothing they show can have changed. A client
+ * polling the same agents gets the same bytes it would get by building the answer anew, for a
+ * lookup and a few integer comparisons (a pass over every agent's revision for a list).
  *
  * An answer is a function of the request (path and query, format, protocol and Host header)
  * and of the fleet, which says when that may have changed (Fleet.revision, agentRevision):
@@ -63,9 +64,8 @@ interface Entry {
 /** Answers about more agents than this by name are not kept (checking them would cost more). */
 export const MAX_KEPT_AGENTS = 16
 /**
- * Lists (agentinfo by state) of more agents than this are not kept: a kept list is checked
- * with a pass over every agent's revision, and its text and
- * bytes are held in memory (about 2 kB an agent).
+ * Lists of more agents than this are not kept: a kept list is checked with a pass over every
+ * agent's revision, and it is made whole before it is sent (routes/agentinfo.ts).
  */
 export const MAX_KEPT_LIST_AGENTS = 20_000
 /**

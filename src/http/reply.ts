@@ -167,9 +167,8 @@ export function sendItemTexts(request: FastifyRequest, reply: FastifyReply, serv
     next = items.next()
   }
   if (next.done) return sendRendered(request, reply, itemsAnswer(request.format, servicename, first, links))
-  const shape = textEnvelope(request.format, servicename, links)
   reply.code(200).type(request.format === 'json' ? JSON_TYPE : XML_TYPE)
-  return reply.send(new ChunkedStream(textParts(shape, first, next.value, items)))
+  return reply.send(new ChunkedStream(textParts(textEnvelope(request.format, servicename, links), listed(first, next.value, items))))
 }
 
 /**
@@ -177,37 +176,33 @@ export function sendItemTexts(request: FastifyRequest, reply: FastifyReply, serv
  * turn per STREAM_CHUNK_CHARS), so other requests are served while a long list is made. For
  * the lists that are kept (answer-cache.ts): made whole, without a client to wait for.
  */
-export async function itemsAnswerInTurns(format: Format, servicename: string, items: Iterator<string>, links: Link[]): Promise<string> {
-  const shape = textEnvelope(format, servicename, links)
-  const parts: string[] = [shape.head]
-  let separator = ''
+export async function itemsAnswerInTurns(format: Format, servicename: string, items: Iterable<string>, links: Link[]): Promise<string> {
+  const parts: string[] = []
   let chars = 0
-  for (let next = items.next(); !next.done; next = items.next()) {
-    parts.push(separator + next.value)
-    separator = shape.separator
-    chars += next.value.length
+  for (const part of textParts(textEnvelope(format, servicename, links), items)) {
+    parts.push(part)
+    chars += part.length
     if (chars >= STREAM_CHUNK_CHARS) {
       chars = 0
       await new Promise((resolve) => setImmediate(resolve))
     }
   }
-  parts.push(shape.tail)
   return parts.join('')
 }
 
-function* textParts(shape: TextEnvelope, first: string[], pending: string, rest: Iterator<string>): Generator<string> {
+/** The envelope's head, each item after its separator, and the tail. */
+function* textParts(shape: TextEnvelope, items: Iterable<string>): Generator<string> {
   yield shape.head
   let separator = ''
-  for (const item of first) {
+  for (const item of items) {
     yield separator + item
     separator = shape.separator
   }
-  yield separator + pending
-  for (let next = rest.next(); !next.done; next = rest.next()) yield shape.separator + next.value
   yield shape.tail
 }
 
-function* listed(first: unknown[], pending: unknown, rest: Iterator<unknown>): Generator<unknown> {
+/** The items read ahead (`first`, then `pending`), then the rest. */
+function* listed<T>(first: T[], pending: T, rest: Iterator<T>): Generator<T> {
   yield* first
   yield pending
   for (let next = rest.next(); !next.done; next = rest.next()) yield next.value

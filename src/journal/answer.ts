@@ -4,13 +4,13 @@
  * bodies are read (streamed lists of more than 1000 agents are not), and only for the
  * operations that carry these things, so the common answer costs nothing.
  */
+import { AGENT_STATES } from '../protocol/states.js'
 import type { PartialError } from './journal.js'
 
 const MULTI_AGENT = new Set(['assigntemplatetoagent', 'updateandreloadagent', 'startagent', 'stopagent', 'deleteagent'])
 const WITH_STATES = new Set(['agentinfo', 'viewagentortemplate'])
-const STATES = ['ONLINE', 'OFFLINE', 'ERROR', 'UNMANAGED', 'UNTRUSTED', 'FORGED']
-const STATE_JSON = STATES.map((state) => ({ state, text: `"status":"${state}"` }))
-const STATE_XML = STATES.map((state) => ({ state, text: `<status>${state}</status>` }))
+const STATE_JSON = AGENT_STATES.map((state) => ({ state, text: `"status":"${state}"` }))
+const STATE_XML = AGENT_STATES.map((state) => ({ state, text: `<status>${state}</status>` }))
 const CODE_JSON = /"code":"(E_[A-Z_]+)"/g
 const CODE_XML = /<code>(E_[A-Z_]+)<\/code>/g
 const ERROR_XML = /<errors><status>0<\/status><message>([^<]*)<\/message><\/errors>/g
@@ -46,7 +46,7 @@ export function readAnswer(operation: string, status: number, format: 'json' | '
 /**
  * The states the answer shows, in the order they first appear. One search per state rather
  * than a pattern matched at every item: a kept list of 10,000 agents is read when it is first
- * sent again, and matching each item's state took tens of milliseconds.
+ * sent again, and a pattern makes a match object for every item.
  */
 function statesIn(format: 'json' | 'xml', body: string): string[] {
   const found: Array<{ state: string; at: number }> = []

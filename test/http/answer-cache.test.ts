@@ -17,6 +17,16 @@ function stamps(agents = 4) {
 /** A request for path `/name`: everything the cache keys an answer by. */
 const at = (name: string, format: 'json' | 'xml' = 'json', encrypted = false, host = 'manager:9443') => [`/${name}`, format, encrypted, host] as const
 
+/** A harness whose app keeps its answers in a cache the test holds, to count its hits and joins. */
+async function harnessWithCache(agents: number): Promise<{ h: Harness; answers: AnswerCache }> {
+  // The cache reads the fleet the harness makes, once it is made.
+  const made: { h?: Harness } = {}
+  const fleet = () => (made.h as Harness).fleet
+  const answers = new AnswerCache({ revision: () => fleet().revision(), agentRevision: (index) => fleet().agentRevision(index), fleetRevision: () => fleet().fleetRevision() })
+  made.h = await harness(agents, {}, { answers })
+  return { h: made.h, answers }
+}
+
 describe('AnswerCache', () => {
   it('gives a kept answer back while nothing it shows has changed', () => {
     const fleet = stamps()
@@ -162,11 +172,9 @@ describe('AnswerCache, lists', () => {
 
 describe('agentinfo by name from kept answers', () => {
   let h: Harness
-  /** The app's cache, made here so the tests can count its hits (it reads the fleet the harness makes). */
   let answers: AnswerCache
   beforeAll(async () => {
-    answers = new AnswerCache({ revision: () => h.fleet.revision(), agentRevision: (index) => h.fleet.agentRevision(index), fleetRevision: () => h.fleet.fleetRevision() })
-    h = await harness(20, {}, { answers })
+    ;({ h, answers } = await harnessWithCache(20))
   })
   afterAll(() => h.close())
 
@@ -223,9 +231,8 @@ describe('agentinfo lists from kept answers', () => {
   let h: Harness
   let answers: AnswerCache
   beforeAll(async () => {
-    answers = new AnswerCache({ revision: () => h.fleet.revision(), agentRevision: (index) => h.fleet.agentRevision(index), fleetRevision: () => h.fleet.fleetRevision() })
     // More agents than a list sends at once without keeping it (it would stream).
-    h = await harness(1500, {}, { answers })
+    ;({ h, answers } = await harnessWithCache(1500))
   })
   afterAll(() => h.close())
 
