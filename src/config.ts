@@ -15,8 +15,9 @@ import { availableParallelism } from 'node:os'
 import { ConfigError } from './flags/config-error.js'
 import { RuleError, envName, switchFlag, valueFlag, type Rule, type SwitchFlag, type ValueFlag } from './flags/flag.js'
 import { invalidValue, parseFlags, type ParsedFlags } from './flags/parse.js'
-import { durationWithSpread, integer, isoTime, listOf, nonEmpty, oneOf, percentage, positiveNumber, wholeSecondsRange, workerCount } from './flags/rules.js'
+import { durationWithSpread, integer, isoTime, listOf, nonEmpty, oneOf, percentage, positiveNumber, wholeSeconds, wholeSecondsRange, workerCount } from './flags/rules.js'
 import { DEFAULT_JOIN_DELAY } from './fleet/fleet-types.js'
+import { DEFAULT_STATUS_POLL_SECONDS } from './fleet/status-poll.js'
 import { JOURNAL_DEFAULTS } from './journal/journal.js'
 import { MAX_BODY_BYTES } from './journal/journal-bounds.js'
 import { STORED_LIMIT_DEFAULTS, STORED_LIMIT_FLAGS, type StoredLimits } from './manager/limits.js'
@@ -199,6 +200,14 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
     default: DEFAULT_JOIN_DELAY,
     defaultText: `${DEFAULT_JOIN_DELAY.min}s..${DEFAULT_JOIN_DELAY.max}s`,
     help: 'virtual time an agent added with addagent takes to report in (OFFLINE until then); a range like 2s..9s is drawn per agent, 0 is at once'
+  }),
+  statusPoll: value({
+    name: 'status-poll',
+    valueName: '<duration>',
+    rule: wholeSeconds(0),
+    default: DEFAULT_STATUS_POLL_SECONDS,
+    defaultText: `${DEFAULT_STATUS_POLL_SECONDS}s`,
+    help: "how often the manager polls each agent for status, as the real one does every minute: agentinfo shows an agent's counters, load, memory and lastOnline as of its last poll or change of state; 0 shows them live"
   }),
   bodyLimit: value({ name: 'body-limit', valueName: '<bytes>', rule: integer(1, MAX_LIMIT), default: 1024 * 1024, help: 'largest request body; a larger one gets 413' }),
   maxListItems: value({ name: 'max-list-items', valueName: '<n>', rule: integer(1, MAX_LIMIT), default: 100_000, help: 'most items of one list query parameter; more get 400' }),

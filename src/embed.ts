@@ -59,6 +59,11 @@ export interface FleetsimOptions {
    * serve's `--join-delay` text (`5s`, a range `2s..9s`); default 2s..9s, as serve's
    */
   joinDelay?: number | string
+  /**
+   * how often the manager polls each agent for status, as `--status-poll`: seconds (`0`: an
+   * agent's counters, load and memory are live) or a duration (`5m`); default 60s, as serve's
+   */
+  statusPoll?: number | string
 }
 
 export interface RunningFleetsim {
@@ -120,6 +125,7 @@ export async function startFleetsim(options: FleetsimOptions = {}): Promise<Runn
       '--kept-answers-max-bytes', String(options.keptAnswersMaxBytes ?? SERVE_DEFAULTS.keptAnswersMaxBytes),
       '--log-level', 'silent',
       ...(options.joinDelay === undefined ? [] : ['--join-delay', String(options.joinDelay)]),
+      ...(options.statusPoll === undefined ? [] : ['--status-poll', String(options.statusPoll)]),
       ...(options.http === true ? ['--http'] : []),
       ...(options.strict === true ? ['--strict'] : []),
       ...(options.paused ?? true ? ['--paused'] : []),

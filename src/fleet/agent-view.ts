@@ -1,7 +1,8 @@
 /**
  * One agent as the API shows it: a torn-free copy of its fields (the sequence lock in
- * layout.ts), its counters brought to the fleet's second (counters.ts), and the text of its
- * identity (shown-identities.ts). Pure: reads the views, writes nothing.
+ * layout.ts), its counters, load and memory as the manager's last status poll of it saw them
+ * (status-poll.ts, counters.ts), and the text of its identity (shown-identities.ts). Pure: reads
+ * the views, writes nothing.
  */
 import { AgentState, MODULE_STATUSES, ModuleStatus, stateName } from '../protocol/states.js'
 import { MAX_MODULES, type FleetViews } from './layout.js'
@@ -33,7 +34,8 @@ export function agentView(
   v: FleetViews,
   identity: Identity,
   epochMs: number,
-  t: number,
+  /** the agent's last status poll (status-poll.ts) */
+  polledAt: number,
   i: number,
   withModules: boolean,
   shown: ShownIdentity
@@ -41,21 +43,24 @@ export function agentView(
   // The fields are read under the agent's sequence lock (readConsistent), written out here
   // rather than through a closure: a list of 100k agents reads them 100k times, and the
   // closure and the snapshot object were most of what a read allocated.
-  let state: number, osIdx: number, versionIdx: number, moduleSetIdx: number, startedAt: number, lastOnlineAt: number
+  let at: number, state: number, osIdx: number, versionIdx: number, moduleSetIdx: number, startedAt: number, lastOnlineAt: number
   let receivedAtMidnight: number, sentAtMidnight: number
   let statuses: number[] | undefined
   let moduleReceived: number[] | undefined
   for (;;) {
     const before = Atomics.load(v.seq, i)
     if ((before & 1) !== 0) continue
-    countersAt(program, v, i, t, scratch)
+    // What the manager saw at its last poll, or at the agent's last change, which the agent
+    // reports at once (the change materialised its counters at countAt: counters.ts).
+    at = Math.max(polledAt, v.countAt[i])
+    countersAt(program, v, i, at, scratch)
     state = v.state[i]
     osIdx = v.osIdx[i]
     versionIdx = v.versionIdx[i]
     moduleSetIdx = v.moduleSetIdx[i]
     startedAt = v.startedAt[i]
-    // An agent online now was seen online at this very second.
-    lastOnlineAt = state === AgentState.ONLINE ? t : v.lastOnlineAt[i]
+    // An agent online now was seen online when the manager last heard from it.
+    lastOnlineAt = state === AgentState.ONLINE ? at : v.lastOnlineAt[i]
     receivedAtMidnight = v.receivedAtMidnight[i]
     sentAtMidnight = v.sentAtMidnight[i]
     if (withModules) {
@@ -80,8 +85,8 @@ export function agentView(
     service: shown.service,
     started: epochMs + startedAt * 1000,
     lastOnline: epochMs + lastOnlineAt * 1000,
-    load: loadAt(program, i, t, running),
-    memUsage: memoryAt(program, i, t, queued),
+    load: loadAt(program, i, at, running),
+    memUsage: memoryAt(program, i, at, queued),
     received,
     receivedToday: received - receivedAtMidnight,
     processing: queued,

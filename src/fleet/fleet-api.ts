@@ -118,10 +118,20 @@ export interface Fleet {
    * agentRevision(index) both stay the same, view(index) returns the same record (and names
    * find the same agents). revision() moves on with every change made on the main thread and
    * at the end of every step round, and is odd while a change is under way; agentRevision()
-   * moves on with every write a step worker makes to the agent, and is odd during one.
+   * moves on with every write a step worker makes to the agent (odd during one) and with
+   * every change made to it on the main thread.
    */
   revision(): number
   agentRevision(index: number): number
+  /**
+   * What an agent's item can be kept by (the item writer, src/http/item-writer.ts): while
+   * agentRevision(index), polledAt(index) and identityRevision() all stay the same, view(index)
+   * returns the same record whatever else moves. polledAt is the second of the manager's last
+   * status poll of the agent (status-poll.ts); identityRevision moves on with every rename, new
+   * UUID or configuration and with every new run.
+   */
+  polledAt(index: number): number
+  identityRevision(): number
   /**
    * Every agent's revision summed: moves on with every write a step worker makes to any agent
    * (revisions only grow). undefined while one is being written. What a kept list of agents is

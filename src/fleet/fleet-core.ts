@@ -126,7 +126,18 @@ export class FleetCore {
     for (const i of touched) {
       armStage(ctx, i, t)
       scheduleNext(ctx, i, t)
+      this.written(i)
     }
     this.census.absorb(ctx.tally)
+  }
+
+  /**
+   * Moves agent i's revision on after a change made on this thread. Main-thread changes run
+   * between step rounds (exclusive), so no worker holds the lock; the revision moves by two,
+   * staying even, and what was kept of the agent by its revision (an answer, an item) is
+   * known to be stale.
+   */
+  written(i: number): void {
+    Atomics.add(this.v.seq, i, 2)
   }
 }

@@ -51,6 +51,8 @@ export interface FleetOptions {
   headroom?: number
   /** how long agents added through the API take to report in (default DEFAULT_JOIN_DELAY) */
   joinDelay?: JoinDelay
+  /** virtual seconds between two status polls of an agent (status-poll.ts; default 60, 0: live) */
+  statusPoll?: number
   /** how each step task reaches the pool; only tests set it (see StepTaskRunner) */
   stepTask?: StepTaskRunner
 }

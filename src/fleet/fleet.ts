@@ -25,9 +25,10 @@ import { FleetCore, type FilledOptions } from './fleet-core.js'
 import { StepDriver } from './step-driver.js'
 import { scanCounts } from './census.js'
 import { queryAgents, type AgentQuery, type AgentQueryResult } from './agent-query.js'
-import { agentByCertFingerprint, agentByName, agentByUuid, agentConfig, agentName, agentUuid, existingAgents, rejoiningByName, viewOf } from './reads.js'
+import { agentByCertFingerprint, agentByName, agentByUuid, agentConfig, agentName, agentUuid, existingAgents, polledAt, rejoiningByName, viewOf } from './reads.js'
 import * as mutations from './mutations.js'
 import { ScenarioRuntime } from './scenario-runtime.js'
+import { DEFAULT_STATUS_POLL_SECONDS } from './status-poll.js'
 import { fleetDigest, resume, takeSnapshot } from './snapshot.js'
 import type { CompiledScenario } from './scenario-program.js'
 import type { ReconnectOperation } from '../scenario/types.js'
@@ -64,7 +65,7 @@ export class FleetEngine implements Fleet, FleetObservation {
   }
 
   /** Continues a saved run (see snapshot()); `scenario` is the saved scenario, compiled again. */
-  static async restore(saved: EngineSnapshot, options: Pick<FleetOptions, 'workers' | 'caFingerprint' | 'headroom' | 'joinDelay'> & { scenario?: CompiledScenario }): Promise<FleetEngine> {
+  static async restore(saved: EngineSnapshot, options: Pick<FleetOptions, 'workers' | 'caFingerprint' | 'headroom' | 'joinDelay' | 'statusPoll'> & { scenario?: CompiledScenario }): Promise<FleetEngine> {
     const engine = new FleetEngine({
       agents: saved.initialAgents,
       seed: saved.seed,
@@ -74,7 +75,8 @@ export class FleetEngine implements Fleet, FleetObservation {
       paused: saved.paused,
       caFingerprint: options.caFingerprint,
       headroom: options.headroom ?? Math.max(1000, saved.used - saved.initialAgents + Math.ceil(saved.initialAgents * 0.05)),
-      joinDelay: checkedJoinDelay(options.joinDelay)
+      joinDelay: checkedJoinDelay(options.joinDelay),
+      statusPoll: checkedStatusPoll(options.statusPoll)
     })
     await engine.setup(options.scenario, undefined, saved)
     engine.driver.schedule()
@@ -93,7 +95,8 @@ export class FleetEngine implements Fleet, FleetObservation {
         paused: options.paused ?? false,
         caFingerprint: options.caFingerprint,
         headroom: options.headroom,
-        joinDelay: checkedJoinDelay(options.joinDelay)
+        joinDelay: checkedJoinDelay(options.joinDelay),
+        statusPoll: checkedStatusPoll(options.statusPoll)
       },
       options.stepTask
     )
@@ -235,6 +238,14 @@ export class FleetEngine implements Fleet, FleetObservation {
 
   agentRevision(i: number): number {
     return Atomics.load(this.core.v.seq, i)
+  }
+
+  identityRevision(): number {
+    return this.core.overrides.revision
+  }
+
+  polledAt(i: number): number {
+    return polledAt(this.core, i)
   }
 
   fleetRevision(): number | undefined {
@@ -397,6 +408,12 @@ export class FleetEngine implements Fleet, FleetObservation {
 }
 
 /** The join delay of the options, or the default; a range of whole seconds from min up to max. */
+function checkedStatusPoll(statusPoll: number | undefined): number {
+  if (statusPoll === undefined) return DEFAULT_STATUS_POLL_SECONDS
+  if (!Number.isInteger(statusPoll) || statusPoll < 0) throw new RangeError(`statusPoll must be whole seconds, 0 or more, got ${statusPoll}`)
+  return statusPoll
+}
+
 function checkedJoinDelay(joinDelay: JoinDelay | undefined): JoinDelay {
   if (joinDelay === undefined) return DEFAULT_JOIN_DELAY
   const { min, max } = joinDelay

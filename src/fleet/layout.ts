@@ -12,7 +12,9 @@
  * - Readers on the main thread may read while a step runs. Every write to an agent in a
  *   worker happens inside a sequence lock on `seq[i]`: the writer makes it odd, writes, makes
  *   it even again. A reader copies the fields it needs and retries if `seq[i]` was odd or
- *   changed meanwhile (see readConsistent), so it never sees a half-stepped agent.
+ *   changed meanwhile (see readConsistent), so it never sees a half-stepped agent. A change
+ *   the main thread makes between rounds moves `seq[i]` on by two when it ends
+ *   (FleetCore.written), so `seq[i]` is the agent's revision for whatever keeps its answers.
  *
  * Times are virtual seconds since the fleet's epoch (Int32: 68 years of simulated time).
  * NEVER is the "no timer" value.

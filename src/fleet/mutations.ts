@@ -85,6 +85,7 @@ export function deleteAgents(core: FleetCore, indices: number[], revokeCert: boo
       v.revertTo[i] = Revert.REJOIN
       v.nextEventAt[i] = v.revertAt[i]
     }
+    core.written(i)
   }
 }
 

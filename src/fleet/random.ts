@@ -28,7 +28,8 @@ export const Stream = {
   MODULE_RATE: 15,
   JOIN_DELAY: 16,
   LABEL: 17,
-  TEMPLATE: 18
+  TEMPLATE: 18,
+  STATUS_POLL: 19
 } as const
 
 function fmix(h: number): number {

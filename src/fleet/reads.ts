@@ -9,6 +9,7 @@ import { Flag } from './layout.js'
 import { AGENT_PORT } from './identity.js'
 import { agentView, serviceOf, sysinfoOf } from './agent-view.js'
 import type { ShownIdentity } from './shown-identities.js'
+import { lastPollAt } from './status-poll.js'
 import { normaliseFingerprint } from '../tls/ca-info.js'
 import type { FleetCore } from './fleet-core.js'
 import type { AgentConfig, AgentView } from './fleet-api.js'
@@ -86,7 +87,12 @@ export function agentConfig(core: FleetCore, i: number): AgentConfig {
 }
 
 export function viewOf(core: FleetCore, i: number, withModules: boolean): AgentView {
-  return agentView(core.program, core.v, core.identity, core.options.startTime, core.steppedTo, i, withModules, shownIdentity(core, i))
+  return agentView(core.program, core.v, core.identity, core.options.startTime, polledAt(core, i), i, withModules, shownIdentity(core, i))
+}
+
+/** The second of the manager's last status poll of agent i (status-poll.ts). */
+export function polledAt(core: FleetCore, i: number): number {
+  return lastPollAt(core.program.seed, i, core.steppedTo, core.options.statusPoll)
 }
 
 /** Agent i's identity as the API shows it: the one kept (shown-identities.ts), or made now and kept. */

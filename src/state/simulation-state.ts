@@ -19,11 +19,12 @@ export async function saveSimulation(path: string, engine: FleetEngine, manager:
 
 /**
  * `limits` bound what the resumed manager stores from now on; the saved data is kept whole.
- * `joinDelay` applies to agents added from now on, as the other serve flags do.
+ * `joinDelay` applies to agents added from now on, and `statusPoll` to what agents show from
+ * now on, as the other serve flags do.
  */
 export async function resumeSimulation(
   path: string,
-  options: { ca: CaInfo; workers?: number; limits?: Partial<StoredLimits>; joinDelay?: JoinDelay }
+  options: { ca: CaInfo; workers?: number; limits?: Partial<StoredLimits>; joinDelay?: JoinDelay; statusPoll?: number }
 ): Promise<{ engine: FleetEngine; manager: Manager }> {
   const state = await readStateFile(path, options.ca.fingerprint)
   const saved = state.engine
@@ -38,6 +39,6 @@ export async function resumeSimulation(
             return id
           }
         })
-  const engine = await FleetEngine.restore(saved, { workers: options.workers, caFingerprint: options.ca.fingerprint, scenario, joinDelay: options.joinDelay })
+  const engine = await FleetEngine.restore(saved, { workers: options.workers, caFingerprint: options.ca.fingerprint, scenario, joinDelay: options.joinDelay, statusPoll: options.statusPoll })
   return { engine, manager: createManager(engine, options.ca, { saved: state.manager, limits: options.limits }) }
 }

@@ -7,7 +7,7 @@ import { apiError } from '../../protocol/errors.js'
 import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
 import { itemsAnswer, itemsAnswerInTurns, sendItemTexts, sendRendered } from '../reply.js'
-import { writeItem } from '../item-writer.js'
+import { writeAgentItem } from '../item-writer.js'
 import type { Format } from '../../protocol/negotiation.js'
 import type { RouteKit } from '../route-kit.js'
 import { fieldsOf, withRules, type RequestRule } from '../validation.js'
@@ -41,7 +41,7 @@ export function agentItem(fleet: Fleet, base: LinkBase, index: number, withModul
 
 /** One agent as an agentinfo item, written as text in the request's format. */
 export function agentItemText(kit: Pick<RouteKit, 'fragments'>, fleet: Fleet, format: Format, base: LinkBase, index: number, withModules: boolean, keep = true): string {
-  return writeItem(format, fleet.view(index, withModules), base, kit.fragments, keep)
+  return writeAgentItem(format, fleet, index, withModules, base, kit.fragments, keep)
 }
 
 /** The request an agentinfo-by-name answer is for, as the answer cache keys it. */

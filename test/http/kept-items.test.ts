@@ -1,0 +1,105 @@
+/**
+ * Items kept between answers (writeAgentItem, src/http/item-writer.ts): an agent's item is
+ * sent again while the agent has not changed and the manager has not polled it since, and
+ * written anew (the same text the generic path would write) as soon as any of that moves.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
+import { ItemFragments, writeAgentItem, writeItem, type ItemSource } from '../../src/http/item-writer.js'
+import type { LinkBase } from '../../src/http/links.js'
+import { START } from './helpers.js'
+
+function baseFor(rest: string): LinkBase {
+  return { rest, online: { rel: 'online', href: `${rest}/agentinfo?agentstate=ONLINE` }, all: { rel: 'all', href: `${rest}/agentinfo` } }
+}
+const BASE = baseFor('https://127.0.0.1:9443/manager/mvc/mvc/restservice')
+
+describe('items kept between answers', () => {
+  let fleet: FleetEngine
+  let views: number
+  let source: ItemSource
+  let fragments: ItemFragments
+  let index: number
+  beforeEach(async () => {
+    fleet = await createFleet({ agents: 50, seed: 3, workers: 1, paused: true, startTime: START, caFingerprint: 'AA', statusPoll: 60 })
+    views = 0
+    // The fleet, counting the views read: a kept item is sent without reading one.
+    source = {
+      view: (i, withModules) => (views++, fleet.view(i, withModules)),
+      agentRevision: (i) => fleet.agentRevision(i),
+      polledAt: (i) => fleet.polledAt(i),
+      identityRevision: () => fleet.identityRevision()
+    }
+    fragments = new ItemFragments()
+    ;[index] = fleet.indices(new Set(['ONLINE']))
+  })
+  afterEach(async () => {
+    await fleet.close()
+  })
+
+  /** The item now, and whether it was written (a view read) rather than sent from what was kept. */
+  function item(format: 'json' | 'xml' = 'json', withModules = false, base = BASE, keep = true) {
+    const before = views
+    const text = writeAgentItem(format, source, index, withModules, base, fragments, keep)
+    // Whichever way it came, it is what the agent's view writes now.
+    expect(text).toBe(writeItem(format, fleet.view(index, withModules), base, new ItemFragments(), false))
+    return { text, written: views > before }
+  }
+
+  it('is sent again while nothing moved, per format, base and modules', () => {
+    expect(item().written).toBe(true)
+    expect(item().written).toBe(false)
+    expect(item('xml').written).toBe(true)
+    expect(item('xml').written).toBe(false)
+    expect(item('json', true).written).toBe(true)
+    expect(item('json', false).written).toBe(true)
+    expect(item('json', false, baseFor('http://[::1]:8080/manager/mvc/mvc/restservice')).written).toBe(true)
+    expect(item('json', false, BASE, false).written).toBe(true)
+  })
+
+  it('is written anew after the manager polls the agent, and only then', async () => {
+    const first = item()
+    const polled = fleet.polledAt(index)
+    // Up to a second before the next poll: the same answer.
+    const untilPoll = polled + 60 - fleet.second()
+    if (untilPoll > 1) await fleet.advance(untilPoll - 1)
+    expect(fleet.polledAt(index)).toBe(polled)
+    expect(item()).toEqual({ text: first.text, written: false })
+    await fleet.advance(1)
+    expect(fleet.polledAt(index)).toBe(polled + 60)
+    const next = item()
+    expect(next.written).toBe(true)
+    expect(JSON.parse(next.text).content.received).toBeGreaterThan(JSON.parse(first.text).content.received)
+  })
+
+  it('is written anew once the agent changed on the main thread, or was renamed', async () => {
+    item()
+    await fleet.stopAgents([index])
+    const stopped = item()
+    expect(stopped.written).toBe(true)
+    expect(JSON.parse(stopped.text).content.status).toBe('ERROR')
+    expect(item().written).toBe(false)
+    await fleet.modifyAgent(index, 'renamed-agent', fleet.config(index))
+    const renamed = item()
+    expect(renamed.written).toBe(true)
+    expect(JSON.parse(renamed.text).content.name).toBe('renamed-agent')
+  })
+
+  it('is written anew once a step worker changed the agent', async () => {
+    // A day between polls, so that only the worker's write can move the item.
+    await fleet.close()
+    fleet = await createFleet({ agents: 50, seed: 3, workers: 1, paused: true, startTime: START, caFingerprint: 'AA', statusPoll: 86_400 })
+    ;[index] = fleet.indices(new Set(['ONLINE']))
+    await fleet.stopAgents([index])
+    await fleet.startAgents([index])
+    const restarting = item()
+    expect(JSON.parse(restarting.text).content.status).toBe('ERROR')
+    const { polledAt, revision } = { polledAt: fleet.polledAt(index), revision: fleet.agentRevision(index) }
+    // The worker brings the modules back a few virtual seconds later.
+    while (fleet.agentRevision(index) === revision) await fleet.advance(1)
+    expect(fleet.polledAt(index)).toBe(polledAt)
+    const restarted = item()
+    expect(restarted.written).toBe(true)
+    expect(JSON.parse(restarted.text).content.status).toBe('ONLINE')
+  })
+})
