@@ -9,6 +9,10 @@
  * every step round, every main-thread change, every write to one of the agents. An answer is
  * kept only if the stamps read before it was built are still the same after, so it shows one
  * consistent state of the fleet. At speed 1 a kept answer lives at most a virtual second.
+ *
+ * An answer by name is kept the second time its URL is asked for (keepAskedAgain), as a caching
+ * proxy admits a URL only after a minimum number of uses: a client asking for 2,000 agents in
+ * turn would otherwise have every answer kept, then pushed out unused by the ones after it.
  */
 import type { Fleet } from '../fleet/fleet-api.js'
 import type { SharedFacts } from '../journal/journal.js'
@@ -25,10 +29,10 @@ export interface KeptAnswer {
 }
 
 /**
- * Most answers kept are never asked for again (a client asking for 2,000 agents in turn), so
- * the bytes are made on the first request that is sent the answer again, not when it is kept.
+ * An answer made for a request, kept or not. Most answers are never sent again, so the bytes
+ * are made on the first request that is sent the answer again, not when it is made.
  */
-class Kept implements KeptAnswer {
+export class Answer implements KeptAnswer {
   private bytes: Buffer | undefined
   journalFacts?: SharedFacts
 
@@ -89,6 +93,8 @@ export const MAX_VARIANTS = 8
 export class AnswerCache {
   private readonly byUrl = new Map<string, Entry[]>()
   private count = 0
+  /** URLs answered by name once and not kept yet, oldest first, at most `capacity` (keepAskedAgain) */
+  private readonly askedOnce = new Set<string>()
   /** answers being made for a request, by request (format, protocol, Host, path and query) */
   private readonly making = new Map<string, Promise<string>>()
   /** what the kept answers are charged together (twice their text's length) */
@@ -114,6 +120,8 @@ export class AnswerCache {
         return entry.answer
       }
       this.remove(url, entries, k)
+      // Asked for again since it was kept: its next answer is kept at once (keepAskedAgain).
+      this.noteAsked(url)
       return undefined
     }
     return undefined
@@ -151,8 +159,9 @@ export class AnswerCache {
   }
 
   /** Keeps the answer if the stamps are still what they were before it was built. */
-  keep(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp, text: string): void {
-    const charge = 2 * text.length
+  keep(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp, answer: string | Answer): void {
+    const kept = typeof answer === 'string' ? new Answer(answer, url) : answer
+    const charge = 2 * kept.text.length
     if (charge > this.maxBytes || !this.unchanged(stamp)) return
     const entries = this.byUrl.get(url)
     const same = entries === undefined ? -1 : entries.findIndex((e) => e.format === format && e.encrypted === encrypted && e.host === host)
@@ -160,12 +169,31 @@ export class AnswerCache {
     else if (entries !== undefined && entries.length >= MAX_VARIANTS) this.remove(url, entries, 0)
     else if (this.count >= this.capacity) this.dropOldestUrl()
     while (this.count > 0 && this.bytes + charge > this.maxBytes) this.dropOldestUrl()
-    const entry = { format, encrypted, host, answer: new Kept(text, url), stamp }
+    const entry = { format, encrypted, host, answer: kept, stamp }
     const list = this.byUrl.get(url)
     if (list === undefined) this.byUrl.set(url, [entry])
     else list.push(entry)
     this.count++
     this.bytes += charge
+  }
+
+  /**
+   * Keeps an answer by name (keep) if its URL was asked for before and not kept then, among the
+   * last `capacity` URLs seen once; else notes the URL. A poller's second request keeps its
+   * answer and its third is sent it; URLs asked for once, or again only after more new URLs than
+   * the cache holds, cost a note rather than a kept answer that would be pushed out unused.
+   * A URL counts whatever format, protocol or Host it came with: it is what a client repeats.
+   * `stamp` undefined: the answer is not to be kept, but the request is noted.
+   */
+  keepAskedAgain(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp | undefined, answer: Answer): void {
+    if (this.maxBytes === 0) return
+    if (stamp === undefined || !this.askedOnce.delete(url)) return this.noteAsked(url)
+    this.keep(url, format, encrypted, host, stamp, answer)
+  }
+
+  private noteAsked(url: string): void {
+    this.askedOnce.add(url)
+    if (this.askedOnce.size > this.capacity) this.askedOnce.delete(this.askedOnce.values().next().value as string)
   }
 
   /**
@@ -189,6 +217,7 @@ export class AnswerCache {
   /** Forgets every kept answer. */
   clear(): void {
     this.byUrl.clear()
+    this.askedOnce.clear()
     this.count = 0
     this.bytes = 0
   }

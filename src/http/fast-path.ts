@@ -1,7 +1,7 @@
 /**
  * The fast path: answers agentinfo by name before fastify routes the request, with the kept
- * answer (answer-cache.ts) or one it builds and keeps the way the route does (keepByName), and
- * hands every other request to fastify.
+ * answer (answer-cache.ts) or one it builds (and keeps, if asked for again) the way the route
+ * does (keepByName), and hands every other request to fastify.
  *
  * Why: agentinfo by name is what inventory clients and pollers send most, and building the
  * answer costs a few microseconds (item-writer.ts) while fastify's chain of hooks around it
@@ -22,20 +22,15 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { readAnswer, type AnswerFacts } from '../journal/answer.js'
-import { callKey } from '../journal/call-key.js'
-import { itemsCharge, keptViolations, requestCharge } from '../journal/journal-bounds.js'
-import { SharedFacts, type Journal, type JournalEntry, type JournalViolation, type KeptBody, type OwnNumbers, type Truncated } from '../journal/journal.js'
-import { answerAsKept, bodyCharge, keepText } from '../journal/kept-body.js'
-import { LAZY_ANSWER_CHARS, entryOf, factsFrom, keptRaw, type RawFacts } from '../journal/recorder.js'
-import { checkRequest } from '../journal/rules.js'
+import type { Journal } from '../journal/journal.js'
 import { answerSeries, observeAnswer, type ApiMetrics } from '../metrics/api-metrics.js'
 import { MAX_KEPT_AGENTS, type AnswerCache, type KeptAnswer } from './answer-cache.js'
+import { FastPathJournal } from './fast-path-journal.js'
 import type { RouteKit } from './route-kit.js'
 import type { AuthCheck } from '../protocol/auth.js'
 import { connectionOverLimit, headError } from './limits.js'
 import { JSON_TYPE, XML_TYPE, negotiate, type Format } from '../protocol/negotiation.js'
-import { AGENTINFO_SCHEMA, keepByName } from './routes/agentinfo.js'
+import { keepByName } from './routes/agentinfo.js'
 
 /**
  * Every hook fastify runs for GET agentinfo, by phase in fastify's order, and what the fast
@@ -53,7 +48,7 @@ export const AGENTINFO_HOOKS = {
   preValidation: { strictRules: 'shut in strict mode (open())' },
   preHandler: { injectFault: 'shut while a fault rule is in force (open())' },
   onSend: {
-    journalAnswer: 'the answer\'s facts are the kept answer\'s (FastPathAnswer)',
+    journalAnswer: 'the answer\'s facts: the kept answer\'s, or a built one\'s own URL and text (FastPathJournal)',
     shapeFaultyAnswer: 'shut while a fault rule is in force (open())',
     measureAnswer: 'observeAnswer() with the body\'s length'
   },
@@ -90,6 +85,7 @@ export interface FastPath {
 export function fastPath(options: FastPathOptions, routing: RequestListener): FastPath {
   const { answers, authCheck, journal, now, open } = options
   const build = byNameBuilder(options)
+  const recorder = new FastPathJournal(journal)
   const series = answerSeries(options.api, OPERATION, 'GET', 200)
   let answered = 0
   const handler = (request: IncomingMessage, response: ServerResponse) => {
@@ -126,17 +122,16 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
     answered++
     const seconds = (performance.now() - started) / 1000
     observeAnswer(series, seconds, bytes)
-    if (journal.enabled) journal.addShared(journalFacts(kept, bytes, format, headers.accept, headers['content-type'], journal.bodyBytes), Math.round(seconds * 1000 * 100) / 100, wallMs, now())
+    if (recorder.enabled) recorder.record(kept, found === undefined, bytes, format, headers.accept, headers['content-type'], Math.round(seconds * 1000 * 100) / 100, wallMs, now())
   }
   return { handler, answered: () => answered }
 }
 
 /**
- * Builds and keeps the answer to a plain agentinfo-by-name request the way the route does
- * (keepByName), where fastify's route would answer it with exactly that and nothing else:
- * the path is one of agentinfo's, the query is `agentname=<names>` and at most
- * `agentwithmodules=true|false`, each once, nothing to decode, every name an agent's, and few
- * enough agents to keep the answer. Anything else (an unknown agent, a lenient spelling the
+ * Builds the answer to a plain agentinfo-by-name request the way the route does (keepByName),
+ * where fastify's route would answer it with exactly that and nothing else: the path is one of
+ * agentinfo's, the query is `agentname=<names>` and at most `agentwithmodules=true|false`, each
+ * once, nothing to decode, every name an agent's, and few enough agents to keep the answer. Anything else (an unknown agent, a lenient spelling the
  * journal reports, an encoded name) is left to fastify, which answers and records it in full.
  */
 interface ByNameBuilder {
@@ -179,8 +174,7 @@ function byNameBuilder(options: FastPathOptions): ByNameBuilder {
     }
     if (indices.length === 0) return undefined
     const protocol = encrypted ? 'https' : 'http'
-    keepByName(kit, { url, format, encrypted, host }, kit.links.baseOf(protocol, host), indices, withModules === true)
-    return options.answers.get(url, format, encrypted, host)
+    return keepByName(kit, { url, format, encrypted, host }, kit.links.baseOf(protocol, host), indices, withModules === true)
   }
   return { handles, answer }
 }
@@ -192,96 +186,4 @@ function suffixOf(url: string): Format | undefined {
   if (path.endsWith('.json')) return 'json'
   if (path.endsWith('.xml')) return 'xml'
   return undefined
-}
-
-/**
- * What the journal keeps of the requests the fast path answered with one kept answer and the same
- * headers: shared by all of them (their timings are the journal's columns), and kept on the
- * answer for the next request. It becomes the entry fastify's hooks would have made
- * (src/journal/recorder.ts) when the journal is read. Its charges (SharedFacts) are worked
- * out once here, so a request adds a number the journal already has.
- */
-class FastPathAnswer extends SharedFacts {
-  readonly bytes: number
-  readonly entryBytes: number
-  /** the request as the journal keeps it (URL and headers cut to their caps) */
-  private readonly raw: RawFacts
-  private readonly truncated: Truncated | undefined
-  /** the rules and call key of a request whose kept URL or headers were cut, read from the whole */
-  private readonly whole: { violations: JournalViolation[]; key: string } | undefined
-  /** the answer's beginning (--journal-body-bytes), shared by the entries built */
-  private readonly responseBody: KeptBody | undefined
-  /** a small answer's text, read when an entry is built; a large one is not held (a list is megabytes) */
-  private readonly text: string | undefined
-
-  constructor(
-    kept: KeptAnswer,
-    /** the answer's length in bytes (as sent: a built answer is not encoded apart for the journal) */
-    answerBytes: number,
-    readonly format: Format,
-    readonly accept: string | undefined,
-    readonly contentType: string | undefined,
-    /** a large answer's facts, read at once; a small one is read from `kept` when an entry is built */
-    readonly answerFacts: AnswerFacts | undefined,
-    bodyBytes: number
-  ) {
-    super()
-    const full: RawFacts = { method: 'GET', url: kept.url, operation: OPERATION, routed: true, schema: AGENTINFO_SCHEMA, accept, contentType, hasBody: false, body: undefined }
-    const { raw, truncated } = keptRaw(full)
-    this.raw = raw
-    if (truncated === undefined) {
-      this.truncated = undefined
-      this.whole = undefined
-    } else {
-      const facts = factsFrom(full)
-      const found = keptViolations(checkRequest(facts), truncated)
-      this.truncated = found.truncated
-      this.whole = { violations: found.violations, key: callKey('GET', OPERATION, facts.rawQuery, undefined) }
-    }
-    // A small kept answer stays alive while an entry holds these facts, whatever the cache does.
-    this.text = answerFacts === undefined ? kept.text : undefined
-    this.bytes =
-      // The text, and its bytes once it is sent again (Kept.body).
-      (this.text === undefined ? 0 : kept.text.length + answerBytes) +
-      kept.url.length +
-      (accept?.length ?? 0) +
-      (contentType?.length ?? 0) +
-      (this.whole === undefined ? 0 : itemsCharge(this.whole.violations))
-    this.responseBody = bodyBytes > 0 ? answerAsKept(keepText(kept.text, bodyBytes, answerBytes), kept.url, undefined) : undefined
-    // Each built entry is charged the answer's beginning: built entries keep it after these
-    // facts are released with their last holder.
-    this.entryBytes = requestCharge(raw.url, raw.accept, raw.contentType) + bodyCharge(this.responseBody)
-  }
-
-  entry(own: OwnNumbers): JournalEntry {
-    const { text, format, answerFacts, raw, truncated, whole, responseBody } = this
-    return entryOf(
-      {
-        raw,
-        status: 200,
-        format,
-        durationMs: own.durationMs,
-        wallMs: own.wallMs,
-        virtualMs: own.virtualMs,
-        rejected: false,
-        validated: true,
-        ...(answerFacts === undefined ? { body: text } : { answer: answerFacts }),
-        ...(whole === undefined ? {} : { violations: whole.violations, key: whole.key }),
-        ...(truncated === undefined ? {} : { truncated }),
-        ...(responseBody === undefined ? {} : { responseBody }),
-        partialErrors: []
-      },
-      own.id
-    )
-  }
-}
-
-function journalFacts(kept: KeptAnswer, answerBytes: number, format: Format, accept: string | undefined, contentType: string | undefined, bodyBytes: number): FastPathAnswer {
-  const known = kept.journalFacts
-  if (known instanceof FastPathAnswer && known.accept === accept && known.contentType === contentType && known.format === format) return known
-  // As the recorder does: a large answer is read now rather than kept until the entry is.
-  const small = kept.text.length <= LAZY_ANSWER_CHARS
-  const shared = new FastPathAnswer(kept, answerBytes, format, accept, contentType, small ? undefined : readAnswer(OPERATION, 200, format, kept.text), bodyBytes)
-  kept.journalFacts = shared
-  return shared
 }

@@ -47,6 +47,21 @@ export interface OwnNumbers {
   durationMs: number
   wallMs: number
   virtualMs: number
+  /** the request's own URL and answer text, where it was given them (OwnText) */
+  url?: string
+  text?: string
+}
+
+/**
+ * A request's own URL and answer, for requests that share the rest (SharedFacts): the fast
+ * path's answers built for one request, whose headers and format are those of many. They go in
+ * two columns of references, so the journal holds no object of the request's own.
+ */
+export interface OwnText {
+  url: string
+  text: string
+  /** what the entry holds of them once read: its charge, over the shared facts' entryBytes */
+  bytes: number
 }
 
 /**
@@ -78,6 +93,9 @@ export class Journal {
   private readonly ring: Array<JournalEntry | LazyEntry | SharedFacts | undefined>
   /** the own numbers of SharedFacts entries, OWN_NUMBERS per slot (allocated on first use) */
   private own: Float64Array | undefined
+  /** the own URL and answer text of SharedFacts entries given them (OwnText; allocated on first use) */
+  private ownUrls: Array<string | undefined> | undefined
+  private ownTexts: Array<string | undefined> | undefined
   /** what each slot's entry is charged (see SharedFacts for the shared part) */
   private readonly charges: Float64Array
   /** where the next entry goes */
@@ -149,20 +167,36 @@ export class Journal {
     return id
   }
 
-  /** Stores a request that shares its facts with others; its own numbers go in columns. Returns the id. */
-  addShared(shared: SharedFacts, durationMs: number, wallMs: number, virtualMs: number): number {
+  /**
+   * Stores a request that shares its facts with others; its own numbers go in columns, and so
+   * do its own URL and answer text if given (`own`). Returns the id.
+   */
+  addShared(shared: SharedFacts, durationMs: number, wallMs: number, virtualMs: number, own?: OwnText): number {
     const id = this.nextId++
     if (this.capacity === 0) return id
     // The shared object is charged with its first holder, and held before room is made, so
     // that dropping older entries sharing it cannot release it.
     if (shared.holders++ === 0) this.held += shared.bytes
-    const at = this.place(shared.entryBytes)
+    const at = this.place(shared.entryBytes + (own?.bytes ?? 0))
     this.own ??= new Float64Array(this.capacity * OWN_NUMBERS)
     this.ring[at] = shared
     this.own[at * OWN_NUMBERS] = durationMs
     this.own[at * OWN_NUMBERS + 1] = wallMs
     this.own[at * OWN_NUMBERS + 2] = virtualMs
+    if (own !== undefined) {
+      this.ownUrls ??= new Array<string | undefined>(this.capacity).fill(undefined)
+      this.ownTexts ??= new Array<string | undefined>(this.capacity).fill(undefined)
+      this.ownUrls[at] = own.url
+      this.ownTexts[at] = own.text
+    }
     return id
+  }
+
+  /** Lets go of a slot's own URL and text (dropped, or read into its entry). */
+  private forgetOwnText(at: number): void {
+    if (this.ownUrls === undefined || this.ownTexts === undefined) return
+    this.ownUrls[at] = undefined
+    this.ownTexts[at] = undefined
   }
 
   /**
@@ -190,7 +224,10 @@ export class Journal {
     this.held -= this.charges[at]
     this.charges[at] = 0
     const slot = this.ring[at]
-    if (slot instanceof SharedFacts) this.unshare(slot)
+    if (slot instanceof SharedFacts) {
+      this.unshare(slot)
+      this.forgetOwnText(at)
+    }
     this.ring[at] = undefined
   }
 
@@ -228,6 +265,7 @@ export class Journal {
     else if (slot instanceof SharedFacts) {
       entry = this.buildShared(slot, at, id)
       this.unshare(slot)
+      this.forgetOwnText(at)
     } else entry = slot
     this.ring[at] = entry
     return entry
@@ -247,7 +285,9 @@ export class Journal {
 
   private buildShared(shared: SharedFacts, at: number, id: number): JournalEntry {
     const own = this.own as Float64Array
-    const numbers = { id, durationMs: own[at * OWN_NUMBERS], wallMs: own[at * OWN_NUMBERS + 1], virtualMs: own[at * OWN_NUMBERS + 2] }
+    const url = this.ownUrls?.[at]
+    const text = this.ownTexts?.[at]
+    const numbers = { id, durationMs: own[at * OWN_NUMBERS], wallMs: own[at * OWN_NUMBERS + 1], virtualMs: own[at * OWN_NUMBERS + 2], ...(url === undefined ? {} : { url }), ...(text === undefined ? {} : { text }) }
     return shared.entry(numbers)
   }
 

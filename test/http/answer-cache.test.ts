@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AnswerCache, MAX_KEPT_AGENTS, MAX_KEPT_LIST_AGENTS, MAX_VARIANTS } from '../../src/http/answer-cache.js'
+import { Answer, AnswerCache, MAX_KEPT_AGENTS, MAX_KEPT_LIST_AGENTS, MAX_VARIANTS } from '../../src/http/answer-cache.js'
 import { call, harness, type Harness } from './helpers.js'
 
 /** A fleet whose stamps the test moves by hand. */
@@ -117,6 +117,60 @@ describe('AnswerCache', () => {
   })
 })
 
+describe('AnswerCache, answers by name kept when asked for again', () => {
+  const answer = (text: string, name: string) => new Answer(text, `/${name}`)
+
+  it('notes a URL asked for once and keeps its answer the second time', () => {
+    const cache = new AnswerCache(stamps())
+    cache.keepAskedAgain(...at('k'), cache.stamp([0]), answer('first', 'k'))
+    expect(cache.get(...at('k'))).toBeUndefined()
+    expect(cache.size).toBe(0)
+    const second = answer('second', 'k')
+    cache.keepAskedAgain(...at('k'), cache.stamp([0]), second)
+    // The very answer sent, so what the fast path learns about it (its bytes, journal facts) is kept too.
+    expect(cache.get(...at('k'))).toBe(second)
+  })
+
+  it('counts a URL asked for in another format or from another Host as asked for again', () => {
+    const cache = new AnswerCache(stamps())
+    cache.keepAskedAgain(...at('k'), cache.stamp([0]), answer('json', 'k'))
+    cache.keepAskedAgain(...at('k', 'xml'), cache.stamp([0]), answer('xml', 'k'))
+    expect(cache.get(...at('k', 'xml'))?.text).toBe('xml')
+    expect(cache.get(...at('k'))).toBeUndefined()
+  })
+
+  it('forgets the oldest URL seen once past its capacity: many agents in turn keep nothing', () => {
+    const cache = new AnswerCache(stamps(), 3)
+    for (const round of [1, 2]) for (const name of ['a', 'b', 'c', 'd']) cache.keepAskedAgain(...at(name), cache.stamp([0]), answer(`${name}${round}`, name))
+    expect(cache.size).toBe(0)
+    // Within the capacity a URL asked for again is kept.
+    cache.keepAskedAgain(...at('d'), cache.stamp([0]), answer('d3', 'd'))
+    expect(cache.get(...at('d'))?.text).toBe('d3')
+  })
+
+  it('keeps at once the next answer of a URL whose kept answer went stale', () => {
+    const fleet = stamps()
+    const cache = new AnswerCache(fleet)
+    for (const text of ['1', '2']) cache.keepAskedAgain(...at('k'), cache.stamp([0]), answer(text, 'k'))
+    fleet.agentRevs[0] += 2
+    expect(cache.get(...at('k'))).toBeUndefined()
+    cache.keepAskedAgain(...at('k'), cache.stamp([0]), answer('3', 'k'))
+    expect(cache.get(...at('k'))?.text).toBe('3')
+  })
+
+  it('keeps nothing without a stamp or with a bound of 0 bytes, and notes the URL again', () => {
+    const cache = new AnswerCache(stamps())
+    cache.keepAskedAgain(...at('k'), cache.stamp([0]), answer('1', 'k'))
+    cache.keepAskedAgain(...at('k'), undefined, answer('2: built while a change was under way', 'k'))
+    expect(cache.get(...at('k'))).toBeUndefined()
+    cache.keepAskedAgain(...at('k'), cache.stamp([0]), answer('3', 'k'))
+    expect(cache.get(...at('k'))?.text).toBe('3')
+    const none = new AnswerCache(stamps(), 16, 0)
+    for (const text of ['1', '2', '3']) none.keepAskedAgain(...at('k'), none.stamp([0]), answer(text, 'k'))
+    expect(none.size).toBe(0)
+  })
+})
+
 describe('AnswerCache, lists', () => {
   it('keeps a list while no agent at all has changed, as any may join it', () => {
     const fleet = stamps()
@@ -183,8 +237,12 @@ describe('agentinfo by name from kept answers', () => {
     const name = h.fleet.name(index)
     const first = await call(h.app, 'GET', `agentinfo?agentname=${name}`)
     const hits = answers.hits
+    // Kept the second time the URL is asked for, sent from the cache the third.
+    const second = await call(h.app, 'GET', `agentinfo?agentname=${name}`)
+    expect(answers.hits).toBe(hits)
     const again = await call(h.app, 'GET', `agentinfo?agentname=${name}`)
     expect(answers.hits).toBe(hits + 1)
+    expect(second.body).toBe(first.body)
     expect(again.body).toBe(first.body)
     expect(first.json().values[0].content.status).toBe('ONLINE')
     const stopped = await call(h.app, 'POST', `stopagent?agentUuids=${h.fleet.uuid(index)}`)
@@ -213,7 +271,11 @@ describe('agentinfo by name from kept answers', () => {
     expect(otherHost.json().links[0].href).toContain('://manager.example:9443/')
     expect(json.json().values[0].content.modules).toBeUndefined()
     expect(modules.json().values[0].content.modules.length).toBeGreaterThan(0)
+    // The URL was asked for four times, so the last answer made for it is kept: the XML one,
+    // for another Host, with modules (another query) are not the JSON one.
     const hits = answers.hits
+    expect((await call(h.app, 'GET', `agentinfo?agentname=${name}`)).body).toBe(json.body)
+    expect(answers.hits).toBe(hits)
     expect((await call(h.app, 'GET', `agentinfo?agentname=${name}`)).body).toBe(json.body)
     expect(answers.hits).toBe(hits + 1)
   })

@@ -149,21 +149,23 @@ describe('the fast path', () => {
     const path = `${REST}/agentinfo?agentname=${encodeURIComponent('agent-ünïcödé-29')}`
     const before = routedNow()
     const first = await get(port, path)
-    const second = await get(port, path)
-    // An encoded name is fastify's to decode: the first answer is its, the second the kept one.
-    expect(routedNow()).toBe(before + 1)
-    expect(second.body).toBe(first.body)
-    expect(second.headers['content-length']).toBe(String(Buffer.byteLength(first.body)))
+    await get(port, path)
+    const kept = await get(port, path)
+    // An encoded name is fastify's to decode: it answers the first two requests (the second is
+    // kept, the URL being asked for again), and the fast path sends the third the kept answer.
+    expect(routedNow()).toBe(before + 2)
+    expect(kept.body).toBe(first.body)
+    expect(kept.headers['content-length']).toBe(String(Buffer.byteLength(first.body)))
     expect(first.body).toContain('ünïcödé')
   })
 
   it('journals a URL longer than the journal keeps as fastify does: cut, with the rules of the whole', async () => {
     const path = `${REST}/agentinfo?agentname=${agent(5)}&pad=${'p'.repeat(URL_CAP)}&password=x`
     const before = routedNow()
-    await get(port, path)
-    await get(port, path)
-    expect(routedNow()).toBe(before + 1)
-    const [fromFastify, fromDoor] = harness.journal.entries()
+    for (let k = 0; k < 3; k++) await get(port, path)
+    // fastify answers the first two (the second is kept: asked for again), the fast path the third.
+    expect(routedNow()).toBe(before + 2)
+    const [fromFastify, , fromDoor] = harness.journal.entries()
     expect(callFacts(fromDoor)).toEqual(callFacts(fromFastify))
     expect(fromDoor.truncated).toEqual({ url: path.length })
     expect(fromDoor.violations.map((v) => v.rule)).toEqual(['unknown-parameter', 'credentials-in-query'])

@@ -35,7 +35,8 @@ class Polled extends SharedFacts {
 
   entry(own: OwnNumbers): JournalEntry {
     this.builds++
-    return { ...entry(this.path), id: own.id, durationMs: own.durationMs, wallMs: own.wallMs, virtualTime: new Date(own.virtualMs).toISOString() }
+    // A request given its own URL and text (OwnText) shows them: path and call key.
+    return { ...entry(own.url ?? this.path), id: own.id, durationMs: own.durationMs, wallMs: own.wallMs, virtualTime: new Date(own.virtualMs).toISOString(), ...(own.text === undefined ? {} : { callKey: own.text }) }
   }
 }
 
@@ -99,6 +100,40 @@ describe('the journal', () => {
     expect(none.enabled).toBe(false)
     expect(none.addShared(new Polled('/z'), 1, 1, 1)).toBe(1)
     expect(none.entries()).toEqual([])
+  })
+})
+
+describe('the journal, requests with their own URL and text', () => {
+  it('gives each request sharing facts its own URL and text, and none to those without', () => {
+    const journal = new Journal(10)
+    const shape = new Polled('/shape')
+    journal.addShared(shape, 1, 1, 1, { url: '/a?agentname=one', text: 'answer one', bytes: 10 })
+    journal.addShared(shape, 2, 2, 2)
+    journal.addShared(shape, 3, 3, 3, { url: '/a?agentname=two', text: 'answer two', bytes: 10 })
+    expect(journal.entries().map((e) => [e.id, e.path, e.callKey])).toEqual([
+      [1, '/a?agentname=one', 'answer one'],
+      [2, '/shape', '/shape'],
+      [3, '/a?agentname=two', 'answer two']
+    ])
+  })
+
+  it('does not give a dropped request\'s URL and text to the request that takes its slot', () => {
+    const journal = new Journal(2)
+    const shape = new Polled('/shape')
+    journal.addShared(shape, 1, 1, 1, { url: '/first', text: 'first', bytes: 10 })
+    journal.addShared(shape, 2, 2, 2, { url: '/second', text: 'second', bytes: 10 })
+    journal.addShared(shape, 3, 3, 3)
+    expect(journal.entries().map((e) => e.path)).toEqual(['/second', '/shape'])
+  })
+
+  it('charges each request its own bytes over the shared entry bytes', () => {
+    const journal = new Journal(10, 10_000)
+    const shape = new Polled('/shape', 1000, 100)
+    journal.addShared(shape, 1, 1, 1, { url: '/a', text: 'a', bytes: 400 })
+    journal.addShared(shape, 1, 1, 1, { url: '/b', text: 'b', bytes: 40 })
+    expect(journal.bytes).toBe(1000 + 100 + 400 + 100 + 40)
+    journal.entries()
+    expect(journal.bytes).toBe(100 + 400 + 100 + 40)
   })
 })
 

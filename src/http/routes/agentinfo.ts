@@ -8,6 +8,7 @@ import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
 import { itemsAnswer, itemsAnswerInTurns, sendItemTexts, sendRendered } from '../reply.js'
 import { writeAgentItem } from '../item-writer.js'
+import { Answer } from '../answer-cache.js'
 import type { Format } from '../../protocol/negotiation.js'
 import type { RouteKit } from '../route-kit.js'
 import { fieldsOf, withRules, type RequestRule } from '../validation.js'
@@ -53,16 +54,17 @@ export interface ByNameRequest {
 }
 
 /**
- * The answer about these agents, built, and kept if nothing moved while it was built. Both
- * the route and the fast path (fast-path.ts) answer agentinfo by name with it.
+ * The answer about these agents, built, and kept if its URL was asked for before and nothing
+ * moved while it was built (AnswerCache.keepAskedAgain). Both the route and the fast path
+ * (fast-path.ts) answer agentinfo by name with it.
  */
-export function keepByName(kit: Pick<RouteKit, 'answers' | 'fragments' | 'manager'>, request: ByNameRequest, base: LinkBase, indices: number[], withModules: boolean): string {
+export function keepByName(kit: Pick<RouteKit, 'answers' | 'fragments' | 'manager'>, request: ByNameRequest, base: LinkBase, indices: number[], withModules: boolean): Answer {
   const fleet = kit.manager.fleet
   // Read before the agents are: the answer is kept only if nothing moved while it was built.
   const stamp = kit.answers.stamp(indices)
   const values = indices.map((index) => agentItemText(kit, fleet, request.format, base, index, withModules))
-  const answer = itemsAnswer(request.format, 'agentinfo', values, [selfLink(base, request)])
-  if (stamp !== undefined) kit.answers.keep(request.url, request.format, request.encrypted, request.host, stamp, answer)
+  const answer = new Answer(itemsAnswer(request.format, 'agentinfo', values, [selfLink(base, request)]), request.url)
+  kit.answers.keepAskedAgain(request.url, request.format, request.encrypted, request.host, stamp, answer)
   return answer
 }
 
@@ -88,7 +90,7 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
     const indices = resolveNames(fleet, names)
     const base = kit.links.base(request)
     const answer = keepByName(kit, { url: request.url, format: request.format, encrypted, host: request.host }, base, indices, withModules)
-    return sendRendered(request, reply, answer)
+    return sendRendered(request, reply, answer.text)
   }
 
   for (const { url, options } of kit.routes('agentinfo')) {
