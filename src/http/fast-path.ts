@@ -131,8 +131,9 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
  * Builds the answer to a plain agentinfo-by-name request the way the route does (keepByName),
  * where fastify's route would answer it with exactly that and nothing else: the path is one of
  * agentinfo's, the query is `agentname=<names>` and at most `agentwithmodules=true|false`, each
- * once, nothing to decode, every name an agent's, and few enough agents to keep the answer. Anything else (an unknown agent, a lenient spelling the
- * journal reports, an encoded name) is left to fastify, which answers and records it in full.
+ * once, nothing to decode, every name an agent's, and few enough agents to keep the answer.
+ * Anything else (an unknown agent, a lenient spelling the journal reports, an encoded name) is
+ * left to fastify, which answers and records it in full.
  */
 interface ByNameBuilder {
   /** whether the URL is agentinfo's with a query (a cheap look before the credentials are checked) */
