@@ -52,13 +52,17 @@ export const EAGER_ITEMS = 1000
 export const FIRST_STREAMED_ITEMS = 64
 /**
  * A streamed answer is pushed in chunks of about this many characters (one item may take a
- * chunk past it), and the next chunk is built on a later turn of the event loop (setImmediate).
- * Bench (100k ONLINE agents, 81 MB, 2 connections on loopback): with chunks of 1000 items
- * (~800 kB) built back to back, the socket took every write at once, so the chain of write,
- * drain and resume ran on process.nextTick and one answer held the event loop until it ended
- * (~0.9 s): a second request's first byte waited for it, and nothing else ran meanwhile.
+ * chunk past it), and the next chunk is built on a later turn of the event loop (setImmediate);
+ * a list made whole is made in turns of as many. Bench (100k ONLINE agents, 81 MB, 2 connections
+ * on loopback): with chunks of 1000 items (~800 kB) built back to back, the socket took every
+ * write at once, so the chain of write, drain and resume ran on process.nextTick and one answer
+ * held the event loop until it ended (~0.9 s): a second request's first byte waited for it.
+ * Every list in flight builds one chunk per turn, so a request for one agent waits for a chunk
+ * of each: with 8 clients listing 100k agents, chunks of 64 KiB kept its p99 at 31 to 46 ms, and
+ * 16 KiB (about 18 items) brings it under 20 ms for some 15% fewer lists a second
+ * (bench/README.md, "Where the three workloads stand").
  */
-export const STREAM_CHUNK_CHARS = 64 * 1024
+export const STREAM_CHUNK_CHARS = 16 * 1024
 
 /**
  * `expected`: how many items the list will probably have (it may change while streaming).
