@@ -58,9 +58,9 @@ export const FIRST_STREAMED_ITEMS = 64
  * write at once, so the chain of write, drain and resume ran on process.nextTick and one answer
  * held the event loop until it ended (~0.9 s): a second request's first byte waited for it.
  * Every list in flight builds one chunk per turn, so a request for one agent waits for a chunk
- * of each: with 8 clients listing 100k agents, chunks of 64 KiB kept its p99 at 31 to 46 ms, and
- * 16 KiB (about 18 items) brings it under 20 ms for some 15% fewer lists a second
- * (bench/README.md, "Where the three workloads stand").
+ * of each: with 8 clients listing 100k agents, chunks of 64 KiB left its p99 at 40 ms, and
+ * chunks of 16 KiB (about 18 items) at 15 and 20 ms (bench/README.md, "Where the three
+ * workloads stand").
  */
 export const STREAM_CHUNK_CHARS = 16 * 1024
 
