@@ -19,13 +19,24 @@ import { callKey } from '../journal/call-key.js'
 import { HEADER_CAP, URL_CAP, itemsCharge, keptViolations, requestCharge } from '../journal/journal-bounds.js'
 import { SharedFacts, type Journal, type JournalEntry, type JournalViolation, type KeptBody, type OwnNumbers, type OwnText, type Truncated } from '../journal/journal.js'
 import { answerAsKept, bodyCharge, keepText, KEPT_BODY_BYTES } from '../journal/kept-body.js'
-import { LAZY_ANSWER_CHARS, entryOf, factsFrom, keptRaw, type RawFacts } from '../journal/recorder.js'
+import { LAZY_ANSWER_CHARS, entryOf, factsFrom, keptRaw, type AnsweredRequest, type RawFacts } from '../journal/recorder.js'
 import { checkRequest } from '../journal/rules.js'
 import type { Format } from '../protocol/negotiation.js'
 import type { KeptAnswer } from './answer-cache.js'
 import { AGENTINFO_SCHEMA } from './routes/agentinfo.js'
 
 const OPERATION = 'agentinfo'
+
+/** The request fastify's recorder would have seen: a GET of agentinfo, routed, without a body. */
+function rawFacts(url: string, accept: string | undefined, contentType: string | undefined): RawFacts {
+  return { method: 'GET', url, operation: OPERATION, routed: true, schema: AGENTINFO_SCHEMA, accept, contentType, hasBody: false, body: undefined }
+}
+
+/** The entry of a request the fast path answered with 200, from what it keeps of it (`answered`). */
+function answeredEntry(raw: RawFacts, format: Format, own: OwnNumbers, answered: Pick<AnsweredRequest, 'body' | 'answer' | 'violations' | 'key' | 'truncated' | 'responseBody'>): JournalEntry {
+  const numbers = { durationMs: own.durationMs, wallMs: own.wallMs, virtualMs: own.virtualMs }
+  return entryOf({ raw, status: 200, format, ...numbers, rejected: false, validated: true, ...answered, partialErrors: [] }, own.id)
+}
 
 /**
  * What the journal keeps of the requests the fast path answered with one kept answer and the same
@@ -59,7 +70,7 @@ class FastPathAnswer extends SharedFacts {
     bodyBytes: number
   ) {
     super()
-    const full: RawFacts = { method: 'GET', url: kept.url, operation: OPERATION, routed: true, schema: AGENTINFO_SCHEMA, accept, contentType, hasBody: false, body: undefined }
+    const full = rawFacts(kept.url, accept, contentType)
     const { raw, truncated } = keptRaw(full)
     this.raw = raw
     if (truncated === undefined) {
@@ -88,24 +99,12 @@ class FastPathAnswer extends SharedFacts {
 
   entry(own: OwnNumbers): JournalEntry {
     const { text, format, answerFacts, raw, truncated, whole, responseBody } = this
-    return entryOf(
-      {
-        raw,
-        status: 200,
-        format,
-        durationMs: own.durationMs,
-        wallMs: own.wallMs,
-        virtualMs: own.virtualMs,
-        rejected: false,
-        validated: true,
-        ...(answerFacts === undefined ? { body: text } : { answer: answerFacts }),
-        ...(whole === undefined ? {} : { violations: whole.violations, key: whole.key }),
-        ...(truncated === undefined ? {} : { truncated }),
-        ...(responseBody === undefined ? {} : { responseBody }),
-        partialErrors: []
-      },
-      own.id
-    )
+    return answeredEntry(raw, format, own, {
+      ...(answerFacts === undefined ? { body: text } : { answer: answerFacts }),
+      ...(whole === undefined ? {} : { violations: whole.violations, key: whole.key }),
+      ...(truncated === undefined ? {} : { truncated }),
+      ...(responseBody === undefined ? {} : { responseBody })
+    })
   }
 }
 
@@ -154,23 +153,12 @@ class BuiltShape extends SharedFacts {
   entry(own: OwnNumbers): JournalEntry {
     const url = own.url as string
     const text = own.text as string
-    const { raw } = keptRaw({ method: 'GET', url, operation: OPERATION, routed: true, schema: AGENTINFO_SCHEMA, accept: this.accept, contentType: this.contentType, hasBody: false, body: undefined })
-    return entryOf(
-      {
-        raw,
-        status: 200,
-        format: this.format,
-        durationMs: own.durationMs,
-        wallMs: own.wallMs,
-        virtualMs: own.virtualMs,
-        rejected: false,
-        validated: true,
-        body: text,
-        ...(this.bodyBytes > 0 ? { responseBody: answerAsKept(keepText(text, this.bodyBytes), url, undefined) } : {}),
-        partialErrors: []
-      },
-      own.id
-    )
+    // Kept whole: shapeOf takes only URLs and headers within the journal's caps.
+    const { raw } = keptRaw(rawFacts(url, this.accept, this.contentType))
+    return answeredEntry(raw, this.format, own, {
+      body: text,
+      ...(this.bodyBytes > 0 ? { responseBody: answerAsKept(keepText(text, this.bodyBytes), url, undefined) } : {})
+    })
   }
 }
 
