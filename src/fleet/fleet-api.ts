@@ -111,8 +111,12 @@ export interface Fleet {
   /** all existing agent indices in index order, optionally only those in the given states */
   indices(states?: ReadonlySet<AgentStateName>): Iterable<number>
 
-  /** a torn-free snapshot of one agent at the current virtual time */
-  view(index: number, withModules: boolean): AgentView
+  /**
+   * a torn-free snapshot of one agent at the current virtual time. `keepIdentity` false: the
+   * text of its identity is not kept for the next read (shown-identities.ts), as for a list of
+   * more agents than are kept, which would only push out the ones read again.
+   */
+  view(index: number, withModules: boolean, keepIdentity?: boolean): AgentView
   /**
    * Stamps of what view() shows, for keeping finished answers: while revision() and
    * agentRevision(index) both stay the same, view(index) returns the same record (and names

@@ -259,8 +259,8 @@ export class FleetEngine implements Fleet, FleetObservation {
     return sum
   }
 
-  view(i: number, withModules: boolean): AgentView {
-    return viewOf(this.core, i, withModules)
+  view(i: number, withModules: boolean, keepIdentity = true): AgentView {
+    return viewOf(this.core, i, withModules, keepIdentity)
   }
 
   /** Agents matching a filter, a page of them: see agent-query.ts. */

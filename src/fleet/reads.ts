@@ -86,8 +86,8 @@ export function agentConfig(core: FleetCore, i: number): AgentConfig {
   }
 }
 
-export function viewOf(core: FleetCore, i: number, withModules: boolean): AgentView {
-  return agentView(core.program, core.v, core.identity, core.options.startTime, polledAt(core, i), i, withModules, shownIdentity(core, i))
+export function viewOf(core: FleetCore, i: number, withModules: boolean, keepIdentity = true): AgentView {
+  return agentView(core.program, core.v, core.identity, core.options.startTime, polledAt(core, i), i, withModules, shownIdentity(core, i, keepIdentity))
 }
 
 /** The second of the manager's last status poll of agent i (status-poll.ts). */
@@ -95,8 +95,8 @@ export function polledAt(core: FleetCore, i: number): number {
   return lastPollAt(core.program.seed, i, core.steppedTo, core.options.statusPoll)
 }
 
-/** Agent i's identity as the API shows it: the one kept (shown-identities.ts), or made now and kept. */
-function shownIdentity(core: FleetCore, i: number): ShownIdentity {
+/** Agent i's identity as the API shows it: the one kept (shown-identities.ts), or made now (and kept, unless `keep` is false). */
+function shownIdentity(core: FleetCore, i: number, keep: boolean): ShownIdentity {
   const revision = core.overrides.revision
   const kept = core.shown.get(i, revision)
   if (kept !== undefined) return kept
@@ -112,6 +112,6 @@ function shownIdentity(core: FleetCore, i: number): ShownIdentity {
     sysinfoOs: osIdx,
     sysinfo: sysinfoOf(core.program, core.identity, i, osIdx)
   }
-  core.shown.set(i, revision, shown)
+  if (keep) core.shown.set(i, revision, shown)
   return shown
 }

@@ -21,8 +21,25 @@ import type { Format } from '../protocol/negotiation.js'
 import type { LinkBase } from './links.js'
 import { escapeXml } from './xml-writer.js'
 
-/** JSON text of a string, as JSON.stringify (and fast-json-stringify) write it. */
-const str = JSON.stringify as (value: string) => string
+/** What JSON.stringify escapes in a string: `"`, `\`, control characters, lone surrogates (here any surrogate). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/
+
+/**
+ * JSON text of a string, as JSON.stringify (and fast-json-stringify) write it: quoted as it is
+ * when nothing in it needs escaping, which a test costs about half of what JSON.stringify does.
+ */
+function str(value: string): string {
+  return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : '"' + value + '"'
+}
+
+/**
+ * JSON text of a string made only of characters JSON never escapes: a state name, a date
+ * (formatLocalMinute) or a number's digits. test/http/item-writer.test.ts holds every such
+ * field against the generic path, over any state, date and load.
+ */
+function plain(value: string): string {
+  return '"' + value + '"'
+}
 
 /** An integer field as fast-json-stringify writes one (a fraction is cut off). */
 function int(n: number): string {
@@ -59,7 +76,13 @@ const XML_SERVICE_OPEN = '<field name="the service">'
 function jsonFragment(view: AgentView, base: LinkBase): Fragment {
   const selfHref = `${base.rest}/agentinfo?agentname=${encodeURIComponent(view.name)}`
   return {
-    ...identityOf(view, base),
+    name: view.name,
+    uuid: view.uuid,
+    version: view.version,
+    os: view.os,
+    address: view.address,
+    service: view.service,
+    base,
     head: `{"content":{"name":${str(view.name)},"uuid":${str(view.uuid)},"version":${str(view.version)},"status":`,
     middle: `,"os":${str(view.os)},"address":${str(view.address)},"the service":${str(view.service)},"started":`,
     tail: `,"sysinfo":${str(view.sysinfo)}`,
@@ -99,17 +122,18 @@ function xmlLink(rel: string, href: string): string {
 function xmlFragment(view: AgentView, base: LinkBase): Fragment {
   const selfHref = `${base.rest}/agentinfo?agentname=${encodeURIComponent(view.name)}`
   return {
-    ...identityOf(view, base),
+    name: view.name,
+    uuid: view.uuid,
+    version: view.version,
+    os: view.os,
+    address: view.address,
+    service: view.service,
+    base,
     head: `<values><content><name>${escapeXml(view.name)}</name><uuid>${escapeXml(view.uuid)}</uuid><version>${escapeXml(view.version)}</version><status>`,
     middle: `</status><os>${escapeXml(view.os)}</os><address>${escapeXml(view.address)}</address>${XML_SERVICE_OPEN}${escapeXml(view.service)}</field><started>`,
     tail: `<sysinfo>${escapeXml(view.sysinfo)}</sysinfo>`,
     links: xmlLink('self', selfHref)
   }
-}
-
-// sysinfo is not compared: it is the agent's own (a function of its index and OS), and the OS is.
-function identityOf(view: AgentView, base: LinkBase) {
-  return { name: view.name, uuid: view.uuid, version: view.version, os: view.os, address: view.address, service: view.service, base }
 }
 
 // The view's strings are those the fleet keeps per agent (src/fleet/shown-identities.ts): while
@@ -285,13 +309,13 @@ function xmlModule(m: ModuleView): string {
 export function jsonItem(view: AgentView, f: Fragment): string {
   let out =
     f.head +
-    str(view.status) +
+    plain(view.status) +
     f.middle +
-    str(formatLocalMinute(view.started)) +
+    plain(formatLocalMinute(view.started)) +
     ',"lastOnline":' +
-    str(formatLocalMinute(view.lastOnline)) +
+    plain(formatLocalMinute(view.lastOnline)) +
     ',"load":' +
-    str(view.load.toFixed(2)) +
+    plain(view.load.toFixed(2)) +
     ',"memUsage":' +
     num(view.memUsage) +
     ',"received":' +
@@ -317,11 +341,11 @@ export function jsonItem(view: AgentView, f: Fragment): string {
 export function xmlItem(view: AgentView, f: Fragment): string {
   let out =
     f.head +
-    escapeXml(view.status) +
+    view.status +
     f.middle +
-    escapeXml(formatLocalMinute(view.started)) +
+    formatLocalMinute(view.started) +
     '</started><lastOnline>' +
-    escapeXml(formatLocalMinute(view.lastOnline)) +
+    formatLocalMinute(view.lastOnline) +
     '</lastOnline><load>' +
     view.load.toFixed(2) +
     '</load><memUsage>' +
@@ -354,7 +378,8 @@ export type ItemSource = Pick<Fleet, 'view' | 'agentRevision' | 'polledAt' | 'id
 /**
  * Agent `index`'s item: the one kept from an earlier answer while the agent has not changed and
  * the manager has not polled it since (its view would be the same record), else written from a
- * fresh view and kept with its fragment (unless `keep` is false).
+ * fresh view and kept with its fragment. `keep` false (a list longer than the fragments kept):
+ * nothing is kept, neither the item, its fragment nor the text of the agent's identity.
  */
 export function writeAgentItem(format: Format, fleet: ItemSource, index: number, withModules: boolean, base: LinkBase, fragments: ItemFragments, keep = true): string {
   // Read before the view: if the agent moves while it is read, the stamps are already stale and
@@ -366,7 +391,7 @@ export function writeAgentItem(format: Format, fleet: ItemSource, index: number,
     const kept = fragments.item(format, index, base, withModules, revision, polledAt, identity)
     if (kept !== undefined) return kept
   }
-  const view = fleet.view(index, withModules)
+  const view = fleet.view(index, withModules, keep)
   const f = fragments.get(format, view, base, keep)
   const text = format === 'json' ? jsonItem(view, f) : xmlItem(view, f)
   // An odd revision is a write under way: the view waited for its end, the stamp did not.

@@ -3,7 +3,7 @@
  * show what the agent is now, after renames and reconfigurations, for agents that share a slot,
  * and after the fleet is rebuilt.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createFleet } from '../../src/fleet/fleet.js'
 import type { AgentConfig } from '../../src/fleet/fleet-api.js'
 import { SLOTS, ShownIdentities } from '../../src/fleet/shown-identities.js'
@@ -39,6 +39,23 @@ describe('agent views with kept identities', () => {
     expect([after.name, after.address, after.service]).toEqual(['renamed-seven', '192.0.2.77', '192.0.2.77:4141'])
     expect(after.uuid).toBe(before.uuid)
     expect(fleet.view(8, false).name).toBe(fleet.name(8))
+  })
+
+  it('keep an identity only when the read asks to (a list longer than what is kept does not)', async () => {
+    const fleet = await createFleet({ agents: 50, seed: 3, workers: 1, paused: true, startTime: START, caFingerprint: 'AB:CD' })
+    open.push(fleet)
+    const kept = vi.spyOn(ShownIdentities.prototype, 'set')
+    try {
+      const passing = fleet.view(9, false, false)
+      expect(kept).not.toHaveBeenCalled()
+      const read = fleet.view(9, false)
+      expect(kept).toHaveBeenCalledTimes(1)
+      expect(read).toEqual(passing)
+      fleet.view(9, false)
+      expect(kept).toHaveBeenCalledTimes(1)
+    } finally {
+      kept.mockRestore()
+    }
   })
 
   it('show each agent its own identity when two share a slot', async () => {

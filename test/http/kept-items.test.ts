@@ -17,6 +17,8 @@ const BASE = baseFor('https://127.0.0.1:9443/manager/mvc/mvc/restservice')
 describe('items kept between answers', () => {
   let fleet: FleetEngine
   let views: number
+  /** whether the last view read kept the agent's identity text (Fleet.view's keepIdentity) */
+  let keptIdentity: boolean | undefined
   let source: ItemSource
   let fragments: ItemFragments
   let index: number
@@ -25,7 +27,7 @@ describe('items kept between answers', () => {
     views = 0
     // The fleet, counting the views read: a kept item is sent without reading one.
     source = {
-      view: (i, withModules) => (views++, fleet.view(i, withModules)),
+      view: (i, withModules, keepIdentity) => (views++, (keptIdentity = keepIdentity), fleet.view(i, withModules, keepIdentity)),
       agentRevision: (i) => fleet.agentRevision(i),
       polledAt: (i) => fleet.polledAt(i),
       identityRevision: () => fleet.identityRevision()
@@ -55,6 +57,9 @@ describe('items kept between answers', () => {
     expect(item('json', false).written).toBe(true)
     expect(item('json', false, baseFor('http://[::1]:8080/manager/mvc/mvc/restservice')).written).toBe(true)
     expect(item('json', false, BASE, false).written).toBe(true)
+    expect(keptIdentity).toBe(false)
+    expect(item('xml', true).written).toBe(true)
+    expect(keptIdentity).toBe(true)
   })
 
   it('is written anew after the manager polls the agent, and only then', async () => {
