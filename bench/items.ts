@@ -1,0 +1,185 @@
+/**
+ * What one agentinfo item of a long list costs, measured in this process (no sockets, no
+ * client competing for the CPU), and what an agent's kept identity holds:
+ *
+ *   npm run bench:items -- [--agents 100000] [--passes 3] [--out bench/results]
+ *
+ * - CPU µs per item: every ONLINE agent of a fleet (scenarios/flapping-network.yaml at
+ *   `--agents`, its clock running at speed 600 as the bench's lists run it) written as a list of
+ *   more agents than the item writer keeps is written (`writeAgentItem` with keep false), in
+ *   chunks of STREAM_CHUNK_CHARS encoded to bytes with a turn of the event loop between them,
+ *   as a streamed answer is made. The first pass warms up; the next `--passes` are measured.
+ * - The GCs during the measured passes, young-generation (scavenges) and full: an item whose
+ *   garbage lives long enough to be copied into the old generation makes full GCs come often.
+ * - Bytes per kept identity: the heap an agent's kept identity text holds
+ *   (src/fleet/shown-identities.ts), 32,768 agents read with the heap measured after a GC
+ *   before and after.
+ * Writes `<out>/items-<date>.json` and prints a table. No targets: these are figures to compare
+ * commits by (bench/README.md, "What made each path fast").
+ */
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { PerformanceObserver, constants } from 'node:perf_hooks'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import { createFleet } from '../src/fleet/fleet.js'
+import { compileScenario } from '../src/fleet/scenario-program.js'
+import { SLOTS } from '../src/fleet/shown-identities.js'
+import { ItemFragments, writeAgentItem } from '../src/http/item-writer.js'
+import { Links } from '../src/http/links.js'
+import { STREAM_CHUNK_CHARS } from '../src/http/reply.js'
+import { loadScenarioFileOrThrow } from '../src/scenario/index.js'
+import { LIVELY_SCENARIO, LIVELY_SPEED } from './lib/context.js'
+import { gitState, machine, versions } from './lib/results.js'
+
+const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url))
+const START = Date.UTC(2026, 0, 5, 8)
+
+export interface ItemsOptions {
+  agents: number
+  passes: number
+}
+
+export interface FormatFigures {
+  items: number
+  cpuUsPerItem: number
+  charsPerItem: number
+  /** young-generation GCs during the measured passes */
+  scavenges: number
+  /** full GCs (mark-compact) during the measured passes */
+  fullGcs: number
+}
+
+export interface ItemsResults {
+  agents: number
+  passes: number
+  json: FormatFigures
+  xml: FormatFigures
+  identityBytes: number
+}
+
+/** V8's gc(), without the --expose-gc flag on the command line. */
+function exposedGc(): () => void {
+  setFlagsFromString('--expose-gc')
+  return runInNewContext('gc') as () => void
+}
+
+export async function measureItems(options: ItemsOptions): Promise<ItemsResults> {
+  const gc = exposedGc()
+  const loaded = await loadScenarioFileOrThrow(LIVELY_SCENARIO)
+  const templates = new Map<string, number>()
+  const templateId = (name: string) => templates.get(name) ?? (templates.set(name, templates.size), templates.size - 1)
+  const scenario = compileScenario({ ...loaded, fleet: { ...loaded.fleet, agents: options.agents, seed: 7 } }, START, { templateId })
+  const fleet = await createFleet({ agents: options.agents, seed: 7, speed: LIVELY_SPEED, paused: false, startTime: START, caFingerprint: 'AA:BB', scenario })
+  try {
+    const base = new Links('/manager/mvc').baseOf('https', '127.0.0.1:9443')
+    const online = new Set(['ONLINE'] as const)
+    const turn = () => new Promise((resolve) => setImmediate(resolve))
+
+    /** One pass over the ONLINE agents as a streamed list writes them; items and characters written. */
+    const pass = async (format: 'json' | 'xml', fragments: ItemFragments) => {
+      let items = 0
+      let chars = 0
+      let chunk = ''
+      for (const index of fleet.indices(online)) {
+        chunk += writeAgentItem(format, fleet, index, false, base, fragments, false)
+        items++
+        if (chunk.length >= STREAM_CHUNK_CHARS) {
+          chars += Buffer.from(chunk).length
+          chunk = ''
+          await turn()
+        }
+      }
+      return { items, chars: chars + Buffer.byteLength(chunk) }
+    }
+
+    const figures = async (format: 'json' | 'xml'): Promise<FormatFigures> => {
+      const fragments = new ItemFragments()
+      await pass(format, fragments)
+      gc()
+      let scavenges = 0
+      let fullGcs = 0
+      const observer = new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) {
+          const kind = (entry as { detail?: { kind?: number } }).detail?.kind
+          if (kind === constants.NODE_PERFORMANCE_GC_MINOR) scavenges++
+          else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullGcs++
+        }
+      })
+      observer.observe({ entryTypes: ['gc'] })
+      let items = 0
+      let chars = 0
+      const cpu = process.cpuUsage()
+      for (let k = 0; k < options.passes; k++) {
+        const done = await pass(format, fragments)
+        items += done.items
+        chars += done.chars
+      }
+      const used = process.cpuUsage(cpu)
+      // GC entries are delivered on a later turn.
+      await turn()
+      observer.disconnect()
+      const round = (n: number, digits = 2) => Number(n.toFixed(digits))
+      return {
+        items,
+        cpuUsPerItem: round((used.user + used.system) / items),
+        charsPerItem: Math.round(chars / items),
+        scavenges,
+        fullGcs
+      }
+    }
+    const json = await figures('json')
+    const xml = await figures('xml')
+
+    const identities = Math.min(SLOTS, options.agents)
+    gc()
+    const before = process.memoryUsage().heapUsed
+    for (let index = 0; index < identities; index++) fleet.view(index, false)
+    gc()
+    const identityBytes = Math.round((process.memoryUsage().heapUsed - before) / identities)
+    return { agents: options.agents, passes: options.passes, json, xml, identityBytes }
+  } finally {
+    await fleet.close()
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { agents: { type: 'string', default: '100000' }, passes: { type: 'string', default: '3' }, out: { type: 'string' } } })
+  const agents = Number(values.agents)
+  const passes = Number(values.passes)
+  if (!Number.isInteger(agents) || agents < 1 || !Number.isInteger(passes) || passes < 1) throw new Error('--agents and --passes must be positive whole numbers')
+  const began = performance.now()
+  const figures = await measureItems({ agents, passes })
+  const results = {
+    scope: 'items',
+    command: `npm run bench:items -- --agents ${agents} --passes ${passes}`,
+    startedAt: new Date(Date.now() - (performance.now() - began)).toISOString(),
+    wallSeconds: Number(((performance.now() - began) / 1000).toFixed(1)),
+    machine: machine(),
+    versions: versions(),
+    git: gitState(),
+    ...figures
+  }
+  const outDir = values.out ?? RESULTS_DIR
+  await mkdir(outDir, { recursive: true })
+  const file = join(outDir, `items-${results.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, '')}.json`)
+  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`)
+  const row = (label: string, f: FormatFigures) =>
+    `| ${label} | ${f.cpuUsPerItem} | ${f.charsPerItem} | ${f.items} | ${f.scavenges} | ${f.fullGcs} |`
+  process.stdout.write(
+    [
+      `items of a list of ONLINE agents of ${agents}, written as a list longer than what is kept (${passes} passes):`,
+      '| format | CPU µs an item | chars an item | items | young-generation GCs | full GCs |',
+      '|---|--:|--:|--:|--:|--:|',
+      row('JSON', figures.json),
+      row('XML', figures.xml),
+      `kept identity: ${figures.identityBytes} bytes an agent`,
+      `results: ${file}`,
+      ''
+    ].join('\n')
+  )
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) await main()

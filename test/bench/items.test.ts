@@ -1,0 +1,22 @@
+/**
+ * `npm run bench:items` on a small fleet: it completes and its figures are the ones it says
+ * (items of the ONLINE list in both formats, an identity's bytes). Timings are not checked.
+ */
+import { describe, expect, it } from 'vitest'
+import { measureItems } from '../../bench/items.js'
+
+describe('the items benchmark', () => {
+  it('measures every ONLINE item in both formats and the bytes of a kept identity', { timeout: 60_000 }, async () => {
+    const results = await measureItems({ agents: 3000, passes: 2 })
+    for (const figures of [results.json, results.xml]) {
+      // Two passes over the ONLINE agents of 3,000 (most of them; the clock runs, so the two may differ).
+      expect(figures.items).toBeGreaterThan(2 * 2000)
+      expect(figures.cpuUsPerItem).toBeGreaterThan(0)
+      expect(figures.scavenges).toBeGreaterThanOrEqual(0)
+    }
+    // An item is several hundred characters; XML's are longer than JSON's.
+    expect(results.json.charsPerItem).toBeGreaterThan(500)
+    expect(results.xml.charsPerItem).toBeGreaterThan(results.json.charsPerItem)
+    expect(results.identityBytes).toBeGreaterThan(100)
+  })
+})
