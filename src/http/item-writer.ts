@@ -22,6 +22,7 @@ import type { LinkBase } from './links.js'
 import { escapeXml } from './xml-writer.js'
 
 /** What JSON.stringify escapes in a string: `"`, `\`, control characters, lone surrogates (here any surrogate). */
+// eslint-disable-next-line no-control-regex -- the control characters JSON escapes must be matched
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/
 
 /**
