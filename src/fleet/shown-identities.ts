@@ -48,8 +48,9 @@ export class ShownIdentities {
   }
 
   set(i: number, revision: number, shown: ShownIdentity): void {
-    // Made flat before they are kept: a string joined from pieces is a tree of them until read
-    // character by character, and a kept tree costs several times its text (the UUID is 16).
+    // Made flat before they are kept: a string joined from pieces (a UUID is joined from eleven)
+    // is a tree of them until read character by character, and a kept tree costs several times
+    // its text.
     for (const text of [shown.name, shown.uuid, shown.address, shown.service, shown.sysinfo]) text.charCodeAt(0)
     this.slots[i & (SLOTS - 1)] = { index: i, revision, shown }
   }
