@@ -48,7 +48,7 @@ export class ShownIdentities {
   }
 
   set(i: number, revision: number, shown: ShownIdentity): void {
-    // Made flat before they are kept: a string joined from pieces (a UUID is joined from eleven)
+    // Made flat before they are kept: a string joined from pieces (a UUID is joined from ten)
     // is a tree of them until read character by character, and a kept tree costs several times
     // its text.
     for (const text of [shown.name, shown.uuid, shown.address, shown.service, shown.sysinfo]) text.charCodeAt(0)
