@@ -38,12 +38,20 @@ export class Answer implements KeptAnswer {
 
   constructor(
     readonly text: string,
-    readonly url: string
+    readonly url: string,
+    /** the text's length in UTF-8 bytes, where its maker counted it (sizedItemsAnswer) */
+    private length?: number
   ) {}
 
   get body(): Buffer {
     this.bytes ??= Buffer.from(this.text)
     return this.bytes
+  }
+
+  /** The text's length in UTF-8 bytes: as its maker counted it, else counted now. */
+  get byteLength(): number {
+    this.length ??= Buffer.byteLength(this.text)
+    return this.length
   }
 }
 

@@ -6,7 +6,7 @@ import { resolveNames } from '../agents.js'
 import { apiError } from '../../protocol/errors.js'
 import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
-import { itemsAnswer, itemsAnswerInTurns, sendItemTexts, sendRendered } from '../reply.js'
+import { itemsAnswerInTurns, sendItemTexts, sendRendered, sizedItemsAnswer } from '../reply.js'
 import { writeAgentItem } from '../item-writer.js'
 import { Answer } from '../answer-cache.js'
 import type { Format } from '../../protocol/negotiation.js'
@@ -63,7 +63,8 @@ export function keepByName(kit: Pick<RouteKit, 'answers' | 'fragments' | 'manage
   // Read before the agents are: the answer is kept only if nothing moved while it was built.
   const stamp = kit.answers.stamp(indices)
   const values = indices.map((index) => agentItemText(kit, fleet, request.format, base, index, withModules))
-  const answer = new Answer(itemsAnswer(request.format, 'agentinfo', values, [selfLink(base, request)]), request.url)
+  const sized = sizedItemsAnswer(request.format, 'agentinfo', values, [selfLink(base, request)])
+  const answer = new Answer(sized.text, request.url, sized.bytes)
   kit.answers.keepAskedAgain(request.url, request.format, request.encrypted, request.host, stamp, answer)
   return answer
 }
