@@ -145,11 +145,30 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
   }
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { agents: { type: 'string', default: '100000' }, passes: { type: 'string', default: '3' }, out: { type: 'string' } } })
+const USAGE = 'usage: npm run bench:items -- [--agents 100000] [--passes 3] [--out bench/results]'
+
+/** The command line, or a sentence saying what is wrong with it. */
+function options(): { agents: number; passes: number; out: string | undefined } | string {
+  let values: { agents?: string; passes?: string; out?: string }
+  try {
+    ;({ values } = parseArgs({ options: { agents: { type: 'string', default: '100000' }, passes: { type: 'string', default: '3' }, out: { type: 'string' } } }))
+  } catch (error) {
+    return (error as Error).message
+  }
   const agents = Number(values.agents)
   const passes = Number(values.passes)
-  if (!Number.isInteger(agents) || agents < 1 || !Number.isInteger(passes) || passes < 1) throw new Error('--agents and --passes must be positive whole numbers')
+  if (!Number.isInteger(agents) || agents < 1) return `--agents must be a positive whole number, got ${JSON.stringify(values.agents)}`
+  if (!Number.isInteger(passes) || passes < 1) return `--passes must be a positive whole number, got ${JSON.stringify(values.passes)}`
+  return { agents, passes, out: values.out }
+}
+
+async function main(): Promise<number> {
+  const parsed = options()
+  if (typeof parsed === 'string') {
+    process.stderr.write(`bench:items: ${parsed}\n${USAGE}\n`)
+    return 2
+  }
+  const { agents, passes } = parsed
   const began = performance.now()
   const figures = await measureItems({ agents, passes })
   const results = {
@@ -162,7 +181,7 @@ async function main(): Promise<void> {
     git: gitState(),
     ...figures
   }
-  const outDir = values.out ?? RESULTS_DIR
+  const outDir = parsed.out ?? RESULTS_DIR
   await mkdir(outDir, { recursive: true })
   const file = join(outDir, `items-${results.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, '')}.json`)
   await writeFile(file, `${JSON.stringify(results, null, 2)}\n`)
@@ -180,6 +199,7 @@ async function main(): Promise<void> {
       ''
     ].join('\n')
   )
+  return 0
 }
 
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) await main()
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = await main()
