@@ -16,7 +16,8 @@
  * A read may leave its identity unkept (Fleet.view's keepIdentity): a list of more agents than the
  * answers keep items for (src/http/item-writer.ts) would only put each identity in a slot to
  * push it out again. Kept, each of those lived long enough to reach the old generation, and 8
- * clients listing 100k agents grew the heap by about 200 MB of them between full GCs.
+ * clients listing 100k agents grew RSS by about 230 MB (bench/README.md, "Long lists without an
+ * object spread per item", which measured this with the two other changes made there).
  */
 export interface ShownIdentity {
   name: string
