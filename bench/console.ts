@@ -17,15 +17,11 @@
  * Writes `<out>/console-<date>.json` and prints a table; a missed target is a sentence on
  * stderr and exit code 1, unless --report-only (a busy machine misses times with nothing wrong).
  */
-import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { startFleetsim } from '../src/embed.js'
 import { launchChromium } from '../test/browser/chromium.js'
-import { gitState, machine, versions } from './lib/results.js'
+import { RESULTS_DIR, commandResults, writeCommandResults } from './lib/results.js'
 
-const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url))
 /** The issue's goals: counts within 1 s of opening the Fleet page; a page of agents in < 200 ms. */
 const FLEET_COUNTS_GOAL_MS = 1000
 const AGENTS_PAGE_GOAL_MS = 200
@@ -142,13 +138,7 @@ async function main(): Promise<number> {
       { name: `a page of the agents table (${agents} agents), slowest median of the filters`, goal: `< ${AGENTS_PAGE_GOAL_MS} ms`, value: worstAgents, met: worstAgents < AGENTS_PAGE_GOAL_MS }
     ]
     const results = {
-      scope: 'console',
-      command: `npm run bench:console -- --agents ${agents} --samples ${samples}`,
-      startedAt: new Date(Date.now() - (performance.now() - began)).toISOString(),
-      wallSeconds: Number(((performance.now() - began) / 1000).toFixed(1)),
-      machine: machine(),
-      versions: versions(),
-      git: gitState(),
+      ...commandResults('console', `npm run bench:console -- --agents ${agents} --samples ${samples}`, began),
       agents,
       buildSeconds,
       fleetPage,
@@ -156,10 +146,7 @@ async function main(): Promise<number> {
       agentsHtmlPage,
       targets
     }
-    const outDir = values.out ?? RESULTS_DIR
-    await mkdir(outDir, { recursive: true })
-    const file = join(outDir, `console-${results.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, '')}.json`)
-    await writeFile(file, `${JSON.stringify(results, null, 2)}\n`)
+    const file = await writeCommandResults(values.out ?? RESULTS_DIR, results)
     progress(`results: ${file}`)
     let failed = 0
     for (const target of targets) {

@@ -17,8 +17,6 @@
  * Writes `<out>/items-<date>.json` and prints a table. No targets: these are figures to compare
  * commits by (bench/README.md, "What made each path fast").
  */
-import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { PerformanceObserver, constants } from 'node:perf_hooks'
@@ -32,9 +30,8 @@ import { Links } from '../src/http/links.js'
 import { STREAM_CHUNK_CHARS } from '../src/http/reply.js'
 import { loadScenarioFileOrThrow } from '../src/scenario/index.js'
 import { LIVELY_SCENARIO, LIVELY_SPEED } from './lib/context.js'
-import { gitState, machine, versions } from './lib/results.js'
+import { RESULTS_DIR, commandResults, writeCommandResults } from './lib/results.js'
 
-const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url))
 const START = Date.UTC(2026, 0, 5, 8)
 
 export interface ItemsOptions {
@@ -174,20 +171,8 @@ async function main(): Promise<number> {
   const { agents, passes } = parsed
   const began = performance.now()
   const figures = await measureItems({ agents, passes })
-  const results = {
-    scope: 'items',
-    command: `npm run bench:items -- --agents ${agents} --passes ${passes}`,
-    startedAt: new Date(Date.now() - (performance.now() - began)).toISOString(),
-    wallSeconds: Number(((performance.now() - began) / 1000).toFixed(1)),
-    machine: machine(),
-    versions: versions(),
-    git: gitState(),
-    ...figures
-  }
-  const outDir = parsed.out ?? RESULTS_DIR
-  await mkdir(outDir, { recursive: true })
-  const file = join(outDir, `items-${results.startedAt.replace(/:/g, '-').replace(/\.\d+Z$/, '')}.json`)
-  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`)
+  const results = { ...commandResults('items', `npm run bench:items -- --agents ${agents} --passes ${passes}`, began), ...figures }
+  const file = await writeCommandResults(parsed.out ?? RESULTS_DIR, results)
   const row = (label: string, f: FormatFigures) =>
     `| ${label} | ${f.cpuUsPerItem} | ${f.charsPerItem} | ${f.items} | ${f.scavenges} | ${f.fullGcs} |`
   process.stdout.write(

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util'
 import { loadOrCreateTls, TLS_DIR, TLS_FILES } from '../src/tls/tls-store.js'
 import { PROFILES, type ProfileName, type SuiteContext } from './lib/context.js'
 import type { GcMode } from './lib/protocol.js'
-import { gitState, machine, versions, writeResults, type BenchResults } from './lib/results.js'
+import { RESULTS_DIR, gitState, machine, versions, writeResults, type BenchResults } from './lib/results.js'
 import { startTarget } from './lib/target.js'
 import { checkTargets } from './lib/targets.js'
 import { benchFailures, verdict } from './lib/verdict.js'
@@ -49,7 +49,6 @@ const SUITES: Record<(typeof SCOPES)[number], (ctx: SuiteContext) => Promise<voi
   gc: gcSuite
 }
 
-export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url))
 
 export interface BenchOptions {
   /** `all`, a scope, or scopes joined by commas */

@@ -9,6 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { cpus, totalmem, platform, release, arch } from 'node:os'
 import { join } from 'node:path'
 import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
 import type { GcMode } from './protocol.js'
 
 /** One autocannon run. Latency in ms; ratio = requests/s over the baseline row's requests/s. */
@@ -152,6 +153,9 @@ export function gitState(): { commit: string; dirty: boolean } {
   }
 }
 
+/** Where results files go unless `--out` says otherwise: bench/results. */
+export const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url))
+
 /** `2026-06-01T12-30-00` (UTC): sortable and safe in file names. */
 export function fileStamp(date: Date): string {
   return date.toISOString().slice(0, 19).replace(/:/g, '-')
@@ -161,6 +165,40 @@ export async function writeResults(dir: string, results: BenchResults): Promise<
   await mkdir(dir, { recursive: true })
   const suffix = results.profile === 'full' ? '' : `-${results.profile}`
   const file = join(dir, `${results.scope.replaceAll(',', '+')}${suffix}-${fileStamp(new Date(results.startedAt))}.json`)
+  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`)
+  return file
+}
+
+/** What the results of a command of its own (bench:console, bench:items) start with. */
+export interface CommandResults {
+  scope: string
+  /** the command line that made them */
+  command: string
+  startedAt: string
+  wallSeconds: number
+  machine: Machine
+  versions: Record<string, string>
+  git: { commit: string; dirty: boolean }
+}
+
+/** The start of such results, for a run that began at `began` (performance.now()) and ends now. */
+export function commandResults(scope: string, command: string, began: number): CommandResults {
+  const wallMs = performance.now() - began
+  return {
+    scope,
+    command,
+    startedAt: new Date(Date.now() - wallMs).toISOString(),
+    wallSeconds: Number((wallMs / 1000).toFixed(1)),
+    machine: machine(),
+    versions: versions(),
+    git: gitState()
+  }
+}
+
+/** Writes such results as `<dir>/<scope>-<stamp>.json` and returns the file's path. */
+export async function writeCommandResults(dir: string, results: CommandResults): Promise<string> {
+  await mkdir(dir, { recursive: true })
+  const file = join(dir, `${results.scope}-${fileStamp(new Date(results.startedAt))}.json`)
   await writeFile(file, `${JSON.stringify(results, null, 2)}\n`)
   return file
 }
