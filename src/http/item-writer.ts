@@ -18,7 +18,7 @@
 import type { AgentView, Fleet, ModuleView } from '../fleet/fleet-api.js'
 import { formatLocalMinute } from '../manager/time-format.js'
 import type { Format } from '../protocol/negotiation.js'
-import type { LinkBase } from './links.js'
+import { agentSelfHref, type LinkBase } from './links.js'
 import { escapeXml } from './xml-writer.js'
 
 /** What JSON.stringify escapes in a string: `"`, `\`, control characters, lone surrogates (here any surrogate). */
@@ -74,25 +74,25 @@ interface Fragment {
 
 const XML_SERVICE_OPEN = '<field name="the service">'
 
-// The identity fields are written out rather than spread from one object: in Node 20's V8
-// `{ ...identity, head, … }` (a spread, then more properties) is far slower than a plain
-// literal, and a list longer than what is kept makes a fragment per item (bench/README.md,
-// "Long lists without an object spread per item").
+/**
+ * A fragment of the view's identity with its texts in one format. One plain object literal, not
+ * `{ ...identity, head, … }`: in Node 20's V8 a spread followed by more properties is far slower
+ * than a plain literal, and a list longer than what is kept makes a fragment per item
+ * (bench/README.md, "Long lists without an object spread per item").
+ */
+function fragmentOf(view: AgentView, base: LinkBase, head: string, middle: string, tail: string, links: string): Fragment {
+  return { name: view.name, uuid: view.uuid, version: view.version, os: view.os, address: view.address, service: view.service, base, head, middle, tail, links }
+}
+
 function jsonFragment(view: AgentView, base: LinkBase): Fragment {
-  const selfHref = `${base.rest}/agentinfo?agentname=${encodeURIComponent(view.name)}`
-  return {
-    name: view.name,
-    uuid: view.uuid,
-    version: view.version,
-    os: view.os,
-    address: view.address,
-    service: view.service,
+  return fragmentOf(
+    view,
     base,
-    head: `{"content":{"name":${str(view.name)},"uuid":${str(view.uuid)},"version":${str(view.version)},"status":`,
-    middle: `,"os":${str(view.os)},"address":${str(view.address)},"the service":${str(view.service)},"started":`,
-    tail: `,"sysinfo":${str(view.sysinfo)}`,
-    links: `,"links":[{"rel":"self","href":${str(selfHref)}},`
-  }
+    `{"content":{"name":${str(view.name)},"uuid":${str(view.uuid)},"version":${str(view.version)},"status":`,
+    `,"os":${str(view.os)},"address":${str(view.address)},"the service":${str(view.service)},"started":`,
+    `,"sysinfo":${str(view.sysinfo)}`,
+    `,"links":[{"rel":"self","href":${str(agentSelfHref(base, view.name))}},`
+  )
 }
 
 /**
@@ -125,20 +125,14 @@ function xmlLink(rel: string, href: string): string {
 }
 
 function xmlFragment(view: AgentView, base: LinkBase): Fragment {
-  const selfHref = `${base.rest}/agentinfo?agentname=${encodeURIComponent(view.name)}`
-  return {
-    name: view.name,
-    uuid: view.uuid,
-    version: view.version,
-    os: view.os,
-    address: view.address,
-    service: view.service,
+  return fragmentOf(
+    view,
     base,
-    head: `<values><content><name>${escapeXml(view.name)}</name><uuid>${escapeXml(view.uuid)}</uuid><version>${escapeXml(view.version)}</version><status>`,
-    middle: `</status><os>${escapeXml(view.os)}</os><address>${escapeXml(view.address)}</address>${XML_SERVICE_OPEN}${escapeXml(view.service)}</field><started>`,
-    tail: `<sysinfo>${escapeXml(view.sysinfo)}</sysinfo>`,
-    links: xmlLink('self', selfHref)
-  }
+    `<values><content><name>${escapeXml(view.name)}</name><uuid>${escapeXml(view.uuid)}</uuid><version>${escapeXml(view.version)}</version><status>`,
+    `</status><os>${escapeXml(view.os)}</os><address>${escapeXml(view.address)}</address>${XML_SERVICE_OPEN}${escapeXml(view.service)}</field><started>`,
+    `<sysinfo>${escapeXml(view.sysinfo)}</sysinfo>`,
+    xmlLink('self', agentSelfHref(base, view.name))
+  )
 }
 
 // The view's strings are those the fleet keeps per agent (src/fleet/shown-identities.ts): while

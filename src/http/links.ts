@@ -65,9 +65,14 @@ export function viewByPath(base: LinkBase, name: string): Link {
   return { rel: 'self', href: `${base.rest}/viewagentortemplate/${encodeURIComponent(name)}` }
 }
 
+/** An agentinfo item's self link: agentinfo for that agent by name. */
+export function agentSelfHref(base: LinkBase, name: string): string {
+  return `${base.rest}/agentinfo?agentname=${encodeURIComponent(name)}`
+}
+
 export function agentinfoItemLinks(base: LinkBase, name: string): Link[] {
   return [
-    { rel: 'self', href: `${base.rest}/agentinfo?agentname=${encodeURIComponent(name)}` },
+    { rel: 'self', href: agentSelfHref(base, name) },
     base.online,
     base.all
   ]
