@@ -12,8 +12,9 @@ describe('the items benchmark', () => {
       // Two passes over the ONLINE agents of 3,000 (most of them; the clock runs, so the two may differ).
       expect(figures.items).toBeGreaterThan(2 * 2000)
       expect(figures.cpuUsPerItem).toBeGreaterThan(0)
-      expect(figures.scavenges).toBeGreaterThanOrEqual(0)
     }
+    // Writing megabytes of items fills the young generation: the GC count sees its collections.
+    expect(results.json.scavenges + results.xml.scavenges).toBeGreaterThan(0)
     // An item is several hundred characters; XML's are longer than JSON's.
     expect(results.json.charsPerItem).toBeGreaterThan(500)
     expect(results.xml.charsPerItem).toBeGreaterThan(results.json.charsPerItem)
