@@ -44,17 +44,21 @@ export function readAnswer(operation: string, status: number, format: 'json' | '
 }
 
 /**
- * The states the answer shows, in the order they first appear. One search per state rather
- * than a pattern matched at every item: a kept list of 10,000 agents is read when it is first
- * sent again, and a pattern makes a match object for every item.
+ * The states the answer shows, in the order they first appear. One pass over the body from
+ * one `"status":"` (`<status>`) to the next, each checked against the states found so far
+ * first: a list of 10,000 agents is about 8.5 MB, and a search per state went through all of
+ * it for every state the list does not show. No pattern either: it makes a match object per item.
  */
 function statesIn(format: 'json' | 'xml', body: string): string[] {
-  const found: Array<{ state: string; at: number }> = []
-  for (const { state, text } of format === 'json' ? STATE_JSON : STATE_XML) {
-    const at = body.indexOf(text)
-    if (at !== -1) found.push({ state, at })
+  const marker = format === 'json' ? '"status":"' : '<status>'
+  const candidates = format === 'json' ? STATE_JSON : STATE_XML
+  const found: Array<{ state: string; text: string }> = []
+  for (let at = body.indexOf(marker); at !== -1 && found.length < candidates.length; at = body.indexOf(marker, at + marker.length)) {
+    if (found.some(({ text }) => body.startsWith(text, at))) continue
+    const state = candidates.find(({ text }) => body.startsWith(text, at))
+    if (state !== undefined) found.push(state)
   }
-  return found.sort((a, b) => a.at - b.at).map((f) => f.state)
+  return found.map(({ state }) => state)
 }
 
 function partialErrors(format: 'json' | 'xml', body: string): Array<{ agent: string; message: string }> {

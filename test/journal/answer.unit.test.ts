@@ -1,6 +1,8 @@
 /** What the journal reads of an answer: the agent states it shows, in the order they first appear. */
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { readAnswer } from '../../src/journal/answer.js'
+import { AGENT_STATES } from '../../src/protocol/states.js'
 
 const jsonItem = (state: string) => `{"content":{"name":"a","status":"${state}","modules":[{"status":3,"module-status":"FAILED"}]},"links":[]}`
 const xmlItem = (state: string) => `<values><content><name>a</name><status>${state}</status><modules><status>3</status></modules></content></values>`
@@ -18,5 +20,23 @@ describe('readAnswer', () => {
     const body = '{"values":[{"content":{"module-status":"ONLINE","laststatus":"ERROR"}}]}'
     expect(readAnswer('agentinfo', 200, 'json', body).states).toEqual([])
     expect(readAnswer('appinfo', 200, 'json', jsonItem('ONLINE')).states).toEqual([])
+  })
+
+  it.each(['json', 'xml'] as const)('finds in a %s answer what a search for each state finds, in the same order', (format) => {
+    // What the journal read before its one pass: the first place of each state's own text.
+    const perState = (body: string) =>
+      AGENT_STATES.map((state) => ({ state, at: body.indexOf(format === 'json' ? `"status":"${state}"` : `<status>${state}</status>`) }))
+        .filter(({ at }) => at !== -1)
+        .sort((a, b) => a.at - b.at)
+        .map(({ state }) => state)
+    const word = fc.constantFrom(...AGENT_STATES, 'ONLINEX', 'ONLIN', '3', '', 'online')
+    const item = format === 'json' ? word.map(jsonItem) : word.map(xmlItem)
+    const noise = fc.constantFrom('"status":"', '<status>', '"status":"ERR', '<status>ONLINE<', ',', '')
+    const body = fc.array(fc.oneof(item, noise), { maxLength: 30 }).map((parts) => parts.join(''))
+    fc.assert(
+      fc.property(body, (text) => {
+        expect(readAnswer('agentinfo', 200, format, text).states).toEqual(perState(text))
+      })
+    )
   })
 })
