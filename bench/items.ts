@@ -81,7 +81,7 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
       let chars = 0
       let chunk = ''
       for (const index of fleet.indices(online)) {
-        chunk += writeAgentItem(format, fleet, index, false, base, fragments, false)
+        chunk += writeAgentItem(format, fleet, index, false, base, fragments, 'nothing')
         items++
         if (chunk.length >= STREAM_CHUNK_CHARS) {
           chars += Buffer.from(chunk).length

@@ -109,6 +109,8 @@ export class AnswerCache {
   private bytes = 0
   private hitCount = 0
   private joinCount = 0
+  /** whether the fleet held still while the last list was made (listMade) */
+  private listsHoldStill = true
 
   constructor(
     private readonly fleet: Pick<Fleet, 'revision' | 'agentRevision' | 'fleetRevision'>,
@@ -164,6 +166,24 @@ export class AnswerCache {
     const fleetRevision = this.fleet.fleetRevision()
     if (fleetRevision === undefined) return undefined
     return { revision, indices: [], agentRevisions: [], fleetRevision }
+  }
+
+  /**
+   * Whether a list is worth making whole to keep: the fleet held still while the last list was
+   * made. A list is sent again only if no agent moved since it was made; with the clock at speed
+   * 600 the fleet steps many times while a list of 10,000 agents is made, so none is ever kept,
+   * and making it whole only delays its first byte and keeps all of it alive until it is sent.
+   * Such lists stream, and each streamed list says again whether the fleet held still (listMade),
+   * so the lists are made whole again once the clock slows or pauses.
+   */
+  get listsWorthKeeping(): boolean {
+    return this.listsHoldStill
+  }
+
+  /** Notes that a list was made under `stamp`, kept or streamed; true if the fleet held still meanwhile. */
+  listMade(stamp: AnswerStamp): boolean {
+    this.listsHoldStill = this.unchanged(stamp)
+    return this.listsHoldStill
   }
 
   /** Keeps the answer if the stamps are still what they were before it was built. */

@@ -372,30 +372,42 @@ export function writeItem(format: Format, view: AgentView, base: LinkBase, fragm
   return format === 'json' ? jsonItem(view, f) : xmlItem(view, f)
 }
 
+/**
+ * What writing an item keeps for the next answers:
+ * - `item`: the agent's identity text, its fragment and the item itself (sent again while the
+ *   agent has not changed and the manager has not polled it since);
+ * - `identity`: the identity text and the fragment only, for items that will be stale before
+ *   they are asked for again (lists while the fleet moves faster than they are made,
+ *   AnswerCache.listsWorthKeeping): keeping them costs a copy and a GC promotion each;
+ * - `nothing`: a list longer than the fragments kept, which would only push out the fragments
+ *   a list of its own agents needs next.
+ */
+export type Keeping = 'item' | 'identity' | 'nothing'
+
 /** The fleet's part of writeAgentItem: an agent's view and the stamps that say when it may change. */
 export type ItemSource = Pick<Fleet, 'view' | 'agentRevision' | 'polledAt' | 'identityRevision'>
 
 /**
  * Agent `index`'s item: the one kept from an earlier answer while the agent has not changed and
  * the manager has not polled it since (its view would be the same record), else written from a
- * fresh view and kept with its fragment. `keep` false (a list longer than the fragments kept):
- * nothing is kept, neither the item, its fragment nor the text of the agent's identity.
+ * fresh view and kept with its fragment, as much as `keeping` says.
  */
-export function writeAgentItem(format: Format, fleet: ItemSource, index: number, withModules: boolean, base: LinkBase, fragments: ItemFragments, keep = true): string {
+export function writeAgentItem(format: Format, fleet: ItemSource, index: number, withModules: boolean, base: LinkBase, fragments: ItemFragments, keeping: Keeping = 'item'): string {
   // Read before the view: if the agent moves while it is read, the stamps are already stale and
   // the item is written again next time, never sent for a state it does not show.
   const revision = fleet.agentRevision(index)
   const polledAt = fleet.polledAt(index)
   const identity = fleet.identityRevision()
-  if (keep) {
+  if (keeping === 'item') {
     const kept = fragments.item(format, index, base, withModules, revision, polledAt, identity)
     if (kept !== undefined) return kept
   }
-  const view = fleet.view(index, withModules, keep)
-  const f = fragments.get(format, view, base, keep)
+  const keepIdentity = keeping !== 'nothing'
+  const view = fleet.view(index, withModules, keepIdentity)
+  const f = fragments.get(format, view, base, keepIdentity)
   const text = format === 'json' ? jsonItem(view, f) : xmlItem(view, f)
   // An odd revision is a write under way: the view waited for its end, the stamp did not.
-  if (keep && (revision & 1) === 0) {
+  if (keeping === 'item' && (revision & 1) === 0) {
     // Flat, as a fragment's strings are (flattened): a kept tree of pieces costs several times its text.
     text.charCodeAt(0)
     fragments.keepItem(format, index, text, withModules, revision, polledAt, identity)

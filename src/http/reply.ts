@@ -13,6 +13,8 @@ import { JSON_TYPE, XML_TYPE, type Format } from '../protocol/negotiation.js'
 import type { ErrorItem, Link } from './schemas.js'
 import { XML_CLOSE, xmlDocument, xmlElement, xmlOpen } from './xml-writer.js'
 import { jsonEnvelopeHead, jsonEnvelopeTail, xmlLinks } from './item-writer.js'
+import type { KeptAnswer } from './answer-cache.js'
+import { withFacts } from '../journal/answer.js'
 
 export interface Envelope {
   servicename: string
@@ -32,6 +34,18 @@ export function renderEnvelope(request: FastifyRequest, reply: FastifyReply, bod
   // The response schema's serializer yields a string.
   if (request.format === 'json') return reply.code(200).serialize(body) as string
   return xmlDocument(body as Envelope & Record<string, unknown>)
+}
+
+/**
+ * Sends a kept answer again as the bytes it keeps (made the first time it is sent again): a
+ * list of 10,000 agents is 8.5 MB of text, which sent as text is counted and encoded anew per
+ * request. The journal gets the facts read once from its text (withFacts).
+ */
+export function sendKept(request: FastifyRequest, reply: FastifyReply, kept: KeptAnswer): FastifyReply {
+  return reply
+    .code(200)
+    .type(request.format === 'json' ? JSON_TYPE : XML_TYPE)
+    .send(withFacts(kept.body, request.operation, request.format, kept.text))
 }
 
 /** Sends an answer renderEnvelope made, byte for byte. */

@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { apiError } from '../protocol/errors.js'
 import { convertLenient } from '../protocol/lenient.js'
 import '../protocol/request-context.js'
-import { hasStates, readAnswer, type AnswerFacts } from './answer.js'
+import { bytesFacts, hasStates, readAnswer, type AnswerFacts } from './answer.js'
 import { callKey } from './call-key.js'
 import { HEADER_CAP, URL_CAP, cut, itemsCharge, keptViolations, measureShape, requestCharge } from './journal-bounds.js'
 import type { Journal, JournalEntry, JournalViolation, KeptBody, PartialError, Truncated } from './journal.js'
@@ -207,6 +207,9 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
       const status = reply.statusCode
       if (status === 200 && journal.enabled && payload.length <= LAZY_ANSWER_CHARS && hasStates(request.operation)) state.body = payload
       else state.answer = readAnswer(request.operation, status, request.format, payload)
+    } else if (state !== undefined && payload instanceof Uint8Array) {
+      // A kept answer sent again: its facts were read once from its text (withFacts).
+      state.answer = bytesFacts(payload)
     }
     const faulted = (request as unknown as MaybeFault).faultInjected !== undefined
     if (state !== undefined && journal.enabled && journal.bodyBytes > 0) {

@@ -17,14 +17,20 @@ function stamps(agents = 4) {
 /** A request for path `/name`: everything the cache keys an answer by. */
 const at = (name: string, format: 'json' | 'xml' = 'json', encrypted = false, host = 'manager:9443') => [`/${name}`, format, encrypted, host] as const
 
-/** A harness whose app keeps its answers in a cache the test holds, to count its hits and joins. */
-async function harnessWithCache(agents: number): Promise<{ h: Harness; answers: AnswerCache }> {
+/**
+ * A harness whose app keeps its answers in a cache the test holds, to count its hits and joins.
+ * While `moving.on`, the fleet's revision moves on every read, as it does when the clock runs so
+ * fast that the fleet steps while an answer is made (deterministic, where a running clock is not).
+ */
+async function harnessWithCache(agents: number): Promise<{ h: Harness; answers: AnswerCache; moving: { on: boolean } }> {
   // The cache reads the fleet the harness makes, once it is made.
   const made: { h?: Harness } = {}
   const fleet = () => (made.h as Harness).fleet
-  const answers = new AnswerCache({ revision: () => fleet().revision(), agentRevision: (index) => fleet().agentRevision(index), fleetRevision: () => fleet().fleetRevision() })
+  const moving = { on: false, by: 0 }
+  const revision = () => fleet().revision() + (moving.on ? (moving.by += 2) : moving.by)
+  const answers = new AnswerCache({ revision, agentRevision: (index) => fleet().agentRevision(index), fleetRevision: () => fleet().fleetRevision() })
   made.h = await harness(agents, {}, { answers })
-  return { h: made.h, answers }
+  return { h: made.h, answers, moving }
 }
 
 describe('AnswerCache', () => {
@@ -215,6 +221,18 @@ describe('AnswerCache, lists', () => {
     expect(cache.keptBytes).toBe(0)
   })
 
+  it('says lists are worth keeping until one was made while the fleet moved, and again once one was made while it held still', () => {
+    const fleet = stamps()
+    const cache = new AnswerCache(fleet)
+    expect(cache.listsWorthKeeping).toBe(true)
+    const moved = cache.stampList(3)!
+    fleet.rev += 2
+    expect(cache.listMade(moved)).toBe(false)
+    expect(cache.listsWorthKeeping).toBe(false)
+    expect(cache.listMade(cache.stampList(3)!)).toBe(true)
+    expect(cache.listsWorthKeeping).toBe(true)
+  })
+
   it('keeps nothing with a bound of 0 (--kept-answers-max-bytes 0)', () => {
     const fleet = stamps()
     const cache = new AnswerCache(fleet, 100, 0)
@@ -292,9 +310,10 @@ describe('agentinfo by name from kept answers', () => {
 describe('agentinfo lists from kept answers', () => {
   let h: Harness
   let answers: AnswerCache
+  let moving: { on: boolean }
   beforeAll(async () => {
     // More agents than a list sends at once without keeping it (it would stream).
-    ;({ h, answers } = await harnessWithCache(1500))
+    ;({ h, answers, moving } = await harnessWithCache(1500))
   })
   afterAll(() => h.close())
 
@@ -323,6 +342,23 @@ describe('agentinfo lists from kept answers', () => {
     expect(answers.joins).toBe(joins + 2)
     expect(answers.hits).toBe(hits)
     expect(new Set(together.map((answer) => answer.body)).size).toBe(1)
+  })
+
+  it('streams lists while the fleet moves faster than a list is made, and keeps them again once it holds still', async () => {
+    const path = 'agentinfo?agentstate=ONLINE'
+    const whole = (answer: { headers: Record<string, unknown> }) => answer.headers['content-length'] !== undefined
+    const hits = answers.hits
+    moving.on = true
+    const madeWhileMoving = await call(h.app, 'GET', path)
+    const streamed = await call(h.app, 'GET', path)
+    moving.on = false
+    const streamedWhileStill = await call(h.app, 'GET', path)
+    const keptAgain = await call(h.app, 'GET', path)
+    const sentAgain = await call(h.app, 'GET', path)
+    expect([madeWhileMoving, streamed, streamedWhileStill, keptAgain, sentAgain].map(whole)).toEqual([true, false, false, true, true])
+    expect(answers.hits).toBe(hits + 1)
+    // The clock is paused: every answer shows the same fleet, however it was sent.
+    expect(new Set([madeWhileMoving, streamed, streamedWhileStill, sentAgain].map((answer) => answer.body)).size).toBe(1)
   })
 
   it('drops a kept list when one agent leaves it', async () => {

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
-import { ItemFragments, writeAgentItem, writeItem, type ItemSource } from '../../src/http/item-writer.js'
+import { ItemFragments, writeAgentItem, writeItem, type ItemSource, type Keeping } from '../../src/http/item-writer.js'
 import type { LinkBase } from '../../src/http/links.js'
 import { START } from './helpers.js'
 
@@ -40,9 +40,9 @@ describe('items kept between answers', () => {
   })
 
   /** The item now, and whether it was written (a view read) rather than sent from what was kept. */
-  function item(format: 'json' | 'xml' = 'json', withModules = false, base = BASE, keep = true) {
+  function item(format: 'json' | 'xml' = 'json', withModules = false, base = BASE, keeping: Keeping = 'item') {
     const before = views
-    const text = writeAgentItem(format, source, index, withModules, base, fragments, keep)
+    const text = writeAgentItem(format, source, index, withModules, base, fragments, keeping)
     // Whichever way it came, it is what the agent's view writes now.
     expect(text).toBe(writeItem(format, fleet.view(index, withModules), base, new ItemFragments(), false))
     return { text, written: views > before }
@@ -56,10 +56,21 @@ describe('items kept between answers', () => {
     expect(item('json', true).written).toBe(true)
     expect(item('json', false).written).toBe(true)
     expect(item('json', false, baseFor('http://[::1]:8080/manager/mvc/mvc/restservice')).written).toBe(true)
-    expect(item('json', false, BASE, false).written).toBe(true)
+    expect(item('json', false, BASE, 'nothing').written).toBe(true)
     expect(keptIdentity).toBe(false)
     expect(item('xml', true).written).toBe(true)
     expect(keptIdentity).toBe(true)
+  })
+
+  it('keeps the identity but not the item when asked to keep only that', () => {
+    expect(item('json', false, BASE, 'identity').written).toBe(true)
+    expect(keptIdentity).toBe(true)
+    expect(fragments.size('json')).toBe(1)
+    expect(item('json', false, BASE, 'identity').written).toBe(true)
+    expect(item().written).toBe(true)
+    expect(item().written).toBe(false)
+    // A kept item is not looked up either: it would be stale by the time such a list comes again.
+    expect(item('json', false, BASE, 'identity').written).toBe(true)
   })
 
   it('is written anew after the manager polls the agent, and only then', async () => {

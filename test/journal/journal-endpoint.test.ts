@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { ClientTraffic as HarnessState } from '../../src/journal/plugin.js'
 import type { JournalEntry } from '../../src/journal/journal.js'
+import { AnswerCache } from '../../src/http/answer-cache.js'
 import { AUTH, REST, agentBody, call, harness, someUuids, type Harness } from '../http/helpers.js'
 
 let h: Harness
@@ -139,5 +140,28 @@ describe('the request journal', () => {
     expect(response.statusCode).toBe(401)
     expect(response.json().errors[0].code).toBe('E_UNAUTHORIZED')
     expect((await h.app.inject({ method: 'DELETE', url: '/__admin/requests' })).statusCode).toBe(401)
+  })
+})
+
+describe('the request journal, kept answers', () => {
+  it('records a kept answer sent again as bytes (a list asked for twice) as it recorded the first', async () => {
+    // A cache the test holds, to see that the second answer was the kept one.
+    const made: { h?: Harness } = {}
+    const fleet = () => (made.h as Harness).fleet
+    const answers = new AnswerCache({ revision: () => fleet().revision(), agentRevision: (index) => fleet().agentRevision(index), fleetRevision: () => fleet().fleetRevision() })
+    const kept = (made.h = await harness(20, { journalSize: 5 }, { answers }))
+    try {
+      const first = await call(kept.app, 'GET', 'agentinfo?agentstate=ONLINE')
+      const again = await call(kept.app, 'GET', 'agentinfo?agentstate=ONLINE')
+      expect(answers.hits).toBe(1)
+      expect(again.body).toBe(first.body)
+      const response = await kept.app.inject({ method: 'GET', url: '/__admin/requests', headers: AUTH })
+      const [one, two] = (response.json() as { entries: JournalEntry[] }).entries
+      expect(one.agentStates).toEqual(['ONLINE'])
+      expect(two.agentStates).toEqual(['ONLINE'])
+      expect(two.responseBody).toEqual(one.responseBody)
+    } finally {
+      await kept.close()
+    }
   })
 })

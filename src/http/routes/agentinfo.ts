@@ -6,8 +6,8 @@ import { resolveNames } from '../agents.js'
 import { apiError } from '../../protocol/errors.js'
 import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
-import { itemsAnswerInTurns, sendItemTexts, sendRendered, sizedItemsAnswer } from '../reply.js'
-import { writeAgentItem } from '../item-writer.js'
+import { itemsAnswerInTurns, sendItemTexts, sendKept, sendRendered, sizedItemsAnswer } from '../reply.js'
+import { writeAgentItem, type Keeping } from '../item-writer.js'
 import { Answer } from '../answer-cache.js'
 import type { Format } from '../../protocol/negotiation.js'
 import type { RouteKit } from '../route-kit.js'
@@ -41,8 +41,8 @@ export function agentItem(fleet: Fleet, base: LinkBase, index: number, withModul
 }
 
 /** One agent as an agentinfo item, written as text in the request's format. */
-export function agentItemText(kit: Pick<RouteKit, 'fragments'>, fleet: Fleet, format: Format, base: LinkBase, index: number, withModules: boolean, keep = true): string {
-  return writeAgentItem(format, fleet, index, withModules, base, kit.fragments, keep)
+export function agentItemText(kit: Pick<RouteKit, 'fragments'>, fleet: Fleet, format: Format, base: LinkBase, index: number, withModules: boolean, keeping: Keeping = 'item'): string {
+  return writeAgentItem(format, fleet, index, withModules, base, kit.fragments, keeping)
 }
 
 /** The request an agentinfo-by-name answer is for, as the answer cache keys it. */
@@ -72,10 +72,20 @@ export function keepByName(kit: Pick<RouteKit, 'answers' | 'fragments' | 'manage
 /** An item with modules is about four times one without: a list is kept up to a quarter as many agents then. */
 const MODULES_WEIGHT = 4
 
-/** A list's items; their identity parts are kept only if the whole list fits the bound (ItemFragments). */
+/**
+ * A list's items. Their identity parts are kept only if the whole list fits the bound
+ * (ItemFragments), and the items themselves only while lists are worth keeping: when the fleet
+ * moves faster than a list is made, every item is stale before the next list asks for it.
+ */
 function* itemTexts(kit: RouteKit, fleet: Fleet, format: Format, base: LinkBase, indices: Iterable<number>, withModules: boolean, expected: number): Generator<string> {
-  const keep = expected <= kit.fragments.capacity
-  for (const index of indices) yield agentItemText(kit, fleet, format, base, index, withModules, keep)
+  const keeping: Keeping = expected > kit.fragments.capacity ? 'nothing' : kit.answers.listsWorthKeeping ? 'item' : 'identity'
+  for (const index of indices) yield agentItemText(kit, fleet, format, base, index, withModules, keeping)
+}
+
+/** The items, then `made()` once the last was written (not when the client went away before). */
+function* thenNote<T>(items: Iterable<T>, made: () => void): Generator<T> {
+  yield* items
+  made()
 }
 
 export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
@@ -87,7 +97,7 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
   const answerByName = (request: FastifyRequest, reply: FastifyReply, names: string[], withModules: boolean) => {
     const encrypted = request.protocol === 'https'
     const kept = answers.get(request.url, request.format, encrypted, request.host)
-    if (kept !== undefined) return sendRendered(request, reply, kept.text)
+    if (kept !== undefined) return sendKept(request, reply, kept)
     const indices = resolveNames(fleet, names)
     const base = kit.links.base(request)
     const answer = keepByName(kit, { url: request.url, format: request.format, encrypted, host: request.host }, base, indices, withModules)
@@ -109,16 +119,18 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const items = itemTexts(kit, fleet, request.format, base, indices, withModules, expected)
       // A list of up to MAX_KEPT_LIST_AGENTS is made whole and kept, like an answer by name,
       // while no agent has changed (a dashboard polling a list at speed 1 gets it made once a
-      // virtual second), and made once for requests that come together. A longer one streams.
+      // virtual second), and made once for requests that come together. A longer one streams,
+      // and so does every list while the fleet moves faster than a list is made (listsWorthKeeping).
       const encrypted = request.protocol === 'https'
       const kept = answers.get(request.url, request.format, encrypted, request.host)
-      if (kept !== undefined) return sendRendered(request, reply, kept.text)
+      if (kept !== undefined) return sendKept(request, reply, kept)
       // Read before the agents are: kept only if nothing moved while it was made.
       const stamp = answers.stampList(withModules ? expected * MODULES_WEIGHT : expected)
       if (stamp === undefined) return sendItemTexts(request, reply, 'agentinfo', items, links, expected)
+      if (!answers.listsWorthKeeping) return sendItemTexts(request, reply, 'agentinfo', thenNote(items, () => answers.listMade(stamp)), links, expected)
       const answer = await answers.shared(request.url, request.format, encrypted, request.host, async () => {
         const text = await itemsAnswerInTurns(request.format, 'agentinfo', items, links)
-        answers.keep(request.url, request.format, encrypted, request.host, stamp, text)
+        if (answers.listMade(stamp)) answers.keep(request.url, request.format, encrypted, request.host, stamp, text)
         return text
       })
       return sendRendered(request, reply, answer)
