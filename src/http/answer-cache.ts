@@ -17,6 +17,8 @@
 import type { Fleet } from '../fleet/fleet-api.js'
 import type { SharedFacts } from '../journal/journal.js'
 import type { Format } from '../protocol/negotiation.js'
+import type { Readable } from 'node:stream'
+import { SharedList } from './shared-list.js'
 
 /** A kept answer: its text, the same as UTF-8 bytes, and the request path and query it answers. */
 export interface KeptAnswer {
@@ -92,6 +94,11 @@ export const DEFAULT_KEPT_ANSWERS = 1024
 /** Answers kept per path and query (the formats, protocols and Host headers it came with). */
 export const MAX_VARIANTS = 8
 
+/** A request as the answers being made are keyed: format, protocol, Host, path and query. */
+function requestKey(url: string, format: Format, encrypted: boolean, host: string | undefined): string {
+  return `${format} ${encrypted ? 'https' : 'http'} ${host ?? ''} ${url}`
+}
+
 /**
  * Kept answers by path and query, then by what else an answer depends on besides the fleet:
  * the format and the link base (protocol and Host header). Looked up in that order, a request
@@ -105,6 +112,8 @@ export class AnswerCache {
   private readonly askedOnce = new Set<string>()
   /** answers being made for a request, by request (format, protocol, Host, path and query) */
   private readonly making = new Map<string, Promise<string>>()
+  /** lists being streamed (sharedList), by request as `making` */
+  private readonly streaming = new Map<string, SharedList>()
   /** what the kept answers are charged together (twice their text's length) */
   private bytes = 0
   private hitCount = 0
@@ -231,7 +240,7 @@ export class AnswerCache {
    * came, by less than one making's duration.
    */
   shared(url: string, format: Format, encrypted: boolean, host: string | undefined, make: () => Promise<string>): Promise<string> {
-    const key = `${format} ${encrypted ? 'https' : 'http'} ${host ?? ''} ${url}`
+    const key = requestKey(url, format, encrypted, host)
     const under = this.making.get(key)
     if (under !== undefined) {
       this.joinCount++
@@ -240,6 +249,26 @@ export class AnswerCache {
     const made = make().finally(() => this.making.delete(key))
     this.making.set(key, made)
     return made
+  }
+
+  /**
+   * A body that streams the list `parts` make, made once for every request that comes while it
+   * is being made (SharedList): what shared() does for lists made whole, for lists that stream.
+   * `made` is called once the list is made to its end.
+   */
+  sharedList(url: string, format: Format, encrypted: boolean, host: string | undefined, parts: () => Iterator<string>, made: () => void): Readable {
+    const key = requestKey(url, format, encrypted, host)
+    const under = this.streaming.get(key)
+    if (under?.open === true) {
+      this.joinCount++
+      return under.reader()
+    }
+    const list = new SharedList(parts(), (whole) => {
+      if (this.streaming.get(key) === list) this.streaming.delete(key)
+      if (whole) made()
+    })
+    this.streaming.set(key, list)
+    return list.reader()
   }
 
   /** Forgets every kept answer. */

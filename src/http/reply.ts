@@ -48,6 +48,14 @@ export function sendKept(request: FastifyRequest, reply: FastifyReply, kept: Kep
     .send(withFacts(kept.body, request.operation, request.format, kept.text))
 }
 
+/** Sends a 200 answer whose body streams in the request's format. */
+export function sendStream(request: FastifyRequest, reply: FastifyReply, body: Readable): FastifyReply {
+  return reply
+    .code(200)
+    .type(request.format === 'json' ? JSON_TYPE : XML_TYPE)
+    .send(body)
+}
+
 /** Sends an answer renderEnvelope made, byte for byte. */
 export function sendRendered(request: FastifyRequest, reply: FastifyReply, answer: string): FastifyReply {
   return reply
@@ -105,6 +113,22 @@ export function sendList(
   return reply.send(new ChunkedStream(parts))
 }
 
+export interface TakenChunk {
+  chunk: string
+  /** the parts ended with this chunk */
+  last: boolean
+}
+
+/** The next parts joined up to about STREAM_CHUNK_CHARS (one part may take the chunk past it). */
+export function takeChunk(parts: Iterator<string>): TakenChunk {
+  let chunk = ''
+  for (let next = parts.next(); ; next = parts.next()) {
+    if (next.done === true) return { chunk, last: true }
+    chunk += next.value
+    if (chunk.length >= STREAM_CHUNK_CHARS) return { chunk, last: false }
+  }
+}
+
 /**
  * The answer's parts (strings) joined into chunks of about STREAM_CHUNK_CHARS, one chunk per
  * read, each built on its own turn of the event loop, so other connections are served between
@@ -126,22 +150,15 @@ class ChunkedStream extends Readable {
   private fill(): void {
     this.scheduled = false
     if (this.destroyed) return
-    let chunk = ''
+    let taken: TakenChunk
     try {
-      for (let next = this.parts.next(); ; next = this.parts.next()) {
-        if (next.done === true) {
-          if (chunk.length > 0) this.push(chunk)
-          this.push(null)
-          return
-        }
-        chunk += next.value
-        if (chunk.length >= STREAM_CHUNK_CHARS) break
-      }
+      taken = takeChunk(this.parts)
     } catch (error) {
       this.destroy(error as Error)
       return
     }
-    this.push(chunk)
+    if (taken.chunk.length > 0) this.push(taken.chunk)
+    if (taken.last) this.push(null)
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
@@ -221,6 +238,11 @@ export async function itemsAnswerInTurns(format: Format, servicename: string, it
     }
   }
   return parts.join('')
+}
+
+/** The parts of an answer of items already written as text: its head, each item after its separator, its tail. */
+export function itemTextParts(format: Format, servicename: string, items: Iterable<string>, links: Link[]): Generator<string> {
+  return textParts(textEnvelope(format, servicename, links), items)
 }
 
 /** The envelope's head, each item after its separator, and the tail. */

@@ -361,6 +361,19 @@ describe('agentinfo lists from kept answers', () => {
     expect(new Set([madeWhileMoving, streamed, streamedWhileStill, sentAgain].map((answer) => answer.body)).size).toBe(1)
   })
 
+  it('streams a list once for requests that come together while the fleet moves', async () => {
+    const path = 'agentinfo?agentstate=ONLINE'
+    moving.on = true
+    await call(h.app, 'GET', path)
+    const joins = answers.joins
+    const together = await Promise.all([1, 2, 3].map(() => call(h.app, 'GET', path)))
+    moving.on = false
+    expect(answers.joins).toBe(joins + 2)
+    expect(together.map((answer) => answer.headers['content-length'])).toEqual([undefined, undefined, undefined])
+    expect(new Set(together.map((answer) => answer.body)).size).toBe(1)
+    expect(together[0].json().values.length).toBeGreaterThan(1000)
+  })
+
   it('drops a kept list when one agent leaves it', async () => {
     const path = 'agentinfo?agentstate=ONLINE'
     const first = (await call(h.app, 'GET', path)).json()

@@ -6,7 +6,7 @@ import { resolveNames } from '../agents.js'
 import { apiError } from '../../protocol/errors.js'
 import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
-import { itemsAnswerInTurns, sendItemTexts, sendKept, sendRendered, sizedItemsAnswer } from '../reply.js'
+import { EAGER_ITEMS, itemTextParts, itemsAnswerInTurns, sendItemTexts, sendKept, sendRendered, sendStream, sizedItemsAnswer } from '../reply.js'
 import { writeAgentItem, type Keeping } from '../item-writer.js'
 import { Answer } from '../answer-cache.js'
 import type { Format } from '../../protocol/negotiation.js'
@@ -127,7 +127,12 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       // Read before the agents are: kept only if nothing moved while it was made.
       const stamp = answers.stampList(withModules ? expected * MODULES_WEIGHT : expected)
       if (stamp === undefined) return sendItemTexts(request, reply, 'agentinfo', items, links, expected)
-      if (!answers.listsWorthKeeping) return sendItemTexts(request, reply, 'agentinfo', thenNote(items, () => answers.listMade(stamp)), links, expected)
+      if (!answers.listsWorthKeeping) {
+        if (expected <= EAGER_ITEMS) return sendItemTexts(request, reply, 'agentinfo', thenNote(items, () => answers.listMade(stamp)), links, expected)
+        const parts = () => itemTextParts(request.format, 'agentinfo', items, links)
+        const body = answers.sharedList(request.url, request.format, encrypted, request.host, parts, () => answers.listMade(stamp))
+        return sendStream(request, reply, body)
+      }
       const answer = await answers.shared(request.url, request.format, encrypted, request.host, async () => {
         const text = await itemsAnswerInTurns(request.format, 'agentinfo', items, links)
         if (answers.listMade(stamp)) answers.keep(request.url, request.format, encrypted, request.host, stamp, text)

@@ -1,0 +1,122 @@
+/**
+ * A streamed list made once for every request for it that comes while it is being made, as
+ * AnswerCache.shared makes a list made whole once for such requests (request collapsing). The
+ * lists that stream this way are those that would be made whole and kept if the fleet held still
+ * (routes/agentinfo.ts): with the clock at speed 600 none is ever kept, and two dashboards polling
+ * the same list at the same moment would otherwise each have it made.
+ *
+ * The list is made a chunk of about STREAM_CHUNK_CHARS per turn of the event loop, as a streamed
+ * list is, each chunk encoded once; every request reads the chunks from the first at its own pace
+ * (a Readable each, with backpressure), BATCH chunks at a time. The chunks are held until the
+ * list is made and the last request has read them: at most the list's size (a list streams this
+ * way only up to MAX_KEPT_LIST_AGENTS), and as bytes outside the JavaScript heap, which the GC
+ * does not copy. The list stops being made once every request for it has gone.
+ */
+import { Readable } from 'node:stream'
+import { takeChunk } from './reply.js'
+
+/**
+ * Chunks handed to a request together (about 128 KiB): each hand-over is a write to its socket.
+ * In a CPU profile of lists of 10,000 agents written 16 KiB at a time, the socket writes took
+ * half as much as making the lists. The list is still made a chunk per turn of the event loop.
+ */
+const BATCH = 8
+
+export class SharedList {
+  private readonly chunks: Buffer[] = []
+  private readonly readers = new Set<ListReader>()
+  private made = false
+  private failure: Error | undefined
+  private stopped = false
+
+  /**
+   * `parts`: the answer's text, part by part; `onEnd`: called once, when the last part is made
+   * (`made` true), or when the list stopped because every request went away or making it failed.
+   */
+  constructor(
+    private readonly parts: Iterator<string>,
+    private readonly onEnd: (made: boolean) => void
+  ) {
+    setImmediate(() => this.makeChunk())
+  }
+
+  /** Whether a request that comes now can still read the list from its first chunk. */
+  get open(): boolean {
+    return !this.made && !this.stopped
+  }
+
+  /** A new request's body: every chunk, from the first. */
+  reader(): Readable {
+    const reader = new ListReader(this)
+    this.readers.add(reader)
+    return reader
+  }
+
+  /** Pushes the reader the chunks it has not read yet, as far as it takes them; the end once made. */
+  feed(reader: ListReader): void {
+    if (this.failure !== undefined) return void reader.destroy(this.failure)
+    if (!this.made && this.chunks.length - reader.next < BATCH) {
+      reader.waiting = true
+      return
+    }
+    while (reader.next < this.chunks.length) {
+      if (!reader.push(this.chunks[reader.next++])) return
+    }
+    if (this.made) reader.push(null)
+    else reader.waiting = true
+  }
+
+  /** A reader is done (read to its end, or its request went away). */
+  drop(reader: ListReader): void {
+    this.readers.delete(reader)
+    if (this.readers.size === 0 && !this.made && !this.stopped) {
+      this.stopped = true
+      this.parts.return?.()
+      this.onEnd(false)
+    }
+  }
+
+  private makeChunk(): void {
+    if (this.stopped) return
+    let chunk: string
+    let last: boolean
+    try {
+      ;({ chunk, last } = takeChunk(this.parts))
+    } catch (error) {
+      this.stopped = true
+      this.failure = error as Error
+      for (const reader of this.readers) reader.destroy(this.failure)
+      this.onEnd(false)
+      return
+    }
+    if (chunk.length > 0) this.chunks.push(Buffer.from(chunk))
+    this.made = last
+    for (const reader of this.readers) {
+      if (!reader.waiting) continue
+      reader.waiting = false
+      this.feed(reader)
+    }
+    if (last) this.onEnd(true)
+    else setImmediate(() => this.makeChunk())
+  }
+}
+
+class ListReader extends Readable {
+  /** the next chunk to push */
+  next = 0
+  /** it asked for more than was made (feed pushes it the next chunk as soon as it is made) */
+  waiting = false
+
+  constructor(private readonly list: SharedList) {
+    super()
+  }
+
+  override _read(): void {
+    this.list.feed(this)
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.list.drop(this)
+    callback(error)
+  }
+}
