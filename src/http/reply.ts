@@ -13,7 +13,6 @@ import { JSON_TYPE, XML_TYPE, type Format } from '../protocol/negotiation.js'
 import type { ErrorItem, Link } from './schemas.js'
 import { XML_CLOSE, xmlDocument, xmlElement, xmlOpen } from './xml-writer.js'
 import { jsonEnvelopeHead, jsonEnvelopeTail, xmlLinks } from './item-writer.js'
-import type { KeptAnswer } from './answer-cache.js'
 import { withFacts } from '../journal/answer.js'
 
 export interface Envelope {
@@ -37,11 +36,12 @@ export function renderEnvelope(request: FastifyRequest, reply: FastifyReply, bod
 }
 
 /**
- * Sends a kept answer again as the bytes it keeps (made the first time it is sent again): a
- * list of 10,000 agents is 8.5 MB of text, which sent as text is counted and encoded anew per
- * request. The journal gets the facts read once from its text (withFacts).
+ * Sends a kept answer (KeptAnswer, answer-cache.ts) again as the bytes it keeps, made the first
+ * time it is sent again: a list of 10,000 agents is 8.5 MB of text, which sent as text is
+ * counted and encoded anew per request. The journal gets the facts read once from its text
+ * (withFacts).
  */
-export function sendKept(request: FastifyRequest, reply: FastifyReply, kept: KeptAnswer): FastifyReply {
+export function sendKept(request: FastifyRequest, reply: FastifyReply, kept: { readonly text: string; readonly body: Buffer }): FastifyReply {
   return reply
     .code(200)
     .type(request.format === 'json' ? JSON_TYPE : XML_TYPE)
