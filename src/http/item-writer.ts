@@ -378,7 +378,9 @@ export function writeItem(format: Format, view: AgentView, base: LinkBase, fragm
  *   agent has not changed and the manager has not polled it since);
  * - `identity`: the identity text and the fragment only, for items that will be stale before
  *   they are asked for again (lists while the fleet moves faster than they are made,
- *   AnswerCache.listsWorthKeeping): keeping them costs a copy and a GC promotion each;
+ *   AnswerCache.listsWorthKeeping): keeping them costs a copy and a GC promotion each. An item
+ *   kept earlier is still sent while it holds (a check of a few numbers): at speed 1 a list
+ *   streams now and then too, when a step round came while the one before it was made;
  * - `nothing`: a list longer than the fragments kept, which would only push out the fragments
  *   a list of its own agents needs next.
  */
@@ -398,11 +400,11 @@ export function writeAgentItem(format: Format, fleet: ItemSource, index: number,
   const revision = fleet.agentRevision(index)
   const polledAt = fleet.polledAt(index)
   const identity = fleet.identityRevision()
-  if (keeping === 'item') {
+  const keepIdentity = keeping !== 'nothing'
+  if (keepIdentity) {
     const kept = fragments.item(format, index, base, withModules, revision, polledAt, identity)
     if (kept !== undefined) return kept
   }
-  const keepIdentity = keeping !== 'nothing'
   const view = fleet.view(index, withModules, keepIdentity)
   const f = fragments.get(format, view, base, keepIdentity)
   const text = format === 'json' ? jsonItem(view, f) : xmlItem(view, f)
