@@ -231,6 +231,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     app.decorateRequest('operation', '')
     app.decorateRequest('format', 'xml')
     app.decorateRequest('bodyText', '')
+    app.decorateRequest('streamedStates', null)
     registerContentParsers(app)
     app.setErrorHandler(createErrorHandler(settings.bodyLimit))
     app.setNotFoundHandler(createNotFoundHandler(settings.appPath))

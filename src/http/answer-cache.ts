@@ -254,21 +254,24 @@ export class AnswerCache {
   /**
    * A body that streams the list `parts` make, made once for every request that comes while it
    * is being made (SharedList): what shared() does for lists made whole, for lists that stream.
-   * `made` is called once the list is made to its end.
+   * `made` is called once the list is made to its end. Also the states the list showed, for the
+   * journal (request.streamedStates).
    */
-  sharedList(url: string, format: Format, encrypted: boolean, host: string | undefined, parts: () => Iterator<string>, made: () => void): Readable {
+  sharedList(url: string, format: Format, encrypted: boolean, host: string | undefined, parts: () => Iterator<string>, made: () => void): { body: Readable; states: () => readonly string[] } {
     const key = requestKey(url, format, encrypted, host)
     const under = this.streaming.get(key)
-    if (under?.open === true) {
-      this.joinCount++
-      return under.reader()
-    }
-    const list = new SharedList(parts(), (whole) => {
+    if (under?.open === true) this.joinCount++
+    const list = under?.open === true ? under : this.startList(key, format, parts(), made)
+    return { body: list.reader(), states: () => list.states }
+  }
+
+  private startList(key: string, format: Format, parts: Iterator<string>, made: () => void): SharedList {
+    const list = new SharedList(parts, format, (whole) => {
       if (this.streaming.get(key) === list) this.streaming.delete(key)
       if (whole) made()
     })
     this.streaming.set(key, list)
-    return list.reader()
+    return list
   }
 
   /** Forgets every kept answer. */

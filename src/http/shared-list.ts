@@ -13,6 +13,8 @@
  * does not copy. The list stops being made once every request for it has gone.
  */
 import { Readable } from 'node:stream'
+import { StatesSeen } from '../journal/answer.js'
+import type { Format } from '../protocol/negotiation.js'
 import { takeChunk } from './reply.js'
 
 /**
@@ -29,16 +31,26 @@ export class SharedList {
   private made = false
   private failure: Error | undefined
   private stopped = false
+  /** the agent states the list showed so far, for the journal of every request it is sent to */
+  private readonly seen: StatesSeen
 
   /**
-   * `parts`: the answer's text, part by part; `onEnd`: called once, when the last part is made
-   * (`made` true), or when the list stopped because every request went away or making it failed.
+   * `parts`: the answer's text in `format`, part by part, each part whole items; `onEnd`: called
+   * once, when the last part is made (`made` true), or when the list stopped because every
+   * request went away or making it failed.
    */
   constructor(
     private readonly parts: Iterator<string>,
+    format: Format,
     private readonly onEnd: (made: boolean) => void
   ) {
+    this.seen = new StatesSeen(format)
     setImmediate(() => this.makeChunk())
+  }
+
+  /** The agent states the list showed so far, in the order they first appeared. */
+  get states(): readonly string[] {
+    return this.seen.states
   }
 
   /** Whether a request that comes now can still read the list from its first chunk. */
@@ -90,7 +102,10 @@ export class SharedList {
       this.onEnd(false)
       return
     }
-    if (chunk.length > 0) this.chunks.push(Buffer.from(chunk))
+    if (chunk.length > 0) {
+      this.seen.read(chunk)
+      this.chunks.push(Buffer.from(chunk))
+    }
     this.made = last
     for (const reader of this.readers) {
       if (!reader.waiting) continue

@@ -251,7 +251,7 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
     const durationMs = Math.round(reply.elapsedTime * 100) / 100
     const { wallMs, virtualMs, rejected } = state
     const body = state.body
-    const answer = state.answer
+    const answer = state.answer ?? streamedAnswer(request, status)
     const { raw, truncated } = keptRaw(full)
     // The rules and the call key read the request as it came, so they are worked out now when
     // the kept facts lost something (a body is not kept; long text is cut).
@@ -420,6 +420,12 @@ function recordedQuery(rawQuery: string): Record<string, string[]> {
   const out: Record<string, string[]> = {}
   for (const [key, values] of parseQuery(rawQuery)) out[key] = CREDENTIAL_KEY.test(key) ? values.map(() => '[redacted]') : values
   return out
+}
+
+/** What a streamed list made once for several requests showed (request.streamedStates), once sent. */
+function streamedAnswer(request: FastifyRequest, status: number): AnswerFacts | undefined {
+  if (request.streamedStates === null || status !== 200 || !hasStates(request.operation)) return undefined
+  return { errorCodes: [], partial: [], states: [...request.streamedStates()] }
 }
 
 function isStream(payload: unknown): payload is Readable {

@@ -17,6 +17,11 @@ declare module 'fastify' {
      * was read); the journal keeps its beginning (src/journal/kept-body.ts)
      */
     bodyText: string
+    /**
+     * for an answer that streams a list made once for several requests (src/http/shared-list.ts):
+     * the agent states it showed, read as it was made; the journal asks once it is sent
+     */
+    streamedStates: (() => readonly string[]) | null
   }
   interface FastifyContextConfig {
     /** the spec's operation name */

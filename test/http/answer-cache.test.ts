@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Answer, AnswerCache, MAX_KEPT_AGENTS, MAX_KEPT_LIST_AGENTS, MAX_VARIANTS } from '../../src/http/answer-cache.js'
-import { call, harness, type Harness } from './helpers.js'
+import { AUTH, call, harness, type Harness } from './helpers.js'
 
 /** A fleet whose stamps the test moves by hand. */
 function stamps(agents = 4) {
@@ -372,6 +372,10 @@ describe('agentinfo lists from kept answers', () => {
     expect(together.map((answer) => answer.headers['content-length'])).toEqual([undefined, undefined, undefined])
     expect(new Set(together.map((answer) => answer.body)).size).toBe(1)
     expect(together[0].json().values.length).toBeGreaterThan(1000)
+    // The journal has the states each one showed, read once as the list was made.
+    const journal = await h.app.inject({ method: 'GET', url: '/__admin/requests?limit=3', headers: AUTH })
+    const entries = (journal.json() as { entries: Array<{ agentStates: string[] }> }).entries
+    expect(entries.map((entry) => entry.agentStates)).toEqual([['ONLINE'], ['ONLINE'], ['ONLINE']])
   })
 
   it('drops a kept list when one agent leaves it', async () => {

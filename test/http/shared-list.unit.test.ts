@@ -27,7 +27,7 @@ describe('SharedList', () => {
   it('makes the list once and gives every reader all of it, one that came late too', async () => {
     const { made, parts, whole } = counted()
     const ends: boolean[] = []
-    const list = new SharedList(parts, (whole) => ends.push(whole))
+    const list = new SharedList(parts, 'json', (whole) => ends.push(whole))
     const first = text(list.reader())
     for (let k = 0; k < 5; k++) await turn()
     expect(made.parts).toBeGreaterThan(0)
@@ -43,7 +43,7 @@ describe('SharedList', () => {
   it('stops making the list once every reader has gone', async () => {
     const { made, parts } = counted(400)
     const ends: boolean[] = []
-    const list = new SharedList(parts, (whole) => ends.push(whole))
+    const list = new SharedList(parts, 'json', (whole) => ends.push(whole))
     const readers = [list.reader(), list.reader()]
     for (const reader of readers) reader.on('data', () => undefined)
     await turn()
@@ -64,7 +64,7 @@ describe('SharedList', () => {
       throw new Error('the fleet went away')
     }
     const ends: boolean[] = []
-    const list = new SharedList(failing(), (whole) => ends.push(whole))
+    const list = new SharedList(failing(), 'json', (whole) => ends.push(whole))
     const readers = [text(list.reader()), text(list.reader())]
     for (const reader of readers) await expect(reader).rejects.toThrow('the fleet went away')
     expect(ends).toEqual([false])

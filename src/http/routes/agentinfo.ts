@@ -130,8 +130,9 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       if (!answers.listsWorthKeeping) {
         if (expected <= EAGER_ITEMS) return sendItemTexts(request, reply, 'agentinfo', thenNote(items, () => answers.listMade(stamp)), links, expected)
         const parts = () => itemTextParts(request.format, 'agentinfo', items, links)
-        const body = answers.sharedList(request.url, request.format, encrypted, request.host, parts, () => answers.listMade(stamp))
-        return sendStream(request, reply, body)
+        const shared = answers.sharedList(request.url, request.format, encrypted, request.host, parts, () => answers.listMade(stamp))
+        request.streamedStates = shared.states
+        return sendStream(request, reply, shared.body)
       }
       const answer = await answers.shared(request.url, request.format, encrypted, request.host, async () => {
         const text = await itemsAnswerInTurns(request.format, 'agentinfo', items, links)
