@@ -120,7 +120,7 @@ export class SharedList {
 class ListReader extends Readable {
   /** the next chunk to push */
   next = 0
-  /** it asked for more than was made (feed pushes it the next chunk as soon as it is made) */
+  /** it asked for more than was made, or than a batch (feed is called for it again as each chunk is made) */
   waiting = false
 
   constructor(private readonly list: SharedList) {
