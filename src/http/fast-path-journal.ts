@@ -14,7 +14,7 @@
  * (AnswerCache.keepAskedAgain) took the server's CPU per answer from 65-66 to 45-51 µs (JSON)
  * (bench/README.md, "Where the three workloads stand").
  */
-import { readAnswer, type AnswerFacts } from '../journal/answer.js'
+import { keptFacts, type AnswerFacts } from '../journal/answer.js'
 import { callKey } from '../journal/call-key.js'
 import { HEADER_CAP, URL_CAP, itemsCharge, keptViolations, requestCharge } from '../journal/journal-bounds.js'
 import { SharedFacts, type Journal, type JournalEntry, type JournalViolation, type KeptBody, type OwnNumbers, type OwnText, type Truncated } from '../journal/journal.js'
@@ -113,7 +113,7 @@ function keptAnswerFacts(kept: KeptAnswer, answerBytes: number, format: Format, 
   if (known instanceof FastPathAnswer && known.accept === accept && known.contentType === contentType && known.format === format) return known
   // As the recorder does: a large answer is read now rather than kept until the entry is.
   const small = kept.text.length <= LAZY_ANSWER_CHARS
-  const shared = new FastPathAnswer(kept, answerBytes, format, accept, contentType, small ? undefined : readAnswer(OPERATION, 200, format, kept.text), bodyBytes)
+  const shared = new FastPathAnswer(kept, answerBytes, format, accept, contentType, small ? undefined : keptFacts(kept.body, OPERATION, format, kept.text), bodyBytes)
   kept.journalFacts = shared
   return shared
 }

@@ -1,7 +1,7 @@
 /**
  * What the journal reads from an answer's body: error codes of request errors, per-agent
  * failures of multi-agent operations, and the agent states an answer showed. String bodies are
- * read, kept answers sent as bytes once (withFacts), lists streamed to several requests as they
+ * read, kept answers sent as bytes once (keptFacts), lists streamed to several requests as they
  * are made (StatesSeen); lists streamed item by item (more than 20,000 agents) are not. Only the
  * operations that carry these things are read, so the common answer costs nothing.
  */
@@ -23,13 +23,21 @@ const ERROR_XML = /<errors><status>0<\/status><message>([^<]*)<\/message><\/erro
  */
 const factsOfBytes = new WeakMap<Uint8Array, AnswerFacts>()
 
-/** The bytes of an answer whose text is `text`, with its facts read once (bytesFacts finds them). */
-export function withFacts(bytes: Uint8Array, operation: string, format: 'json' | 'xml', text: string): Uint8Array {
-  if (!factsOfBytes.has(bytes)) factsOfBytes.set(bytes, readAnswer(operation, 200, format, text))
-  return bytes
+/**
+ * The facts of a 200 answer kept as `bytes` (its text `text`), read from the text the first time
+ * they are asked for and kept with the bytes after: the route (sendKept) and the fast path
+ * (fast-path-journal.ts) send a kept answer again, and both ask here.
+ */
+export function keptFacts(bytes: Uint8Array, operation: string, format: 'json' | 'xml', text: string): AnswerFacts {
+  let facts = factsOfBytes.get(bytes)
+  if (facts === undefined) {
+    facts = readAnswer(operation, 200, format, text)
+    factsOfBytes.set(bytes, facts)
+  }
+  return facts
 }
 
-/** The facts withFacts read for these bytes, if it did. */
+/** The facts keptFacts read for these bytes, if it did. */
 export function bytesFacts(bytes: Uint8Array): AnswerFacts | undefined {
   return factsOfBytes.get(bytes)
 }

@@ -208,7 +208,7 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
       if (status === 200 && journal.enabled && payload.length <= LAZY_ANSWER_CHARS && hasStates(request.operation)) state.body = payload
       else state.answer = readAnswer(request.operation, status, request.format, payload)
     } else if (state !== undefined && payload instanceof Uint8Array) {
-      // A kept answer sent again: its facts were read once from its text (withFacts).
+      // A kept answer sent again: its facts were read once from its text (keptFacts).
       state.answer = bytesFacts(payload)
     }
     const faulted = (request as unknown as MaybeFault).faultInjected !== undefined

@@ -1,7 +1,7 @@
 /** What the journal reads of an answer: the agent states it shows, in the order they first appear. */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { StatesSeen, readAnswer } from '../../src/journal/answer.js'
+import { StatesSeen, bytesFacts, keptFacts, readAnswer } from '../../src/journal/answer.js'
 import { AGENT_STATES } from '../../src/protocol/states.js'
 
 const jsonItem = (state: string) => `{"content":{"name":"a","status":"${state}","modules":[{"status":3,"module-status":"FAILED"}]},"links":[]}`
@@ -49,5 +49,16 @@ describe('readAnswer', () => {
         expect(seen.states).toEqual(readAnswer('agentinfo', 200, 'json', parts.map((part) => part.join(',')).join(',')).states)
       })
     )
+  })
+
+  it('reads a kept answer once, for every path that sends its bytes again', () => {
+    const text = `{"values":[${jsonItem('ERROR')}]}`
+    const bytes = Buffer.from(text)
+    expect(bytesFacts(bytes)).toBeUndefined()
+    const first = keptFacts(bytes, 'agentinfo', 'json', text)
+    expect(first.states).toEqual(['ERROR'])
+    // The same bytes again: the facts read the first time, not read anew.
+    expect(keptFacts(bytes, 'agentinfo', 'json', 'not read')).toBe(first)
+    expect(bytesFacts(bytes)).toBe(first)
   })
 })
