@@ -18,7 +18,7 @@ import type { Fleet } from '../fleet/fleet-api.js'
 import type { SharedFacts } from '../journal/journal.js'
 import type { Format } from '../protocol/negotiation.js'
 import type { Readable } from 'node:stream'
-import { SharedList } from './shared-list.js'
+import { SharedList, type StatedChunks } from './shared-list.js'
 
 /** A kept answer: its text, the same as UTF-8 bytes, and the request path and query it answers. */
 export interface KeptAnswer {
@@ -252,21 +252,21 @@ export class AnswerCache {
   }
 
   /**
-   * A body that streams the list `parts` make, made once for every request that comes while it
+   * A body that streams the list `source` makes, made once for every request that comes while it
    * is being made (SharedList): what shared() does for lists made whole, for lists that stream.
    * `made` is called once the list is made to its end. Also the states the list showed, for the
    * journal (request.streamedStates).
    */
-  sharedList(url: string, format: Format, encrypted: boolean, host: string | undefined, parts: () => Iterator<string>, made: () => void): { body: Readable; states: () => readonly string[] } {
+  sharedList(url: string, format: Format, encrypted: boolean, host: string | undefined, source: () => StatedChunks, made: () => void): { body: Readable; states: () => readonly string[] } {
     const key = requestKey(url, format, encrypted, host)
     const under = this.streaming.get(key)
     if (under?.open === true) this.joinCount++
-    const list = under?.open === true ? under : this.startList(key, format, parts(), made)
+    const list = under?.open === true ? under : this.startList(key, source(), made)
     return { body: list.reader(), states: () => list.states }
   }
 
-  private startList(key: string, format: Format, parts: Iterator<string>, made: () => void): SharedList {
-    const list = new SharedList(parts, format, (whole) => {
+  private startList(key: string, source: StatedChunks, made: () => void): SharedList {
+    const list = new SharedList(source, (whole) => {
       if (this.streaming.get(key) === list) this.streaming.delete(key)
       if (whole) made()
     })

@@ -53,7 +53,7 @@ function num(n: number): string {
 }
 
 /** The identity part of an item, written once per agent and link base. */
-interface Fragment {
+export interface Fragment {
   /** what the text was made from; the fragment is reused while all of it is the same */
   name: string
   uuid: string
@@ -70,6 +70,21 @@ interface Fragment {
   tail: string
   /** the item's own link (its self link); the two the base gives every item are added when written */
   links: string
+  /** the same texts as UTF-8, made the first time a streamed list writes the kept fragment (item-bytes.ts) */
+  bytes: FragmentBytes | undefined
+}
+
+/**
+ * A kept fragment's texts as UTF-8, for the lists written as bytes (item-bytes.ts): `head` and
+ * `middle` as the fragment's, and `end` the item's end after its figures: the tail, the
+ * content's close, the item's own link and the two of its base; an item with modules has them
+ * after the tail's `tailBytes` bytes.
+ */
+export interface FragmentBytes {
+  head: Buffer
+  middle: Buffer
+  end: Buffer
+  tailBytes: number
 }
 
 const XML_SERVICE_OPEN = '<field name="the service">'
@@ -81,7 +96,7 @@ const XML_SERVICE_OPEN = '<field name="the service">'
  * (bench/README.md, "Long lists without an object spread per item").
  */
 function fragmentOf(view: AgentView, base: LinkBase, head: string, middle: string, tail: string, links: string): Fragment {
-  return { name: view.name, uuid: view.uuid, version: view.version, os: view.os, address: view.address, service: view.service, base, head, middle, tail, links }
+  return { name: view.name, uuid: view.uuid, version: view.version, os: view.os, address: view.address, service: view.service, base, head, middle, tail, links, bytes: undefined }
 }
 
 function jsonFragment(view: AgentView, base: LinkBase): Fragment {
@@ -102,7 +117,7 @@ function jsonFragment(view: AgentView, base: LinkBase): Fragment {
 const jsonBaseLinks = new WeakMap<LinkBase, string>()
 const xmlBaseLinks = new WeakMap<LinkBase, string>()
 
-function jsonLinksOf(base: LinkBase): string {
+export function jsonLinksOf(base: LinkBase): string {
   let text = jsonBaseLinks.get(base)
   if (text === undefined) {
     text = `{"rel":${str(base.online.rel)},"href":${str(base.online.href)}},{"rel":${str(base.all.rel)},"href":${str(base.all.href)}}]}`
@@ -111,7 +126,7 @@ function jsonLinksOf(base: LinkBase): string {
   return text
 }
 
-function xmlLinksOf(base: LinkBase): string {
+export function xmlLinksOf(base: LinkBase): string {
   let text = xmlBaseLinks.get(base)
   if (text === undefined) {
     text = `${xmlLink(base.online.rel, base.online.href)}${xmlLink(base.all.rel, base.all.href)}</values>`
@@ -172,6 +187,8 @@ class FormatStore {
   private readonly agentOf: Int32Array
   private readonly fragments: Array<Fragment | undefined>
   private readonly items: Array<string | undefined>
+  /** the state each kept item shows, for the journal of a list written as bytes */
+  private readonly itemStatus: Array<string | undefined>
   private readonly bases: Array<LinkBase | undefined>
   private readonly itemRevision: Float64Array
   private readonly itemPolledAt: Float64Array
@@ -185,6 +202,7 @@ class FormatStore {
     this.agentOf = new Int32Array(capacity)
     this.fragments = new Array<Fragment | undefined>(capacity).fill(undefined)
     this.items = new Array<string | undefined>(capacity).fill(undefined)
+    this.itemStatus = new Array<string | undefined>(capacity).fill(undefined)
     this.bases = new Array<LinkBase | undefined>(capacity).fill(undefined)
     this.itemRevision = new Float64Array(capacity)
     this.itemPolledAt = new Float64Array(capacity)
@@ -213,6 +231,12 @@ class FormatStore {
     return ok ? this.items[slot] : undefined
   }
 
+  /** The state agent `index`'s kept item shows (ask right after item() found it). */
+  status(index: number): string | undefined {
+    const slot = this.slotOf.get(index)
+    return slot === undefined ? undefined : this.itemStatus[slot]
+  }
+
   /** Keeps a fragment for agent `index`, dropping the item kept with the one before. */
   keepFragment(index: number, fragment: Fragment): void {
     let slot = this.slotOf.get(index)
@@ -229,10 +253,11 @@ class FormatStore {
   }
 
   /** Keeps agent `index`'s item, written with the fragment kept for it at these stamps. */
-  keepItem(index: number, text: string, withModules: boolean, revision: number, polledAt: number, identity: number): void {
+  keepItem(index: number, text: string, status: string, withModules: boolean, revision: number, polledAt: number, identity: number): void {
     const slot = this.slotOf.get(index)
     if (slot === undefined) return
     this.items[slot] = text
+    this.itemStatus[slot] = status
     this.itemModules[slot] = withModules ? 2 : 1
     this.itemRevision[slot] = revision
     this.itemPolledAt[slot] = polledAt
@@ -271,9 +296,14 @@ export class ItemFragments {
     return this.store(format).item(index, base, withModules, revision, polledAt, identity)
   }
 
-  /** Keeps the item just written for agent `index` with its kept fragment. */
-  keepItem(format: Format, index: number, text: string, withModules: boolean, revision: number, polledAt: number, identity: number): void {
-    this.store(format).keepItem(index, text, withModules, revision, polledAt, identity)
+  /** The state shown by the item item() just found for agent `index`. */
+  keptStatus(format: Format, index: number): string | undefined {
+    return this.store(format).status(index)
+  }
+
+  /** Keeps the item just written for agent `index` (showing `status`) with its kept fragment. */
+  keepItem(format: Format, index: number, text: string, status: string, withModules: boolean, revision: number, polledAt: number, identity: number): void {
+    this.store(format).keepItem(index, text, status, withModules, revision, polledAt, identity)
   }
 
   get(format: Format, view: AgentView, base: LinkBase, keep = true): Fragment {
@@ -288,7 +318,7 @@ export class ItemFragments {
   }
 }
 
-function jsonModule(m: ModuleView): string {
+export function jsonModule(m: ModuleView): string {
   return (
     `{"module_name":${str(m.moduleName)},"module":${str(m.module)},"module-type":${int(m.moduleType)},"type":${str(m.type)},` +
     `"isRunning":${m.isRunning ? 'true' : 'false'},"evt-recvd":${int(m.evtRecvd)},"queuesize":${int(m.queuesize)},"evt-fwd":${int(m.evtFwd)},` +
@@ -296,7 +326,7 @@ function jsonModule(m: ModuleView): string {
   )
 }
 
-function xmlModule(m: ModuleView): string {
+export function xmlModule(m: ModuleView): string {
   return (
     `<modules><module_name>${escapeXml(m.moduleName)}</module_name><module>${escapeXml(m.module)}</module><module-type>${m.moduleType}</module-type>` +
     `<type>${escapeXml(m.type)}</type><isRunning>${m.isRunning}</isRunning><evt-recvd>${m.evtRecvd}</evt-recvd><queuesize>${m.queuesize}</queuesize>` +
@@ -412,7 +442,7 @@ export function writeAgentItem(format: Format, fleet: ItemSource, index: number,
   if (keeping === 'item' && (revision & 1) === 0) {
     // Flat, as a fragment's strings are (flattened): a kept tree of pieces costs several times its text.
     text.charCodeAt(0)
-    fragments.keepItem(format, index, text, withModules, revision, polledAt, identity)
+    fragments.keepItem(format, index, text, view.status, withModules, revision, polledAt, identity)
   }
   return text
 }

@@ -111,13 +111,26 @@ export function sendList(
   const json = request.format === 'json'
   const parts = json ? jsonParts(servicename, first, pending, items, links) : xmlParts(servicename, first, pending, items, links)
   reply.code(200).type(json ? JSON_TYPE : XML_TYPE)
-  return reply.send(new ChunkedStream(parts))
+  return reply.send(new ChunkedStream(textChunks(parts)))
 }
 
-export interface TakenChunk {
-  chunk: string
-  /** the parts ended with this chunk */
+export interface TakenChunk<Chunk = string> {
+  chunk: Chunk
+  /** the answer ended with this chunk */
   last: boolean
+}
+
+/** An answer made a chunk at a time, each chunk when it is taken: text parts joined (textChunks), or bytes (list-bytes.ts). */
+export interface ChunkSource<Chunk extends string | Buffer = string | Buffer> {
+  /** the next chunk, about STREAM_CHUNK_CHARS; the answer's end says so (`last`) */
+  take(): TakenChunk<Chunk>
+  /** stops making the answer before its end (its request went away) */
+  stop(): void
+}
+
+/** Text parts taken a chunk at a time (takeChunk). */
+export function textChunks(parts: Iterator<string>): ChunkSource<string> {
+  return { take: () => takeChunk(parts), stop: () => void parts.return?.() }
 }
 
 /** The next parts joined up to about STREAM_CHUNK_CHARS (one part may take the chunk past it). */
@@ -131,18 +144,27 @@ export function takeChunk(parts: Iterator<string>): TakenChunk {
 }
 
 /**
- * The answer's parts (strings) joined into chunks of about STREAM_CHUNK_CHARS, one chunk per
- * read, each built on its own turn of the event loop, so other connections are served between
- * chunks and at most a chunk or two of an answer is in memory at a time.
+ * An answer's chunks, one chunk per read, each made on its own turn of the event loop, so other
+ * connections are served between chunks and at most a chunk or two of an answer is in memory at
+ * a time. `first`: a chunk already taken, pushed first.
  */
 class ChunkedStream extends Readable {
   private scheduled = false
 
-  constructor(private readonly parts: Iterator<string>) {
+  constructor(
+    private readonly source: ChunkSource,
+    private first?: Buffer
+  ) {
     super({ highWaterMark: STREAM_CHUNK_CHARS })
   }
 
   override _read(): void {
+    if (this.first !== undefined) {
+      const first = this.first
+      this.first = undefined
+      this.push(first)
+      return
+    }
     if (this.scheduled) return
     this.scheduled = true
     setImmediate(() => this.fill())
@@ -151,9 +173,9 @@ class ChunkedStream extends Readable {
   private fill(): void {
     this.scheduled = false
     if (this.destroyed) return
-    let taken: TakenChunk
+    let taken: TakenChunk<string | Buffer>
     try {
-      taken = takeChunk(this.parts)
+      taken = this.source.take()
     } catch (error) {
       this.destroy(error as Error)
       return
@@ -164,21 +186,21 @@ class ChunkedStream extends Readable {
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     try {
-      this.parts.return?.()
+      this.source.stop()
     } finally {
       callback(error)
     }
   }
 }
 
-/** How an envelope of items already written as text (item-writer.ts) starts, joins and ends. */
-interface TextEnvelope {
+/** How an envelope of items already written as text (item-writer.ts) or bytes (item-bytes.ts) starts, joins and ends. */
+export interface TextEnvelope {
   head: string
   separator: string
   tail: string
 }
 
-function textEnvelope(format: Format, servicename: string, links: Link[] | undefined): TextEnvelope {
+export function textEnvelope(format: Format, servicename: string, links: Link[] | undefined): TextEnvelope {
   return format === 'json'
     ? { head: jsonEnvelopeHead(servicename), separator: ',', tail: jsonEnvelopeTail(links) }
     : { head: xmlOpen(servicename), separator: '', tail: xmlLinks(links) + XML_CLOSE }
@@ -219,7 +241,18 @@ export function sendItemTexts(request: FastifyRequest, reply: FastifyReply, serv
   }
   if (next.done) return sendRendered(request, reply, itemsAnswer(request.format, servicename, first, links))
   reply.code(200).type(request.format === 'json' ? JSON_TYPE : XML_TYPE)
-  return reply.send(new ChunkedStream(textParts(textEnvelope(request.format, servicename, links), listed(first, next.value, items))))
+  return reply.send(new ChunkedStream(textChunks(textParts(textEnvelope(request.format, servicename, links), listed(first, next.value, items)))))
+}
+
+/**
+ * Sends an answer made as bytes a chunk at a time: its first chunk is made at once, and if the
+ * answer ends with it (a short list), it is sent whole, with its length; else the answer
+ * streams, the next chunks made as the client takes them.
+ */
+export function sendChunks(request: FastifyRequest, reply: FastifyReply, source: ChunkSource<Buffer>): FastifyReply {
+  const { chunk, last } = source.take()
+  reply.code(200).type(request.format === 'json' ? JSON_TYPE : XML_TYPE)
+  return reply.send(last ? chunk : new ChunkedStream(source, chunk))
 }
 
 /**
@@ -236,11 +269,6 @@ export async function itemsAnswerInTurns(format: Format, servicename: string, it
     if (last) return chunks.join('')
     await new Promise((resolve) => setImmediate(resolve))
   }
-}
-
-/** The parts of an answer of items already written as text: its head, each item after its separator, its tail. */
-export function itemTextParts(format: Format, servicename: string, items: Iterable<string>, links: Link[]): Generator<string> {
-  return textParts(textEnvelope(format, servicename, links), items)
 }
 
 /** The envelope's head, each item after its separator, and the tail. */

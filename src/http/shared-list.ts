@@ -5,17 +5,21 @@
  * (routes/agentinfo.ts): with the clock at speed 600 none is ever kept, and two dashboards polling
  * the same list at the same moment would otherwise each have it made.
  *
- * The list is made a chunk of about STREAM_CHUNK_CHARS per turn of the event loop, as a streamed
- * list is, each chunk encoded once; every request reads the chunks from the first at its own pace
+ * The list is made a chunk of about STREAM_CHUNK_CHARS bytes per turn of the event loop, as a
+ * streamed list is (ListBytes); every request reads the chunks from the first at its own pace
  * (a Readable each, with backpressure), BATCH chunks at a time. The chunks are held until the
  * list is made and the last request has read them: at most the list's size (a list streams this
  * way only up to MAX_KEPT_LIST_AGENTS), and as bytes outside the JavaScript heap, which the GC
  * does not copy. The list stops being made once every request for it has gone.
  */
 import { Readable } from 'node:stream'
-import { StatesSeen } from '../journal/answer.js'
-import type { Format } from '../protocol/negotiation.js'
-import { takeChunk } from './reply.js'
+import type { ChunkSource, TakenChunk } from './reply.js'
+
+/** A list made a chunk at a time that notes the agent states it showed (ListBytes). */
+export interface StatedChunks extends ChunkSource<Buffer> {
+  /** the agent states the list showed so far, in the order they first appeared */
+  readonly states: readonly string[]
+}
 
 /**
  * Chunks handed to a request together (about 128 KiB): each hand-over is a write to its socket.
@@ -31,26 +35,21 @@ export class SharedList {
   private made = false
   private failure: Error | undefined
   private stopped = false
-  /** the agent states the list showed so far, for the journal of every request it is sent to */
-  private readonly seen: StatesSeen
 
   /**
-   * `parts`: the answer's text in `format`, part by part, each part whole items; `onEnd`: called
-   * once, when the last part is made (`made` true), or when the list stopped because every
-   * request went away or making it failed.
+   * `source`: the list, a chunk at a time; `onEnd`: called once, when its last chunk is made
+   * (`made` true), or when it stopped because every request went away or making it failed.
    */
   constructor(
-    private readonly parts: Iterator<string>,
-    format: Format,
+    private readonly source: StatedChunks,
     private readonly onEnd: (made: boolean) => void
   ) {
-    this.seen = new StatesSeen(format)
     setImmediate(() => this.makeChunk())
   }
 
-  /** The agent states the list showed so far, in the order they first appeared. */
+  /** The agent states the list showed so far, for the journal of every request it is sent to. */
   get states(): readonly string[] {
-    return this.seen.states
+    return this.source.states
   }
 
   /** Whether a request that comes now can still read the list from its first chunk. */
@@ -84,17 +83,16 @@ export class SharedList {
     this.readers.delete(reader)
     if (this.readers.size === 0 && !this.made && !this.stopped) {
       this.stopped = true
-      this.parts.return?.()
+      this.source.stop()
       this.onEnd(false)
     }
   }
 
   private makeChunk(): void {
     if (this.stopped) return
-    let chunk: string
-    let last: boolean
+    let taken: TakenChunk<Buffer>
     try {
-      ;({ chunk, last } = takeChunk(this.parts))
+      taken = this.source.take()
     } catch (error) {
       this.stopped = true
       this.failure = error as Error
@@ -102,10 +100,8 @@ export class SharedList {
       this.onEnd(false)
       return
     }
-    if (chunk.length > 0) {
-      this.seen.read(chunk)
-      this.chunks.push(Buffer.from(chunk))
-    }
+    const { chunk, last } = taken
+    if (chunk.length > 0) this.chunks.push(chunk)
     this.made = last
     for (const reader of this.readers) {
       if (!reader.waiting) continue

@@ -1,8 +1,8 @@
 /**
  * What the journal reads from an answer's body: error codes of request errors, per-agent
  * failures of multi-agent operations, and the agent states an answer showed. String bodies are
- * read, kept answers sent as bytes once (keptFacts), lists streamed to several requests as they
- * are made (StatesSeen); lists streamed item by item (more than 20,000 agents) are not. Only the
+ * read, and kept answers sent as bytes once (keptFacts); a list that streams notes the states
+ * it shows as it is written (src/http/list-bytes.ts, request.streamedStates). Only the
  * operations that carry these things are read, so the common answer costs nothing.
  */
 import { AGENT_STATES } from '../protocol/states.js'
@@ -40,21 +40,6 @@ export function keptFacts(bytes: Uint8Array, operation: string, format: 'json' |
 /** The facts keptFacts read for these bytes, if it did. */
 export function bytesFacts(bytes: Uint8Array): AnswerFacts | undefined {
   return factsOfBytes.get(bytes)
-}
-
-/**
- * The agent states an answer shows, read part by part as it is made (a streamed list), each part
- * made of whole items, in the order they first appear.
- */
-export class StatesSeen {
-  readonly states: string[] = []
-
-  constructor(private readonly format: 'json' | 'xml') {}
-
-  read(part: string): void {
-    if (this.states.length === AGENT_STATES.length) return
-    for (const state of statesIn(this.format, part)) if (!this.states.includes(state)) this.states.push(state)
-  }
 }
 
 /** Answers of this operation carry agent states (read from a 200 answer). */

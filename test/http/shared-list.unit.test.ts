@@ -1,8 +1,21 @@
 /** A streamed list made once for the requests that come while it is made (src/http/shared-list.ts). */
 import { text } from 'node:stream/consumers'
 import { describe, expect, it } from 'vitest'
-import { STREAM_CHUNK_CHARS } from '../../src/http/reply.js'
-import { SharedList } from '../../src/http/shared-list.js'
+import { STREAM_CHUNK_CHARS, textChunks } from '../../src/http/reply.js'
+import { SharedList, type StatedChunks } from '../../src/http/shared-list.js'
+
+/** Text parts as the byte chunks a list is made of (ListBytes), without states. */
+function chunksOf(parts: Iterator<string>): StatedChunks {
+  const chunks = textChunks(parts)
+  return {
+    states: [],
+    take: () => {
+      const { chunk, last } = chunks.take()
+      return { chunk: Buffer.from(chunk), last }
+    },
+    stop: chunks.stop
+  }
+}
 
 /** Parts enough for many chunks, counting how many were made and whether making was stopped. */
 function counted(parts = 40, size = STREAM_CHUNK_CHARS / 2) {
@@ -27,7 +40,7 @@ describe('SharedList', () => {
   it('makes the list once and gives every reader all of it, one that came late too', async () => {
     const { made, parts, whole } = counted()
     const ends: boolean[] = []
-    const list = new SharedList(parts, 'json', (whole) => ends.push(whole))
+    const list = new SharedList(chunksOf(parts), (whole) => ends.push(whole))
     const first = text(list.reader())
     for (let k = 0; k < 5; k++) await turn()
     expect(made.parts).toBeGreaterThan(0)
@@ -43,7 +56,7 @@ describe('SharedList', () => {
   it('stops making the list once every reader has gone', async () => {
     const { made, parts } = counted(400)
     const ends: boolean[] = []
-    const list = new SharedList(parts, 'json', (whole) => ends.push(whole))
+    const list = new SharedList(chunksOf(parts), (whole) => ends.push(whole))
     const readers = [list.reader(), list.reader()]
     for (const reader of readers) reader.on('data', () => undefined)
     await turn()
@@ -64,7 +77,7 @@ describe('SharedList', () => {
       throw new Error('the fleet went away')
     }
     const ends: boolean[] = []
-    const list = new SharedList(failing(), 'json', (whole) => ends.push(whole))
+    const list = new SharedList(chunksOf(failing()), (whole) => ends.push(whole))
     const readers = [text(list.reader()), text(list.reader())]
     for (const reader of readers) await expect(reader).rejects.toThrow('the fleet went away')
     expect(ends).toEqual([false])

@@ -1,7 +1,7 @@
 /** What the journal reads of an answer: the agent states it shows, in the order they first appear. */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { StatesSeen, bytesFacts, keptFacts, readAnswer } from '../../src/journal/answer.js'
+import { bytesFacts, keptFacts, readAnswer } from '../../src/journal/answer.js'
 import { AGENT_STATES } from '../../src/protocol/states.js'
 
 const jsonItem = (state: string) => `{"content":{"name":"a","status":"${state}","modules":[{"status":3,"module-status":"FAILED"}]},"links":[]}`
@@ -36,17 +36,6 @@ describe('readAnswer', () => {
     fc.assert(
       fc.property(body, (text) => {
         expect(readAnswer('agentinfo', 200, format, text).states).toEqual(perState(text))
-      })
-    )
-  })
-
-  it('reads, part by part, the states the whole answer shows (StatesSeen, for a streamed list)', () => {
-    const items = fc.array(fc.constantFrom(...AGENT_STATES).map(jsonItem), { maxLength: 20 })
-    fc.assert(
-      fc.property(fc.array(items, { maxLength: 5 }), (parts) => {
-        const seen = new StatesSeen('json')
-        for (const part of parts) seen.read(part.join(','))
-        expect(seen.states).toEqual(readAnswer('agentinfo', 200, 'json', parts.map((part) => part.join(',')).join(',')).states)
       })
     )
   })

@@ -6,8 +6,11 @@ import { resolveNames } from '../agents.js'
 import { apiError } from '../../protocol/errors.js'
 import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
-import { EAGER_ITEMS, itemTextParts, itemsAnswerInTurns, sendItemTexts, sendKept, sendRendered, sendStream, sizedItemsAnswer } from '../reply.js'
+import { EAGER_ITEMS, itemsAnswerInTurns, sendChunks, sendItemTexts, sendKept, sendRendered, sendStream, sizedItemsAnswer, textEnvelope } from '../reply.js'
 import { writeAgentItem, type Keeping } from '../item-writer.js'
+import { writeAgentItemBytes } from '../item-bytes.js'
+import { ListBytes } from '../list-bytes.js'
+import type { Link } from '../schemas.js'
 import { Answer } from '../answer-cache.js'
 import type { Format } from '../../protocol/negotiation.js'
 import type { RouteKit } from '../route-kit.js'
@@ -73,13 +76,26 @@ export function keepByName(kit: Pick<RouteKit, 'answers' | 'fragments' | 'manage
 const MODULES_WEIGHT = 4
 
 /**
- * A list's items. Their identity parts are kept only if the whole list fits the bound
- * (ItemFragments), and the items themselves only while lists are worth keeping: when the fleet
- * moves faster than a list is made, every item is stale before the next list asks for it.
+ * A list's items as text, for the lists sent whole or kept. Their identity parts are kept only
+ * if the whole list fits the bound (ItemFragments), and the items themselves only while lists
+ * are worth keeping: when the fleet moves faster than a list is made, every item is stale
+ * before the next list asks for it.
  */
 function* itemTexts(kit: RouteKit, fleet: Fleet, format: Format, base: LinkBase, indices: Iterable<number>, withModules: boolean, expected: number): Generator<string> {
   const keeping: Keeping = expected > kit.fragments.capacity ? 'nothing' : kit.answers.listsWorthKeeping ? 'item' : 'identity'
   for (const index of indices) yield agentItemText(kit, fleet, format, base, index, withModules, keeping)
+}
+
+/**
+ * A list that streams, written as bytes (list-bytes.ts): nothing of it is kept, as it streams
+ * because it is longer than what is kept or the fleet moves faster than lists are made; the
+ * identity parts are kept as itemTexts keeps them.
+ */
+function listBytes(kit: RouteKit, fleet: Fleet, format: Format, base: LinkBase, indices: Iterable<number>, withModules: boolean, expected: number, links: Link[]): ListBytes {
+  const keeping = expected > kit.fragments.capacity ? 'nothing' : 'identity'
+  return new ListBytes(textEnvelope(format, 'agentinfo', links), indices[Symbol.iterator](), (out, index) =>
+    writeAgentItemBytes(out, format, fleet, index, withModules, base, kit.fragments, keeping)
+  )
 }
 
 /** The items, then `made()` once the last was written (not when the client went away before). */
@@ -117,20 +133,26 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const { agents, byState } = fleet.counts()
       const expected = states === undefined ? agents : [...states].reduce((sum, state) => sum + byState[state], 0)
       const items = itemTexts(kit, fleet, request.format, base, indices, withModules, expected)
+      const bytes = () => listBytes(kit, fleet, request.format, base, indices, withModules, expected, links)
       // A list of up to MAX_KEPT_LIST_AGENTS is made whole and kept, like an answer by name,
       // while no agent has changed (a dashboard polling a list at speed 1 gets it made once a
       // virtual second), and made once for requests that come together. A longer one streams,
       // and so does every list while the fleet moves faster than a list is made (listsWorthKeeping).
+      // A short list is sent whole, as text.
       const encrypted = request.protocol === 'https'
       const kept = answers.get(request.url, request.format, encrypted, request.host)
       if (kept !== undefined) return sendKept(request, reply, kept)
       // Read before the agents are: kept only if nothing moved while it was made.
       const stamp = answers.stampList(withModules ? expected * MODULES_WEIGHT : expected)
-      if (stamp === undefined) return sendItemTexts(request, reply, 'agentinfo', items, links, expected)
+      if (stamp === undefined) {
+        if (expected <= EAGER_ITEMS) return sendItemTexts(request, reply, 'agentinfo', items, links, expected)
+        const list = bytes()
+        request.streamedStates = () => list.states
+        return sendChunks(request, reply, list)
+      }
       if (!answers.listsWorthKeeping) {
         if (expected <= EAGER_ITEMS) return sendItemTexts(request, reply, 'agentinfo', thenNote(items, () => answers.listMade(stamp)), links, expected)
-        const parts = () => itemTextParts(request.format, 'agentinfo', items, links)
-        const shared = answers.sharedList(request.url, request.format, encrypted, request.host, parts, () => answers.listMade(stamp))
+        const shared = answers.sharedList(request.url, request.format, encrypted, request.host, bytes, () => answers.listMade(stamp))
         request.streamedStates = shared.states
         return sendStream(request, reply, shared.body)
       }

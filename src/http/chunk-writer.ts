@@ -1,0 +1,133 @@
+/**
+ * Bytes of a streamed answer written straight into a buffer, a chunk at a time: what a list
+ * that streams is made of (list-bytes.ts). Why not strings joined and encoded: a list item is
+ * some twenty pieces (its identity's text, its figures, its dates), and joined they are a tree
+ * of strings that encoding must flatten, then copy again; and the journal had to read every
+ * chunk again for the agent states it showed. Here each piece is copied once, the identity's
+ * text from bytes encoded once per agent (item-bytes.ts), and the figures as ASCII digits.
+ *
+ * Chunks are cut from slabs of SLAB_BYTES, as Node's Buffer pool cuts small buffers: a chunk
+ * handed out is never written again, and the next chunk starts where it ended.
+ */
+
+/** A slab is cut into several chunks; one that no longer has room for what comes next is left to the GC. */
+const SLAB_BYTES = 256 * 1024
+
+/** Powers of ten, for counting an integer's digits. */
+const POWERS = Array.from({ length: 16 }, (_, k) => 10 ** k)
+
+/** The two ASCII digits of every number below 100, for writing numbers two digits at a time. */
+const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, k) => 48 + (k % 2 === 0 ? Math.floor(k / 20) : (k >> 1) % 10))
+
+export class ChunkWriter {
+  private slab: Buffer = Buffer.allocUnsafe(SLAB_BYTES)
+  /** where the chunk being written starts in the slab */
+  private start = 0
+  /** where the next byte goes */
+  private pos = 0
+
+  /** Bytes written since the last take(). */
+  get length(): number {
+    return this.pos - this.start
+  }
+
+  /**
+   * Makes room for `bytes` more (each write makes its own). When the slab is full, what the
+   * chunk holds so far moves to a new slab: a chunk is one run of bytes.
+   */
+  private ensure(bytes: number): void {
+    if (this.pos + bytes <= this.slab.length) return
+    const written = this.pos - this.start
+    // Twice what it needs: a chunk longer than a slab (an item with many modules) grows by doubling.
+    const slab = Buffer.allocUnsafe(Math.max(SLAB_BYTES, 2 * (written + bytes)))
+    this.slab.copy(slab, 0, this.start, this.pos)
+    this.slab = slab
+    this.start = 0
+    this.pos = written
+  }
+
+  /** The chunk written since the last take (possibly empty); the next chunk starts after it. */
+  take(): Buffer {
+    const chunk = this.slab.subarray(this.start, this.pos)
+    this.start = this.pos
+    return chunk
+  }
+
+  /** Bytes already encoded. */
+  bytes(source: Uint8Array): void {
+    this.ensure(source.length)
+    this.slab.set(source, this.pos)
+    this.pos += source.length
+  }
+
+  /** `length` bytes of `source` from `start`, a byte at a time: for a few bytes, less than a call to set(). */
+  few(source: Uint8Array, start: number, length: number): void {
+    this.ensure(length)
+    const slab = this.slab
+    let pos = this.pos
+    for (let k = start; k < start + length; k++) slab[pos++] = source[k]
+    this.pos = pos
+  }
+
+  /**
+   * A string of ASCII characters only (digits, dates, the texts between an item's figures), a
+   * byte each: for strings this short a loop costs less than a call into the encoder.
+   */
+  ascii(text: string): void {
+    this.ensure(text.length)
+    const slab = this.slab
+    let pos = this.pos
+    for (let k = 0; k < text.length; k++) slab[pos++] = text.charCodeAt(k)
+    this.pos = pos
+  }
+
+  /** Any string, as UTF-8 (room made for it here: at most three bytes a UTF-16 unit). */
+  text(text: string): void {
+    this.ensure(text.length * 3)
+    this.pos += this.slab.write(text, this.pos, 'utf8')
+  }
+
+  /**
+   * A number as `'' + n` writes it: a whole number from 0 up to 10^15 as its digits, here;
+   * any other (a fraction, a sign, an exponent) through its string.
+   */
+  number(n: number): void {
+    if (!(Number.isInteger(n) && n >= 0 && n < 1e15)) return this.ascii('' + n)
+    this.ensure(POWERS.length)
+    let digits = 1
+    while (digits < POWERS.length && n >= POWERS[digits]) digits++
+    const slab = this.slab
+    let at = this.pos + digits
+    this.pos = at
+    // Two digits a division: half the divisions of one at a time.
+    while (n >= 100) {
+      const rest = Math.floor(n / 100)
+      const pair = (n - rest * 100) * 2
+      slab[--at] = DIGIT_PAIRS[pair + 1]
+      slab[--at] = DIGIT_PAIRS[pair]
+      n = rest
+    }
+    // `at` is now where the number starts: one digit or two left.
+    if (n >= 10) {
+      slab[at - 1] = DIGIT_PAIRS[n * 2 + 1]
+      slab[at - 2] = DIGIT_PAIRS[n * 2]
+    } else {
+      // -0 writes as 0, as '' + -0 does.
+      slab[at - 1] = 48 + n
+    }
+  }
+
+  /**
+   * A number of hundredths with its two decimals, as (hundredths / 100).toFixed(2) writes it:
+   * `hundredths` from 0 up to 10^15, whole.
+   */
+  hundredths(hundredths: number): void {
+    const units = Math.floor(hundredths / 100)
+    this.number(units)
+    const pair = (hundredths - units * 100) * 2
+    this.ensure(3)
+    this.slab[this.pos++] = 46
+    this.slab[this.pos++] = DIGIT_PAIRS[pair]
+    this.slab[this.pos++] = DIGIT_PAIRS[pair + 1]
+  }
+}

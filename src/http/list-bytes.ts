@@ -1,0 +1,61 @@
+/**
+ * A list answer written as bytes, a chunk of about STREAM_CHUNK_CHARS bytes each time one is
+ * taken: the envelope's head, the items (each written straight into the chunk, item-bytes.ts),
+ * the envelope's tail. What the lists that stream are made of (routes/agentinfo.ts): sent to one
+ * request (sendChunks) or made once for several (SharedList).
+ *
+ * The agent states the items showed are noted as they are written, for the journal
+ * (request.streamedStates): a list written as text had them read again from its text.
+ */
+import { ChunkWriter } from './chunk-writer.js'
+import { STREAM_CHUNK_CHARS, type ChunkSource, type TakenChunk, type TextEnvelope } from './reply.js'
+
+/** Writes agent `index`'s item into `out`; returns the state it shows. */
+export type WriteItem = (out: ChunkWriter, index: number) => string
+
+export class ListBytes implements ChunkSource<Buffer> {
+  private readonly out = new ChunkWriter()
+  private started = false
+  private items = 0
+  private readonly seen: string[] = []
+
+  constructor(
+    private readonly envelope: TextEnvelope,
+    private readonly indices: Iterator<number>,
+    private readonly write: WriteItem
+  ) {}
+
+  /** The agent states the list showed so far, in the order they first appeared. */
+  get states(): readonly string[] {
+    return this.seen
+  }
+
+  take(): TakenChunk<Buffer> {
+    const out = this.out
+    if (!this.started) {
+      this.started = true
+      out.text(this.envelope.head)
+    }
+    while (out.length < STREAM_CHUNK_CHARS) {
+      const next = this.indices.next()
+      if (next.done === true) {
+        out.text(this.envelope.tail)
+        return { chunk: out.take(), last: true }
+      }
+      if (this.items++ > 0) out.ascii(this.envelope.separator)
+      this.note(this.write(out, next.value))
+    }
+    return { chunk: out.take(), last: false }
+  }
+
+  stop(): void {
+    this.indices.return?.()
+  }
+
+  private note(state: string): void {
+    const seen = this.seen
+    // Most items show the state the one before showed.
+    if (seen[seen.length - 1] === state || seen.includes(state)) return
+    seen.push(state)
+  }
+}

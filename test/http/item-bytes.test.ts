@@ -1,0 +1,193 @@
+/**
+ * agentinfo items and lists written as bytes (src/http/item-bytes.ts, list-bytes.ts,
+ * chunk-writer.ts) against the text writer (item-writer.ts), which item-writer.test.ts holds to
+ * the generic path: byte for byte, over every agent of a fleet in both formats, with and
+ * without modules, from kept fragments and from fragments made for one item, and over any view.
+ */
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
+import { compileScenario } from '../../src/fleet/scenario-program.js'
+import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
+import { ChunkWriter } from '../../src/http/chunk-writer.js'
+import { writeAgentItemBytes, writeItemBytes } from '../../src/http/item-bytes.js'
+import { ItemFragments, writeAgentItem, writeItem } from '../../src/http/item-writer.js'
+import { ListBytes } from '../../src/http/list-bytes.js'
+import type { LinkBase } from '../../src/http/links.js'
+import { itemsAnswer, STREAM_CHUNK_CHARS, textEnvelope } from '../../src/http/reply.js'
+import type { AgentView } from '../../src/fleet/fleet-api.js'
+import { readAnswer } from '../../src/journal/answer.js'
+import { START } from './helpers.js'
+import { anyView } from './view-arbitrary.js'
+
+const REST = 'https://127.0.0.1:9443/manager/mvc/mvc/restservice'
+const BASE: LinkBase = {
+  rest: REST,
+  online: { rel: 'online_agents', href: `${REST}/agentinfo?agentstate=ONLINE{&agentname}` },
+  all: { rel: 'all_agents', href: `${REST}/agentinfo{?agentname}` }
+}
+const LINKS = [{ rel: 'self', href: `${REST}/agentinfo?agentstate=ONLINE` }]
+
+/** Writes the items of the tests, each taken as a chunk of its own (a writer's slab is 256 KiB). */
+const out = new ChunkWriter()
+
+/** One item written as bytes, alone in its chunk. */
+function itemBytes(format: 'json' | 'xml', view: AgentView, fragments: ItemFragments, kept: boolean): string {
+  writeItemBytes(out, format, view, fragments.get(format, view, BASE, kept), kept)
+  return out.take().toString('utf8')
+}
+
+/** The text writer's item, as the bytes it is sent as. */
+const asSent = (text: string) => Buffer.from(text).toString('utf8')
+
+/** The text writer's item from a fragment made for it alone (nothing kept). */
+const unkept = new ItemFragments(1)
+const textOf = (format: 'json' | 'xml', view: AgentView) => writeItem(format, view, BASE, unkept, false)
+
+describe('agentinfo items written as bytes', () => {
+  let fleet: FleetEngine
+  beforeAll(async () => {
+    // Modules of several kinds, and agents in every state the scenario reaches in a day.
+    const loaded = await loadScenarioFileOrThrow('scenarios/steady-fleet.yaml')
+    const scenario = compileScenario({ ...loaded, fleet: { ...loaded.fleet, agents: 800, seed: 5 } }, START, { templateId: () => 0 })
+    fleet = await createFleet({ agents: 800, seed: 5, workers: 1, paused: true, startTime: START, caFingerprint: 'AA', scenario })
+    await fleet.advance(6 * 3600)
+  })
+  afterAll(async () => {
+    await fleet.close()
+  })
+
+  it('are the text writer byte for byte for every agent, JSON and XML, with and without modules, kept or not', () => {
+    const fragments = new ItemFragments()
+    let withModules = 0
+    for (const index of fleet.indices()) {
+      for (const modules of [false, true]) {
+        const view = fleet.view(index, modules)
+        if ((view.modules?.length ?? 0) > 0) withModules++
+        for (const format of ['json', 'xml'] as const) {
+          const text = asSent(textOf(format, view))
+          // Twice from the kept fragment: its bytes are encoded the first time.
+          expect(itemBytes(format, view, fragments, true)).toBe(text)
+          expect(itemBytes(format, view, fragments, true)).toBe(text)
+          expect(itemBytes(format, view, fragments, false)).toBe(text)
+        }
+      }
+    }
+    expect(withModules).toBeGreaterThan(0)
+  })
+
+  it('write any view as the text writer does', () => {
+    const fragments = new ItemFragments(16)
+    fc.assert(
+      fc.property(anyView, fc.constantFrom<'json' | 'xml'>('json', 'xml'), fc.boolean(), (view, format, kept) => {
+        expect(itemBytes(format, view, fragments, kept)).toBe(asSent(textOf(format, view)))
+      }),
+      { numRuns: 3000 }
+    )
+  })
+
+  it('send an item kept by the text writer, and say the state it shows', () => {
+    const fragments = new ItemFragments()
+    const [index] = fleet.indices(new Set(['ONLINE']))
+    const text = writeAgentItem('json', fleet, index, false, BASE, fragments, 'item')
+    let views = 0
+    const counted = { ...pick(fleet), view: (i: number, m: boolean, k?: boolean) => (views++, fleet.view(i, m, k)) }
+    expect(writeAgentItemBytes(out, 'json', counted, index, false, BASE, fragments, 'identity')).toBe('ONLINE')
+    expect(out.take().toString()).toBe(text)
+    expect(views).toBe(0)
+    // Keeping nothing, the item is written from a view, and nothing is kept for it.
+    const none = new ItemFragments()
+    expect(writeAgentItemBytes(out, 'xml', counted, index, false, BASE, none, 'nothing')).toBe('ONLINE')
+    expect(out.take().toString()).toBe(textOf('xml', fleet.view(index, false)))
+    expect([views, none.size('xml')]).toEqual([1, 0])
+  })
+
+  it('make lists whose chunks join to the answer made whole as text, and note the states they show in order', () => {
+    const fragments = new ItemFragments()
+    const indices = [...fleet.indices()]
+    for (const format of ['json', 'xml'] as const) {
+      for (const modules of [false, true]) {
+        const list = new ListBytes(textEnvelope(format, 'agentinfo', LINKS), indices[Symbol.iterator](), (out, index) =>
+          writeAgentItemBytes(out, format, fleet, index, modules, BASE, fragments, 'identity')
+        )
+        const chunks: Buffer[] = []
+        for (let taken = list.take(); ; taken = list.take()) {
+          chunks.push(taken.chunk)
+          if (taken.last) break
+        }
+        const texts = indices.map((index) => textOf(format, fleet.view(index, modules)))
+        expect(Buffer.concat(chunks).toString('utf8')).toBe(itemsAnswer(format, 'agentinfo', texts, LINKS))
+        // A turn's worth each: at least STREAM_CHUNK_CHARS bytes but the last, and past it by less than an item.
+        for (const chunk of chunks.slice(0, -1)) expect(chunk.length).toBeGreaterThanOrEqual(STREAM_CHUNK_CHARS)
+        expect(chunks.length).toBeGreaterThan(10)
+        const states = [...new Set(indices.map((index) => fleet.view(index, false).status))]
+        expect(list.states).toEqual(states)
+        // As the journal would read them from the answer's text.
+        expect(list.states).toEqual(readAnswer('agentinfo', 200, format, Buffer.concat(chunks).toString()).states)
+        expect(states.length).toBeGreaterThan(1)
+      }
+    }
+  })
+
+  it('make an empty list', () => {
+    const list = new ListBytes(textEnvelope('json', 'agentinfo', LINKS), [][Symbol.iterator](), () => 'ONLINE')
+    const { chunk, last } = list.take()
+    expect(last).toBe(true)
+    expect(JSON.parse(chunk.toString())).toEqual({ servicename: 'agentinfo', values: [], links: LINKS })
+    expect(list.states).toEqual([])
+  })
+})
+
+function pick(fleet: FleetEngine) {
+  return {
+    agentRevision: (i: number) => fleet.agentRevision(i),
+    polledAt: (i: number) => fleet.polledAt(i),
+    identityRevision: () => fleet.identityRevision()
+  }
+}
+
+describe('ChunkWriter', () => {
+  it('writes any number as its text would be', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.maxSafeNat(), fc.integer(), fc.double(), fc.constantFrom(0, -0, 9, 10, 99, 100, 999_999_999_999_999, 1e15, 1e21)), (n) => {
+        out.number(n)
+        expect(out.take().toString()).toBe('' + n)
+      }),
+      { numRuns: 5000 }
+    )
+  })
+
+  it('writes hundredths as toFixed(2) writes them', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.maxSafeNat().filter((n) => n < 1e15)), (hundredths) => {
+        out.hundredths(hundredths)
+        expect(out.take().toString()).toBe((hundredths / 100).toFixed(2))
+      })
+    )
+  })
+
+  it('keeps a chunk whole across slabs, and leaves chunks already taken as they were', () => {
+    const out = new ChunkWriter() // a writer of its own: the test counts on what it wrote alone
+    const taken: Buffer[] = []
+    let expected = ''
+    const texts: string[] = []
+    for (let k = 0; k < 300; k++) {
+      // Pieces of every size, up to more than a slab (256 KiB), some not ASCII.
+      const text = String.fromCharCode(97 + (k % 26)).repeat((k * 7919) % 5000) + (k % 3 === 0 ? 'é€😀' : '')
+      if (k === 150) texts.push('x'.repeat(600_000))
+      texts.push(text)
+    }
+    for (const [k, text] of texts.entries()) {
+      out.text(text)
+      out.ascii('|')
+      expected += text + '|'
+      if (k % 7 === 6) taken.push(out.take())
+    }
+    taken.push(out.take())
+    const copies = taken.map((chunk) => Buffer.from(chunk))
+    expect(Buffer.concat(taken).toString('utf8')).toBe(expected)
+    // Writing on after a take never touches what was taken.
+    out.text('z'.repeat(300_000))
+    expect(taken.every((chunk, k) => chunk.equals(copies[k]))).toBe(true)
+  })
+})
