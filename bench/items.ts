@@ -6,9 +6,10 @@
  *
  * - CPU µs per item: every ONLINE agent of a fleet (scenarios/flapping-network.yaml at
  *   `--agents`, its clock running at speed 600 as the bench's lists run it) written as a list of
- *   more agents than the item writer keeps is written (`writeAgentItem` with keep false), in
- *   chunks of STREAM_CHUNK_CHARS encoded to bytes with a turn of the event loop between them,
- *   as a streamed answer is made. The first pass warms up; the next `--passes` are measured.
+ *   more agents than the item writer keeps is written: as bytes, keeping nothing (ListBytes,
+ *   `writeAgentItemBytes` keeping 'nothing'), a chunk of STREAM_CHUNK_CHARS bytes at a time with
+ *   a turn of the event loop between them, as a streamed answer is made. The first pass warms
+ *   up; the next `--passes` are measured.
  * - The GCs during the measured passes, young-generation (scavenges) and full: an item whose
  *   garbage lives long enough to be copied into the old generation makes full GCs come often.
  * - Bytes per kept identity: the heap an agent's kept identity text holds
@@ -25,9 +26,11 @@ import { runInNewContext } from 'node:vm'
 import { createFleet } from '../src/fleet/fleet.js'
 import { compileScenario } from '../src/fleet/scenario-program.js'
 import { SLOTS } from '../src/fleet/shown-identities.js'
-import { ItemFragments, writeAgentItem } from '../src/http/item-writer.js'
+import { writeAgentItemBytes } from '../src/http/item-bytes.js'
+import { ItemFragments } from '../src/http/item-writer.js'
+import { ListBytes } from '../src/http/list-bytes.js'
 import { Links } from '../src/http/links.js'
-import { STREAM_CHUNK_CHARS } from '../src/http/reply.js'
+import { textEnvelope } from '../src/http/reply.js'
 import { loadScenarioFileOrThrow } from '../src/scenario/index.js'
 import { LIVELY_SCENARIO, LIVELY_SPEED } from './lib/context.js'
 import { RESULTS_DIR, commandResults, writeCommandResults } from './lib/results.js'
@@ -42,7 +45,7 @@ export interface ItemsOptions {
 export interface FormatFigures {
   items: number
   cpuUsPerItem: number
-  charsPerItem: number
+  bytesPerItem: number
   /** young-generation GCs during the measured passes */
   scavenges: number
   /** full GCs (mark-compact) during the measured passes */
@@ -75,21 +78,20 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
     const online = new Set(['ONLINE'] as const)
     const turn = () => new Promise((resolve) => setImmediate(resolve))
 
-    /** One pass over the ONLINE agents as a streamed list writes them; items and characters written. */
+    /** One pass over the ONLINE agents as a streamed list writes them; items and bytes written. */
     const pass = async (format: 'json' | 'xml', fragments: ItemFragments) => {
       let items = 0
-      let chars = 0
-      let chunk = ''
-      for (const index of fleet.indices(online)) {
-        chunk += writeAgentItem(format, fleet, index, false, base, fragments, 'nothing')
+      let bytes = 0
+      const list = new ListBytes(textEnvelope(format, 'agentinfo', []), fleet.indices(online)[Symbol.iterator](), (out, index) => {
         items++
-        if (chunk.length >= STREAM_CHUNK_CHARS) {
-          chars += Buffer.from(chunk).length
-          chunk = ''
-          await turn()
-        }
+        return writeAgentItemBytes(out, format, fleet, index, false, base, fragments, 'nothing')
+      })
+      for (;;) {
+        const { chunk, last } = list.take()
+        bytes += chunk.length
+        if (last) return { items, bytes }
+        await turn()
       }
-      return { items, chars: chars + Buffer.byteLength(chunk) }
     }
 
     const figures = async (format: 'json' | 'xml'): Promise<FormatFigures> => {
@@ -107,12 +109,12 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
       })
       observer.observe({ entryTypes: ['gc'] })
       let items = 0
-      let chars = 0
+      let bytes = 0
       const cpu = process.cpuUsage()
       for (let k = 0; k < options.passes; k++) {
         const done = await pass(format, fragments)
         items += done.items
-        chars += done.chars
+        bytes += done.bytes
       }
       const used = process.cpuUsage(cpu)
       // GC entries are delivered on a later turn.
@@ -122,7 +124,7 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
       return {
         items,
         cpuUsPerItem: round((used.user + used.system) / items),
-        charsPerItem: Math.round(chars / items),
+        bytesPerItem: Math.round(bytes / items),
         scavenges,
         fullGcs
       }
@@ -174,11 +176,11 @@ async function main(): Promise<number> {
   const results = { ...commandResults('items', `npm run bench:items -- --agents ${agents} --passes ${passes}`, began), ...figures }
   const file = await writeCommandResults(parsed.out ?? RESULTS_DIR, results)
   const row = (label: string, f: FormatFigures) =>
-    `| ${label} | ${f.cpuUsPerItem} | ${f.charsPerItem} | ${f.items} | ${f.scavenges} | ${f.fullGcs} |`
+    `| ${label} | ${f.cpuUsPerItem} | ${f.bytesPerItem} | ${f.items} | ${f.scavenges} | ${f.fullGcs} |`
   process.stdout.write(
     [
       `items of a list of ONLINE agents of ${agents}, written as a list longer than what is kept (${passes} passes):`,
-      '| format | CPU µs an item | chars an item | items | young-generation GCs | full GCs |',
+      '| format | CPU µs an item | bytes an item | items | young-generation GCs | full GCs |',
       '|---|--:|--:|--:|--:|--:|',
       row('JSON', figures.json),
       row('XML', figures.xml),

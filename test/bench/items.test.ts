@@ -15,9 +15,9 @@ describe('the items benchmark', () => {
     }
     // Writing megabytes of items fills the young generation: the GC count sees its collections.
     expect(results.json.scavenges + results.xml.scavenges).toBeGreaterThan(0)
-    // An item is several hundred characters; XML's are longer than JSON's.
-    expect(results.json.charsPerItem).toBeGreaterThan(500)
-    expect(results.xml.charsPerItem).toBeGreaterThan(results.json.charsPerItem)
+    // An item is several hundred bytes; XML's are longer than JSON's.
+    expect(results.json.bytesPerItem).toBeGreaterThan(500)
+    expect(results.xml.bytesPerItem).toBeGreaterThan(results.json.bytesPerItem)
     expect(results.identityBytes).toBeGreaterThan(100)
   })
 })
