@@ -70,8 +70,8 @@ export class ChunkWriter {
   }
 
   /**
-   * A string of ASCII characters only (digits, dates, the texts between an item's figures), a
-   * byte each: for strings this short a loop costs less than a call into the encoder.
+   * A string of ASCII characters only (a date, a number's text, a separator), a byte each: for
+   * strings this short a loop costs less than a call into the encoder.
    */
   ascii(text: string): void {
     this.ensure(text.length)
