@@ -60,6 +60,12 @@ export class ChunkWriter {
     this.pos += source.length
   }
 
+  /** Bytes `start` to `end` of `source`. */
+  part(source: Buffer, start: number, end: number): void {
+    this.ensure(end - start)
+    this.pos += source.copy(this.slab, this.pos, start, end)
+  }
+
   /** `length` bytes of `source` from `start`, a byte at a time: for a few bytes, less than a call to set(). */
   few(source: Uint8Array, start: number, length: number): void {
     this.ensure(length)

@@ -86,9 +86,11 @@ const shapeOf = (format: Format): Shape => (format === 'json' ? JSON_SHAPE : XML
  */
 function bytesOf(f: Fragment, shape: Shape): FragmentBytes {
   if (f.bytes !== undefined) return f.bytes
-  const tail = Buffer.from(shape.afterFigures + f.tail)
-  const end = Buffer.from(shape.afterFigures + f.tail + shape.close + f.links + shape.baseLinks(f.base))
-  f.bytes = { head: Buffer.from(f.head), middle: Buffer.from(f.middle + shape.beforeStarted), end, tailBytes: tail.length }
+  const head = Buffer.byteLength(f.head)
+  const middle = Buffer.byteLength(f.middle + shape.beforeStarted)
+  const tail = Buffer.byteLength(shape.afterFigures + f.tail)
+  const all = Buffer.from(f.head + f.middle + shape.beforeStarted + shape.afterFigures + f.tail + shape.close + f.links + shape.baseLinks(f.base))
+  f.bytes = { all, middle: head, end: head + middle, modules: head + middle + tail }
   return f.bytes
 }
 
@@ -175,15 +177,15 @@ function writeModules(out: ChunkWriter, shape: Shape, modules: NonNullable<Agent
 export function writeItemBytes(out: ChunkWriter, format: Format, view: AgentView, f: Fragment, kept: boolean): void {
   const shape = shapeOf(format)
   if (kept) {
-    const bytes = bytesOf(f, shape)
-    out.bytes(bytes.head)
+    const { all, middle, end, modules } = bytesOf(f, shape)
+    out.part(all, 0, middle)
     writeStatus(out, shape, view.status)
-    out.bytes(bytes.middle)
+    out.part(all, middle, end)
     writeFigures(out, shape, view)
-    if (view.modules === undefined) return out.bytes(bytes.end)
-    out.bytes(bytes.end.subarray(0, bytes.tailBytes))
+    if (view.modules === undefined) return out.part(all, end, all.length)
+    out.part(all, end, modules)
     writeModules(out, shape, view.modules)
-    return out.bytes(bytes.end.subarray(bytes.tailBytes))
+    return out.part(all, modules, all.length)
   }
   out.text(f.head)
   writeStatus(out, shape, view.status)
