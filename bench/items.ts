@@ -15,6 +15,9 @@
  * - Bytes per kept identity: the heap an agent's kept identity text holds
  *   (src/fleet/shown-identities.ts), 32,768 agents read with the heap measured after a GC
  *   before and after.
+ * - Bytes per kept fragment's bytes: what a kept item fragment's UTF-8 (FragmentBytes, made the
+ *   first time a streamed list writes it) adds, heap and array buffers after a GC, for as many
+ *   agents as fragments are kept (20,000), one format.
  * Writes `<out>/items-<date>.json` and prints a table. No targets: these are figures to compare
  * commits by (bench/README.md, "What made each path fast").
  */
@@ -58,6 +61,7 @@ export interface ItemsResults {
   json: FormatFigures
   xml: FormatFigures
   identityBytes: number
+  fragmentBytes: number
 }
 
 /** V8's gc(), without the --expose-gc flag on the command line. */
@@ -132,13 +136,30 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
     const json = await figures('json')
     const xml = await figures('xml')
 
+    // What is held is measured with the fleet still: its steps allocate on this thread too.
+    fleet.setClock({ paused: true })
     const identities = Math.min(SLOTS, options.agents)
     gc()
     const before = process.memoryUsage().heapUsed
     for (let index = 0; index < identities; index++) fleet.view(index, false)
     gc()
     const identityBytes = Math.round((process.memoryUsage().heapUsed - before) / identities)
-    return { agents: options.agents, passes: options.passes, json, xml, identityBytes }
+
+    const fragments = new ItemFragments()
+    const kept = [...fleet.indices()].slice(0, fragments.capacity)
+    for (const index of kept) fragments.get('json', fleet.view(index, false), base)
+    const heldNow = () => {
+      gc()
+      const { heapUsed, arrayBuffers } = process.memoryUsage()
+      return heapUsed + arrayBuffers
+    }
+    const held = heldNow()
+    const list = new ListBytes(textEnvelope('json', 'agentinfo', []), kept[Symbol.iterator](), (out, index) =>
+      writeAgentItemBytes(out, 'json', fleet, index, false, base, fragments, 'identity')
+    )
+    while (!list.take().last);
+    const fragmentBytes = Math.round((heldNow() - held) / kept.length)
+    return { agents: options.agents, passes: options.passes, json, xml, identityBytes, fragmentBytes }
   } finally {
     await fleet.close()
   }
@@ -185,6 +206,7 @@ async function main(): Promise<number> {
       row('JSON', figures.json),
       row('XML', figures.xml),
       `kept identity: ${figures.identityBytes} bytes an agent`,
+      `kept fragment's bytes: ${figures.fragmentBytes} bytes an agent and format`,
       `results: ${file}`,
       ''
     ].join('\n')

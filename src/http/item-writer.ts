@@ -271,9 +271,8 @@ class FormatStore {
  * format. A kept fragment takes about 1.2 kB (its text, the identity it is checked against, the
  * object and the map's entry: 242 MB for 100k agents in both formats, `node --expose-gc`, heap
  * used before and after), its last item about as much again, and its bytes, once a streamed list
- * wrote it (FragmentBytes), 0.8 kB (20,000 agents in both formats, heap and array buffers after
- * a GC, before and after one list in each), so the bound is what a client asks about often:
- * 20,000 agents. A list longer than that is written without keeping (`keep`
+ * wrote it (FragmentBytes), 1.2 to 1.5 kB more (`npm run bench:items`, two runs), so the bound is
+ * what a client asks about often: 20,000 agents. A list longer than that is written without keeping (`keep`
  * false): keeping would only push out the fragments a list of its own agents needs next.
  */
 export class ItemFragments {
