@@ -271,9 +271,10 @@ class FormatStore {
  * format. A kept fragment takes about 1.2 kB (its text, the identity it is checked against, the
  * object and the map's entry: 242 MB for 100k agents in both formats, `node --expose-gc`, heap
  * used before and after), its last item about as much again, and its bytes, once a streamed list
- * wrote it (FragmentBytes), 1.5 kB more (`npm run bench:items`, bench/results/items-2026-11-24T04-30-03.json), so the bound is
- * what a client asks about often: 20,000 agents. A list longer than that is written without keeping (`keep`
- * false): keeping would only push out the fragments a list of its own agents needs next.
+ * wrote it (FragmentBytes), 1.5 kB more (`npm run bench:items`,
+ * bench/results/items-2026-11-24T04-30-03.json), so the bound is what a client asks about often:
+ * 20,000 agents. A list longer than that is written without keeping (`keep` false): keeping
+ * would only push out the fragments a list of its own agents needs next.
  */
 export class ItemFragments {
   private readonly json: FormatStore
