@@ -86,11 +86,12 @@ const shapeOf = (format: Format): Shape => (format === 'json' ? JSON_SHAPE : XML
  */
 function bytesOf(f: Fragment, shape: Shape): FragmentBytes {
   if (f.bytes !== undefined) return f.bytes
-  const head = Buffer.byteLength(f.head)
-  const middle = Buffer.byteLength(f.middle + shape.beforeStarted)
-  const tail = Buffer.byteLength(shape.afterFigures + f.tail)
+  const headBytes = Buffer.byteLength(f.head)
+  const middleBytes = Buffer.byteLength(f.middle + shape.beforeStarted)
+  const tailBytes = Buffer.byteLength(shape.afterFigures + f.tail)
+  // Every part starts and ends with ASCII, so no character straddles two of them.
   const all = Buffer.from(f.head + f.middle + shape.beforeStarted + shape.afterFigures + f.tail + shape.close + f.links + shape.baseLinks(f.base))
-  f.bytes = { all, middle: head, end: head + middle, modules: head + middle + tail }
+  f.bytes = { all, middle: headBytes, end: headBytes + middleBytes, modules: headBytes + middleBytes + tailBytes }
   return f.bytes
 }
 
