@@ -190,11 +190,29 @@ export function writeItemBytes(out: ChunkWriter, format: Format, view: AgentView
   }
   out.text(f.head)
   writeStatus(out, shape, view.status)
-  out.text(f.middle + shape.beforeStarted)
+  out.text(f.middle)
+  out.ascii(shape.beforeStarted)
   writeFigures(out, shape, view)
-  out.text(shape.afterFigures + f.tail)
+  out.ascii(shape.afterFigures)
+  out.text(f.tail)
   if (view.modules !== undefined) writeModules(out, shape, view.modules)
-  out.text(shape.close + f.links + shape.baseLinks(f.base))
+  out.ascii(shape.close)
+  out.text(f.links)
+  out.bytes(baseLinksBytes(shape, f.base))
+}
+
+/** The two links every item of a base ends with, encoded once per base and format (as jsonLinksOf keeps their text). */
+const jsonBaseLinkBytes = new WeakMap<LinkBase, Buffer>()
+const xmlBaseLinkBytes = new WeakMap<LinkBase, Buffer>()
+
+function baseLinksBytes(shape: Shape, base: LinkBase): Buffer {
+  const kept = shape.json ? jsonBaseLinkBytes : xmlBaseLinkBytes
+  let bytes = kept.get(base)
+  if (bytes === undefined) {
+    bytes = Buffer.from(shape.baseLinks(base))
+    kept.set(base, bytes)
+  }
+  return bytes
 }
 
 /**

@@ -43,14 +43,11 @@ export function renderEnvelope(request: FastifyRequest, reply: FastifyReply, bod
  */
 export function sendKept(request: FastifyRequest, reply: FastifyReply, kept: { readonly text: string; readonly body: Buffer }): FastifyReply {
   keptFacts(kept.body, request.operation, request.format, kept.text)
-  return reply
-    .code(200)
-    .type(request.format === 'json' ? JSON_TYPE : XML_TYPE)
-    .send(kept.body)
+  return sendAnswer(request, reply, kept.body)
 }
 
-/** Sends a 200 answer whose body streams in the request's format. */
-export function sendStream(request: FastifyRequest, reply: FastifyReply, body: Readable): FastifyReply {
+/** Sends a 200 answer already in the request's format: text, bytes, or a body that streams. */
+export function sendAnswer(request: FastifyRequest, reply: FastifyReply, body: string | Buffer | Readable): FastifyReply {
   return reply
     .code(200)
     .type(request.format === 'json' ? JSON_TYPE : XML_TYPE)
@@ -59,10 +56,7 @@ export function sendStream(request: FastifyRequest, reply: FastifyReply, body: R
 
 /** Sends an answer renderEnvelope made, byte for byte. */
 export function sendRendered(request: FastifyRequest, reply: FastifyReply, answer: string): FastifyReply {
-  return reply
-    .code(200)
-    .type(request.format === 'json' ? JSON_TYPE : XML_TYPE)
-    .send(answer)
+  return sendAnswer(request, reply, answer)
 }
 
 /** Items sent in one go before a list switches to streaming. */
@@ -240,8 +234,7 @@ export function sendItemTexts(request: FastifyRequest, reply: FastifyReply, serv
     next = items.next()
   }
   if (next.done) return sendRendered(request, reply, itemsAnswer(request.format, servicename, first, links))
-  reply.code(200).type(request.format === 'json' ? JSON_TYPE : XML_TYPE)
-  return reply.send(new ChunkedStream(textChunks(textParts(textEnvelope(request.format, servicename, links), listed(first, next.value, items)))))
+  return sendAnswer(request, reply, new ChunkedStream(textChunks(textParts(textEnvelope(request.format, servicename, links), listed(first, next.value, items)))))
 }
 
 /**
@@ -251,8 +244,7 @@ export function sendItemTexts(request: FastifyRequest, reply: FastifyReply, serv
  */
 export function sendChunks(request: FastifyRequest, reply: FastifyReply, source: ChunkSource<Buffer>): FastifyReply {
   const { chunk, last } = source.take()
-  reply.code(200).type(request.format === 'json' ? JSON_TYPE : XML_TYPE)
-  return reply.send(last ? chunk : new ChunkedStream(source, chunk))
+  return sendAnswer(request, reply, last ? chunk : new ChunkedStream(source, chunk))
 }
 
 /**

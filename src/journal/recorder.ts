@@ -422,7 +422,7 @@ function recordedQuery(rawQuery: string): Record<string, string[]> {
   return out
 }
 
-/** What a streamed list made once for several requests showed (request.streamedStates), once sent. */
+/** What a streamed agent list showed (request.streamedStates, noted as it was written), once sent. */
 function streamedAnswer(request: FastifyRequest, status: number): AnswerFacts | undefined {
   if (request.streamedStates === null || status !== 200 || !hasStates(request.operation)) return undefined
   return { errorCodes: [], partial: [], states: [...request.streamedStates()] }

@@ -18,8 +18,9 @@ declare module 'fastify' {
      */
     bodyText: string
     /**
-     * for an answer that streams a list made once for several requests (src/http/shared-list.ts):
-     * the agent states it showed, read as it was made; the journal asks once it is sent
+     * for an answer that streams an agent list written as bytes (src/http/list-bytes.ts, alone
+     * or shared by several requests, src/http/shared-list.ts): the agent states it showed, noted
+     * as it was written; the journal asks once it is sent
      */
     streamedStates: (() => readonly string[]) | null
   }

@@ -6,7 +6,7 @@ import { resolveNames } from '../agents.js'
 import { apiError } from '../../protocol/errors.js'
 import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
-import { EAGER_ITEMS, itemsAnswerInTurns, sendChunks, sendItemTexts, sendKept, sendRendered, sendStream, sizedItemsAnswer, textEnvelope } from '../reply.js'
+import { EAGER_ITEMS, itemsAnswerInTurns, sendChunks, sendItemTexts, sendAnswer, sendKept, sendRendered, sizedItemsAnswer, textEnvelope } from '../reply.js'
 import { writeAgentItem, type Keeping } from '../item-writer.js'
 import { writeAgentItemBytes } from '../item-bytes.js'
 import { ListBytes } from '../list-bytes.js'
@@ -154,7 +154,7 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
         if (expected <= EAGER_ITEMS) return sendItemTexts(request, reply, 'agentinfo', thenNote(items, () => answers.listMade(stamp)), links, expected)
         const shared = answers.sharedList(request.url, request.format, encrypted, request.host, bytes, () => answers.listMade(stamp))
         request.streamedStates = shared.states
-        return sendStream(request, reply, shared.body)
+        return sendAnswer(request, reply, shared.body)
       }
       const answer = await answers.shared(request.url, request.format, encrypted, request.host, async () => {
         const text = await itemsAnswerInTurns(request.format, 'agentinfo', items, links)
