@@ -6,9 +6,7 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
-import { compileScenario } from '../../src/fleet/scenario-program.js'
-import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
+import type { FleetEngine } from '../../src/fleet/fleet.js'
 import { ChunkWriter } from '../../src/http/chunk-writer.js'
 import { writeAgentItemBytes, writeItemBytes } from '../../src/http/item-bytes.js'
 import { ItemFragments, writeAgentItem, writeItem } from '../../src/http/item-writer.js'
@@ -17,8 +15,7 @@ import type { LinkBase } from '../../src/http/links.js'
 import { itemsAnswer, STREAM_CHUNK_CHARS, textEnvelope } from '../../src/http/reply.js'
 import type { AgentView } from '../../src/fleet/fleet-api.js'
 import { readAnswer } from '../../src/journal/answer.js'
-import { START } from './helpers.js'
-import { anyView } from './view-arbitrary.js'
+import { anyView, fleetOfEveryShape } from './record-shapes.js'
 
 const REST = 'https://127.0.0.1:9443/manager/mvc/mvc/restservice'
 const BASE: LinkBase = {
@@ -47,11 +44,7 @@ const textOf = (format: 'json' | 'xml', view: AgentView) => writeItem(format, vi
 describe('agentinfo items written as bytes', () => {
   let fleet: FleetEngine
   beforeAll(async () => {
-    // Modules of several kinds, and agents in every state the scenario reaches in a day.
-    const loaded = await loadScenarioFileOrThrow('scenarios/steady-fleet.yaml')
-    const scenario = compileScenario({ ...loaded, fleet: { ...loaded.fleet, agents: 800, seed: 5 } }, START, { templateId: () => 0 })
-    fleet = await createFleet({ agents: 800, seed: 5, workers: 1, paused: true, startTime: START, caFingerprint: 'AA', scenario })
-    await fleet.advance(6 * 3600)
+    fleet = await fleetOfEveryShape(800, 5)
   })
   afterAll(async () => {
     await fleet.close()

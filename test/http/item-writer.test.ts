@@ -7,17 +7,14 @@
 import fc from 'fast-check'
 import fjs from 'fast-json-stringify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
-import { compileScenario } from '../../src/fleet/scenario-program.js'
+import type { FleetEngine } from '../../src/fleet/fleet.js'
 import type { AgentView } from '../../src/fleet/fleet-api.js'
-import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
 import { ItemFragments, writeItem } from '../../src/http/item-writer.js'
 import { agentinfoItemLinks, type LinkBase } from '../../src/http/links.js'
 import { agentRecord } from '../../src/http/records.js'
 import { AgentinfoItem } from '../../src/http/schemas.js'
 import { xmlElement } from '../../src/http/xml-writer.js'
-import { START } from './helpers.js'
-import { anyView } from './view-arbitrary.js'
+import { anyView, fleetOfEveryShape } from './record-shapes.js'
 
 const serialize = fjs(AgentinfoItem as object) as (item: unknown) => string
 
@@ -40,11 +37,7 @@ function generic(format: 'json' | 'xml', view: AgentView, base: LinkBase): strin
 describe('agentinfo items written as text', () => {
   let fleet: FleetEngine
   beforeAll(async () => {
-    // Modules of several kinds, and agents in every state the scenario reaches in a day.
-    const loaded = await loadScenarioFileOrThrow('scenarios/steady-fleet.yaml')
-    const scenario = compileScenario({ ...loaded, fleet: { ...loaded.fleet, agents: 1500, seed: 11 } }, START, { templateId: () => 0 })
-    fleet = await createFleet({ agents: 1500, seed: 11, workers: 1, paused: true, startTime: START, caFingerprint: 'AA', scenario })
-    await fleet.advance(6 * 3600)
+    fleet = await fleetOfEveryShape(1500, 11)
   })
   afterAll(async () => {
     await fleet.close()

@@ -1,12 +1,17 @@
 /**
- * Any agent view (AgentView) fast-check can think of, for holding the item writers to the
- * generic path (item-writer.test.ts) and to each other (item-bytes.test.ts): strings that need
+ * The record shapes the item writers are held to the generic path (item-writer.test.ts) and to
+ * each other (item-bytes.test.ts) over: a fleet that shows them (fleetOfEveryShape), and any
+ * agent view (AgentView) fast-check can think of (anyView): strings that need
  * escaping in JSON or XML, lone surrogates, negative, fractional, huge and non-finite numbers,
  * loads of whole hundredths (as the fleet's are), halfway between two, and of any value, and up
  * to four modules.
  */
 import fc from 'fast-check'
 import type { AgentView } from '../../src/fleet/fleet-api.js'
+import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
+import { compileScenario } from '../../src/fleet/scenario-program.js'
+import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
+import { START } from './helpers.js'
 import { AGENT_STATES, MODULE_STATUSES } from '../../src/protocol/states.js'
 
 const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', '"', '\\', '<&>\'"', '\u0000\u001f', '\ud800', 'the service'))
@@ -57,3 +62,12 @@ export const anyView: fc.Arbitrary<AgentView> = fc.record(
   },
   { requiredKeys: ['index', 'uuid', 'name', 'version', 'status', 'os', 'address', 'service', 'started', 'lastOnline', 'load', 'memUsage', 'received', 'receivedToday', 'processing', 'sent', 'sentToday', 'sysinfo'] }
 )
+
+/** A paused fleet six virtual hours into the steady scenario: modules of several kinds, and agents in every state it reaches. */
+export async function fleetOfEveryShape(agents: number, seed: number): Promise<FleetEngine> {
+  const loaded = await loadScenarioFileOrThrow('scenarios/steady-fleet.yaml')
+  const scenario = compileScenario({ ...loaded, fleet: { ...loaded.fleet, agents, seed } }, START, { templateId: () => 0 })
+  const fleet = await createFleet({ agents, seed, workers: 1, paused: true, startTime: START, caFingerprint: 'AA', scenario })
+  await fleet.advance(6 * 3600)
+  return fleet
+}
