@@ -42,6 +42,7 @@ import { createNotFoundHandler } from './http/not-found.js'
 import { openApiOptions, UNDOCUMENTED } from './http/openapi.js'
 import { createRouteKit } from './http/route-kit.js'
 import { ItemFragments } from './http/item-writer.js'
+import { SlabPool } from './http/slab-pool.js'
 import { agentCommandRoutes } from './http/routes/agent-commands.js'
 import { agentConfigRoutes } from './http/routes/agent-config.js'
 import { agentinfoRoutes } from './http/routes/agentinfo.js'
@@ -77,6 +78,8 @@ export interface AppParts {
   faultWait?: Wait
   /** kept agentinfo answers (src/http/answer-cache.ts); default a new cache over the fleet */
   answers?: AnswerCache
+  /** memory of the lists made once for several requests (src/http/slab-pool.ts); default a new pool */
+  slabs?: SlabPool
   /** prom-client's process and Node.js metrics on /metrics; default true */
   processMetrics?: boolean
   /**
@@ -206,6 +209,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     agentListener: settings.agentListener,
     answers,
     fragments: new ItemFragments(),
+    slabs: parts.slabs ?? new SlabPool(),
     appVersion: PACKAGE_VERSION,
     authCheck: restAuth
   })

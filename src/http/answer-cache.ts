@@ -17,6 +17,7 @@
 import type { Fleet } from '../fleet/fleet-api.js'
 import type { SharedFacts } from '../journal/journal.js'
 import type { Format } from '../protocol/negotiation.js'
+import type { ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import { SharedList, type StatedChunks } from './shared-list.js'
 
@@ -254,15 +255,24 @@ export class AnswerCache {
   /**
    * A body that streams the list `source` makes, made once for every request that comes while it
    * is being made (SharedList): what shared() does for lists made whole, for lists that stream.
-   * `made` is called once the list is made to its end. Also the states the list showed, for the
-   * journal (request.streamedStates).
+   * `made` is called once the list is made to its end; `response` is where the body goes (the
+   * list's memory is recycled once every such response has finished). Also the states the list
+   * showed, for the journal (request.streamedStates).
    */
-  sharedList(url: string, format: Format, encrypted: boolean, host: string | undefined, source: () => StatedChunks, made: () => void): { body: Readable; states: () => readonly string[] } {
+  sharedList(
+    url: string,
+    format: Format,
+    encrypted: boolean,
+    host: string | undefined,
+    response: ServerResponse,
+    source: () => StatedChunks,
+    made: () => void
+  ): { body: Readable; states: () => readonly string[] } {
     const key = requestKey(url, format, encrypted, host)
     const under = this.streaming.get(key)
     if (under?.open === true) this.joinCount++
     const list = under?.open === true ? under : this.startList(key, source(), made)
-    return { body: list.reader(), states: () => list.states }
+    return { body: list.reader(response), states: () => list.states }
   }
 
   private startList(key: string, source: StatedChunks, made: () => void): SharedList {

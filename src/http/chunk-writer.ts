@@ -6,12 +6,13 @@
  * chunk again for the agent states it showed. Here each piece is copied once, the identity's
  * text from bytes encoded once per agent (item-bytes.ts), and the figures as ASCII digits.
  *
- * Chunks are cut from slabs of SLAB_BYTES, as Node's Buffer pool cuts small buffers: a chunk
- * handed out is never written again, and the next chunk starts where it ended.
+ * Chunks are cut from slabs (slab-pool.ts), as Node's Buffer pool cuts small buffers: a chunk
+ * handed out is never written again, and the next chunk starts where it ended. Once every chunk
+ * has been written to its socket, the slabs go back to the pool (recycle).
  */
+import { SLAB_BYTES, type SlabPool } from './slab-pool.js'
 
-/** A slab is cut into several chunks; one that no longer has room for what comes next is left to the GC. */
-const SLAB_BYTES = 256 * 1024
+const NO_SLAB = Buffer.alloc(0)
 
 /** Powers of ten, for counting an integer's digits. */
 const POWERS = Array.from({ length: 16 }, (_, k) => 10 ** k)
@@ -20,11 +21,22 @@ const POWERS = Array.from({ length: 16 }, (_, k) => 10 ** k)
 const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, k) => 48 + (k % 2 === 0 ? Math.floor(k / 20) : (k >> 1) % 10))
 
 export class ChunkWriter {
-  private slab: Buffer = Buffer.allocUnsafe(SLAB_BYTES)
+  /** the slab written now; none until the first write */
+  private slab: Buffer = NO_SLAB
+  /**
+   * With a pool, every slab chunks were cut from, the one written now included: given back
+   * together (recycle). Without one, none is held here, and a slab is left to the GC once the
+   * chunks cut from it are: a list streamed to one client holds a slab or two at a time, not
+   * the whole list.
+   */
+  private slabs: Buffer[] = []
   /** where the chunk being written starts in the slab */
   private start = 0
   /** where the next byte goes */
   private pos = 0
+
+  /** `pool`: where slabs come from and go back to (recycle); without one, every slab is new and left to the GC. */
+  constructor(private readonly pool?: SlabPool) {}
 
   /** Bytes written since the last take(). */
   get length(): number {
@@ -39,11 +51,34 @@ export class ChunkWriter {
     if (this.pos + bytes <= this.slab.length) return
     const written = this.pos - this.start
     // Twice what it needs: a chunk longer than a slab (an item with many modules) grows by doubling.
-    const slab = Buffer.allocUnsafe(Math.max(SLAB_BYTES, 2 * (written + bytes)))
+    const slab = this.newSlab(Math.max(SLAB_BYTES, 2 * (written + bytes)))
     this.slab.copy(slab, 0, this.start, this.pos)
     this.slab = slab
     this.start = 0
     this.pos = written
+  }
+
+  private newSlab(bytes: number): Buffer {
+    if (this.pool === undefined) return Buffer.allocUnsafe(bytes)
+    const slab = bytes === SLAB_BYTES ? this.pool.take() : Buffer.allocUnsafe(bytes)
+    this.slabs.push(slab)
+    return slab
+  }
+
+  /**
+   * Every chunk taken has been written where it was going (every response it was sent to
+   * finished), and nothing reads them any more: their slabs go back to the pool, for other
+   * answers to write over. What this writer writes next goes into a new slab. Bytes written since
+   * the last take are lost.
+   */
+  recycle(): void {
+    const slabs = this.slabs
+    this.slabs = []
+    // No room: the next write takes a slab (ensure), and a writer recycled at its answer's end takes none.
+    this.slab = NO_SLAB
+    this.start = 0
+    this.pos = 0
+    this.pool?.giveBack(slabs)
   }
 
   /** The chunk written since the last take (possibly empty); the next chunk starts after it. */

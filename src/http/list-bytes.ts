@@ -8,13 +8,14 @@
  * (request.streamedStates): a list written as text had them read again from its text.
  */
 import { ChunkWriter } from './chunk-writer.js'
+import type { SlabPool } from './slab-pool.js'
 import { STREAM_CHUNK_CHARS, type ChunkSource, type TakenChunk, type TextEnvelope } from './reply.js'
 
 /** Writes agent `index`'s item into `out`; returns the state it shows. */
 export type WriteItem = (out: ChunkWriter, index: number) => string
 
 export class ListBytes implements ChunkSource<Buffer> {
-  private readonly out = new ChunkWriter()
+  private readonly out: ChunkWriter
   private started = false
   private items = 0
   private readonly seen: string[] = []
@@ -22,8 +23,12 @@ export class ListBytes implements ChunkSource<Buffer> {
   constructor(
     private readonly envelope: TextEnvelope,
     private readonly indices: Iterator<number>,
-    private readonly write: WriteItem
-  ) {}
+    private readonly write: WriteItem,
+    /** where its chunks' memory comes from, for a list whose chunks are held until every request for it has them written (SharedList) */
+    slabs?: SlabPool
+  ) {
+    this.out = new ChunkWriter(slabs)
+  }
 
   /** The agent states the list showed so far, in the order they first appeared. */
   get states(): readonly string[] {
@@ -50,6 +55,11 @@ export class ListBytes implements ChunkSource<Buffer> {
 
   stop(): void {
     this.indices.return?.()
+  }
+
+  /** Every chunk taken has been written to every request it was sent to: their memory goes back to the pool (ChunkWriter.recycle). */
+  recycle(): void {
+    this.out.recycle()
   }
 
   private note(state: string): void {

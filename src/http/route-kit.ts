@@ -11,6 +11,7 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import type { Manager } from '../manager/manager.js'
 import type { AnswerCache } from './answer-cache.js'
 import type { ItemFragments } from './item-writer.js'
+import type { SlabPool } from './slab-pool.js'
 import type { AuthCheck } from '../protocol/auth.js'
 import { apiError } from '../protocol/errors.js'
 import type { Links } from './links.js'
@@ -29,6 +30,8 @@ export interface RouteKit {
   answers: AnswerCache
   /** agents' identity parts of agentinfo items, written once (item-writer.ts) */
   fragments: ItemFragments
+  /** memory of the lists made once for several requests, used again once they are sent (slab-pool.ts) */
+  slabs: SlabPool
   /**
    * Runs a route's check-then-change section alone: no other such section of this app starts
    * until it settles. Every route that looks agents, templates or labels up and then changes

@@ -10,8 +10,11 @@
  * (a Readable each, with backpressure), BATCH chunks at a time. The chunks are held until the
  * list is made and the last request has read them: at most the list's size (a list streams this
  * way only up to MAX_KEPT_LIST_AGENTS), and as bytes outside the JavaScript heap, which the GC
- * does not copy. The list stops being made once every request for it has gone.
+ * does not copy. Once every response the list was sent to has finished, its memory goes back to
+ * be written over by the next list (recycle, slab-pool.ts). The list stops being made once every
+ * request for it has gone.
  */
+import type { ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import type { ChunkSource, TakenChunk } from './reply.js'
 
@@ -19,6 +22,8 @@ import type { ChunkSource, TakenChunk } from './reply.js'
 export interface StatedChunks extends ChunkSource<Buffer> {
   /** the agent states the list showed so far, in the order they first appeared */
   readonly states: readonly string[]
+  /** every chunk taken has been written to every response it was sent to: their memory may be written over (ListBytes, slab-pool.ts) */
+  recycle(): void
 }
 
 /**
@@ -35,6 +40,9 @@ export class SharedList {
   private made = false
   private failure: Error | undefined
   private stopped = false
+  /** readers whose response has not finished yet */
+  private sending = 0
+  private recycled = false
 
   /**
    * `source`: the list, a chunk at a time; `onEnd`: called once, when its last chunk is made
@@ -57,11 +65,30 @@ export class SharedList {
     return !this.made && !this.stopped
   }
 
-  /** A new request's body: every chunk, from the first. */
-  reader(): Readable {
+  /**
+   * A new request's body: every chunk, from the first. `response`: what the body is piped to.
+   * Once every reader's response has finished, every chunk has been written to its socket, and
+   * the list's memory is recycled. A response that closes before it finishes (its client went
+   * away) never does, nor does a reader without one: its socket may still have been holding
+   * chunks when it stopped, and the list is left to the GC.
+   */
+  reader(response?: ServerResponse): Readable {
     const reader = new ListReader(this)
     this.readers.add(reader)
+    this.sending++
+    response?.once('finish', () => {
+      this.sending--
+      this.recycleIfSent()
+    })
     return reader
+  }
+
+  /** The list is made and every response it was sent to finished: its chunks are written. */
+  private recycleIfSent(): void {
+    if (!this.made || this.sending > 0 || this.recycled) return
+    this.recycled = true
+    this.chunks.length = 0
+    this.source.recycle()
   }
 
   /** Pushes the reader the chunks it has not read yet, as far as it takes them; the end once made. */
@@ -108,8 +135,10 @@ export class SharedList {
       reader.waiting = false
       this.feed(reader)
     }
-    if (last) this.onEnd(true)
-    else setImmediate(() => this.makeChunk())
+    if (!last) return void setImmediate(() => this.makeChunk())
+    this.onEnd(true)
+    // Every response may have finished already (one fastify ended without reading its body).
+    this.recycleIfSent()
   }
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Answer, AnswerCache, MAX_KEPT_AGENTS, MAX_KEPT_LIST_AGENTS, MAX_VARIANTS } from '../../src/http/answer-cache.js'
+import { SlabPool } from '../../src/http/slab-pool.js'
 import { AUTH, call, harness, type Harness } from './helpers.js'
 
 /** A fleet whose stamps the test moves by hand. */
@@ -22,15 +23,16 @@ const at = (name: string, format: 'json' | 'xml' = 'json', encrypted = false, ho
  * While `moving.on`, the fleet's revision moves on every read, as it does when the clock runs so
  * fast that the fleet steps while an answer is made (deterministic, where a running clock is not).
  */
-async function harnessWithCache(agents: number): Promise<{ h: Harness; answers: AnswerCache; moving: { on: boolean } }> {
+async function harnessWithCache(agents: number): Promise<{ h: Harness; answers: AnswerCache; moving: { on: boolean }; slabs: SlabPool }> {
   // The cache reads the fleet the harness makes, once it is made.
   const made: { h?: Harness } = {}
   const fleet = () => (made.h as Harness).fleet
   const moving = { on: false, by: 0 }
   const revision = () => fleet().revision() + (moving.on ? (moving.by += 2) : moving.by)
   const answers = new AnswerCache({ revision, agentRevision: (index) => fleet().agentRevision(index), fleetRevision: () => fleet().fleetRevision() })
-  made.h = await harness(agents, {}, { answers })
-  return { h: made.h, answers, moving }
+  const slabs = new SlabPool()
+  made.h = await harness(agents, {}, { answers, slabs })
+  return { h: made.h, answers, moving, slabs }
 }
 
 describe('AnswerCache', () => {
@@ -311,9 +313,10 @@ describe('agentinfo lists from kept answers', () => {
   let h: Harness
   let answers: AnswerCache
   let moving: { on: boolean }
+  let slabs: SlabPool
   beforeAll(async () => {
     // More agents than a list sends at once without keeping it (it would stream).
-    ;({ h, answers, moving } = await harnessWithCache(1500))
+    ;({ h, answers, moving, slabs } = await harnessWithCache(1500))
   })
   afterAll(() => h.close())
 
@@ -366,9 +369,12 @@ describe('agentinfo lists from kept answers', () => {
     moving.on = true
     await call(h.app, 'GET', path)
     const joins = answers.joins
+    const reused = slabs.reused
     const together = await Promise.all([1, 2, 3].map(() => call(h.app, 'GET', path)))
     moving.on = false
     expect(answers.joins).toBe(joins + 2)
+    // Written into the memory of the list before, which had been sent (slab-pool.ts).
+    expect(slabs.reused).toBeGreaterThan(reused)
     expect(together.map((answer) => answer.headers['content-length'])).toEqual([undefined, undefined, undefined])
     expect(new Set(together.map((answer) => answer.body)).size).toBe(1)
     expect(together[0].json().values.length).toBeGreaterThan(1000)

@@ -1,11 +1,16 @@
 /** A streamed list made once for the requests that come while it is made (src/http/shared-list.ts). */
+import { EventEmitter, once } from 'node:events'
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { text } from 'node:stream/consumers'
 import { describe, expect, it } from 'vitest'
+import { ListBytes } from '../../src/http/list-bytes.js'
 import { STREAM_CHUNK_CHARS, textChunks } from '../../src/http/reply.js'
 import { SharedList, type StatedChunks } from '../../src/http/shared-list.js'
+import { SlabPool } from '../../src/http/slab-pool.js'
 
-/** Text parts as the byte chunks a list is made of (ListBytes), without states. */
-function chunksOf(parts: Iterator<string>): StatedChunks {
+/** Text parts as the byte chunks a list is made of (ListBytes), without states; `recycled` counts recycle() calls. */
+function chunksOf(parts: Iterator<string>, recycled = { times: 0 }): StatedChunks {
   const chunks = textChunks(parts)
   return {
     states: [],
@@ -13,7 +18,8 @@ function chunksOf(parts: Iterator<string>): StatedChunks {
       const { chunk, last } = chunks.take()
       return { chunk: Buffer.from(chunk), last }
     },
-    stop: chunks.stop
+    stop: chunks.stop,
+    recycle: () => void recycled.times++
   }
 }
 
@@ -81,5 +87,121 @@ describe('SharedList', () => {
     const readers = [text(list.reader()), text(list.reader())]
     for (const reader of readers) await expect(reader).rejects.toThrow('the fleet went away')
     expect(ends).toEqual([false])
+  })
+
+  it('recycles the list once it is made and every response it was sent to has finished', async () => {
+    const recycled = { times: 0 }
+    const list = new SharedList(chunksOf(counted(20).parts, recycled), () => undefined)
+    const responses = [new EventEmitter(), new EventEmitter()]
+    const bodies = responses.map((response) => text(list.reader(response as ServerResponse)))
+    await Promise.all(bodies)
+    expect(recycled.times).toBe(0)
+    responses[0].emit('finish')
+    expect(recycled.times).toBe(0)
+    responses[1].emit('finish')
+    for (const response of responses) response.emit('close')
+    expect(recycled.times).toBe(1)
+  })
+
+  it('never recycles a list one of whose responses closed before it finished, or that went to a reader without one', async () => {
+    for (const spoil of ['closed early', 'no response'] as const) {
+      const recycled = { times: 0 }
+      const list = new SharedList(chunksOf(counted(20).parts, recycled), () => undefined)
+      const finished = new EventEmitter()
+      const bodies = [text(list.reader(finished as ServerResponse))]
+      if (spoil === 'no response') bodies.push(text(list.reader()))
+      const cut = new EventEmitter()
+      if (spoil === 'closed early') bodies.push(text(list.reader(cut as ServerResponse)))
+      cut.emit('close')
+      await Promise.all(bodies)
+      finished.emit('finish')
+      expect(recycled.times, spoil).toBe(0)
+    }
+  })
+})
+
+/**
+ * Lists made once for their requests and sent over real sockets, their memory used again by the
+ * lists after them (slab-pool.ts). List `round` is RUN_ITEMS items naming the round, so a chunk
+ * written over by a later list while a client still read it shows in that client's body.
+ */
+describe('SharedList over sockets, its memory used again', () => {
+  const RUN_ITEMS = 40_000
+  const expected = (round: number) => '[' + Array.from({ length: RUN_ITEMS }, (_, i) => `"r${round}-${i}-${'x'.repeat(i % 40)}"`).join(',') + ']'
+
+  async function serve(pool: SlabPool) {
+    const lists = new Map<number, SharedList>()
+    const server = createServer((req, res) => {
+      const round = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('round'))
+      let list = lists.get(round)
+      if (list === undefined || !list.open) {
+        const indices = Array.from({ length: RUN_ITEMS }, (_, i) => i)[Symbol.iterator]()
+        const bytes = new ListBytes({ head: '[', separator: ',', tail: ']' }, indices, (out, i) => (out.ascii(`"r${round}-${i}-${'x'.repeat(i % 40)}"`), 'ONLINE'), pool)
+        list = new SharedList(bytes, () => lists.delete(round))
+        lists.set(round, list)
+      }
+      res.writeHead(200)
+      list.reader(res).pipe(res)
+    })
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    return { server, port: (server.address() as AddressInfo).port }
+  }
+
+  /** A client reading the list for `round`: `slow` pauses between chunks, `cutAfter` hangs up after so many bytes. */
+  function get(port: number, round: number, how: { slow?: boolean; cutAfter?: number } = {}): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: `/?round=${round}` }, (res: IncomingMessage) => {
+        const chunks: Buffer[] = []
+        let bytes = 0
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk)
+          bytes += chunk.length
+          if (how.cutAfter !== undefined && bytes >= how.cutAfter) {
+            req.destroy()
+            resolve('cut')
+          } else if (how.slow === true) {
+            res.pause()
+            setTimeout(() => res.resume(), 2)
+          }
+        })
+        res.on('end', () => resolve(Buffer.concat(chunks).toString()))
+        res.on('error', reject)
+      })
+      req.on('error', (error) => (how.cutAfter === undefined ? reject(error) : resolve('cut')))
+      req.end()
+    })
+  }
+
+  it('gives every client its own list whole while the lists after it are written into memory used again', async () => {
+    const pool = new SlabPool()
+    const { server, port } = await serve(pool)
+    try {
+      // Each round's slow client still reads while the next round's list is made and sent.
+      let slow: Promise<string> = Promise.resolve(expected(0))
+      let slowRound = 0
+      for (let round = 1; round <= 4; round++) {
+        const fast = [get(port, round), get(port, round)]
+        const slowNow = get(port, round, { slow: true })
+        for (const body of await Promise.all(fast)) expect(body === expected(round), `round ${round}, a fast client`).toBe(true)
+        expect((await slow) === expected(slowRound), `round ${slowRound}, the slow client`).toBe(true)
+        slow = slowNow
+        slowRound = round
+      }
+      expect((await slow) === expected(slowRound)).toBe(true)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(pool.size).toBeGreaterThan(0)
+
+      // A list one client hung up on is not used again: that client's socket may have held its chunks.
+      const before = pool.size
+      const [whole, cut] = await Promise.all([get(port, 9), get(port, 9, { cutAfter: 100_000 })])
+      expect(whole === expected(9)).toBe(true)
+      expect(cut).toBe('cut')
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(pool.size).toBeLessThan(before)
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
   })
 })

@@ -9,7 +9,8 @@ import { agentRecord } from '../records.js'
 import { EAGER_ITEMS, itemsAnswerInTurns, sendChunks, sendItemTexts, sendAnswer, sendKept, sendRendered, sizedItemsAnswer, textEnvelope } from '../reply.js'
 import { writeAgentItem, type Keeping } from '../item-writer.js'
 import { writeAgentItemBytes } from '../item-bytes.js'
-import { ListBytes } from '../list-bytes.js'
+import { ListBytes, type WriteItem } from '../list-bytes.js'
+import type { SlabPool } from '../slab-pool.js'
 import type { Link } from '../schemas.js'
 import { Answer } from '../answer-cache.js'
 import type { Format } from '../../protocol/negotiation.js'
@@ -91,11 +92,20 @@ function* itemTexts(kit: RouteKit, fleet: Fleet, format: Format, base: LinkBase,
  * because it is longer than what is kept or the fleet moves faster than lists are made; the
  * identity parts are kept as itemTexts keeps them.
  */
-function listBytes(kit: RouteKit, fleet: Fleet, format: Format, base: LinkBase, indices: Iterable<number>, withModules: boolean, expected: number, links: Link[]): ListBytes {
+function listBytes(
+  kit: RouteKit,
+  fleet: Fleet,
+  format: Format,
+  base: LinkBase,
+  indices: Iterable<number>,
+  withModules: boolean,
+  expected: number,
+  links: Link[],
+  slabs?: SlabPool
+): ListBytes {
   const keeping = expected > kit.fragments.capacity ? 'nothing' : 'identity'
-  return new ListBytes(textEnvelope(format, 'agentinfo', links), indices[Symbol.iterator](), (out, index) =>
-    writeAgentItemBytes(out, format, fleet, index, withModules, base, kit.fragments, keeping)
-  )
+  const write: WriteItem = (out, index) => writeAgentItemBytes(out, format, fleet, index, withModules, base, kit.fragments, keeping)
+  return new ListBytes(textEnvelope(format, 'agentinfo', links), indices[Symbol.iterator](), write, slabs)
 }
 
 /** The items, then `made()` once the last was written (not when the client went away before). */
@@ -133,7 +143,6 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const { agents, byState } = fleet.counts()
       const expected = states === undefined ? agents : [...states].reduce((sum, state) => sum + byState[state], 0)
       const items = itemTexts(kit, fleet, request.format, base, indices, withModules, expected)
-      const bytes = () => listBytes(kit, fleet, request.format, base, indices, withModules, expected, links)
       // A list of up to MAX_KEPT_LIST_AGENTS is made whole and kept, like an answer by name,
       // while no agent has changed (a dashboard polling a list at speed 1 gets it made once a
       // virtual second), and made once for requests that come together. A longer one streams,
@@ -146,13 +155,15 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const stamp = answers.stampList(withModules ? expected * MODULES_WEIGHT : expected)
       if (stamp === undefined) {
         if (expected <= EAGER_ITEMS) return sendItemTexts(request, reply, 'agentinfo', items, links, expected)
-        const list = bytes()
+        const list = listBytes(kit, fleet, request.format, base, indices, withModules, expected, links)
         request.streamedStates = () => list.states
         return sendChunks(request, reply, list)
       }
       if (!answers.listsWorthKeeping) {
         if (expected <= EAGER_ITEMS) return sendItemTexts(request, reply, 'agentinfo', thenNote(items, () => answers.listMade(stamp)), links, expected)
-        const shared = answers.sharedList(request.url, request.format, encrypted, request.host, bytes, () => answers.listMade(stamp))
+        // Held whole until every request for it has it sent, so its memory can be used again (slab-pool.ts).
+        const bytes = () => listBytes(kit, fleet, request.format, base, indices, withModules, expected, links, kit.slabs)
+        const shared = answers.sharedList(request.url, request.format, encrypted, request.host, reply.raw, bytes, () => answers.listMade(stamp))
         request.streamedStates = shared.states
         return sendAnswer(request, reply, shared.body)
       }

@@ -1,0 +1,66 @@
+/** The slabs streamed lists are written into, and used again (src/http/slab-pool.ts, src/http/chunk-writer.ts). */
+import { describe, expect, it } from 'vitest'
+import { ChunkWriter } from '../../src/http/chunk-writer.js'
+import { SLAB_BYTES, SlabPool } from '../../src/http/slab-pool.js'
+
+/** Writes `bytes` of `fill` in chunks of `chunk` bytes; returns the chunks. */
+function chunksOf(out: ChunkWriter, bytes: number, fill: string, chunk = 16 * 1024): Buffer[] {
+  const chunks: Buffer[] = []
+  for (let written = 0; written < bytes; written += chunk) {
+    out.ascii(fill.repeat(chunk))
+    chunks.push(out.take())
+  }
+  return chunks
+}
+
+describe('SlabPool', () => {
+  it('hands out a slab given back before a new one, and keeps at most its bound', () => {
+    const pool = new SlabPool(2)
+    const [a, b, c] = [pool.take(), pool.take(), pool.take()]
+    expect(a.length).toBe(SLAB_BYTES)
+    expect(new Set([a, b, c]).size).toBe(3)
+    pool.giveBack([a, b, c])
+    expect(pool.size).toBe(2)
+    const again = [pool.take(), pool.take()]
+    expect(new Set(again)).toEqual(new Set([a, b]))
+    expect(pool.take()).not.toBe(c)
+    expect(pool.reused).toBe(2)
+  })
+
+  it('does not keep a slab of another size (a long chunk has one of its own)', () => {
+    const pool = new SlabPool()
+    pool.giveBack([Buffer.alloc(2 * SLAB_BYTES), Buffer.alloc(10)])
+    expect(pool.size).toBe(0)
+  })
+})
+
+describe('ChunkWriter with a pool', () => {
+  it('gives back every slab it cut chunks from once recycled, and writes the next chunks into slabs from the pool', () => {
+    const pool = new SlabPool()
+    const out = new ChunkWriter(pool)
+    const chunks = chunksOf(out, 3 * SLAB_BYTES, 'a')
+    const slabs = new Set(chunks.map((chunk) => chunk.buffer))
+    expect(slabs.size).toBe(3)
+    expect(pool.size).toBe(0)
+    out.recycle()
+    expect(pool.size).toBe(3)
+    // Recycling twice gives nothing back twice: a slab handed to two writers would be written by both.
+    out.recycle()
+    expect(pool.size).toBe(3)
+    const next = chunksOf(out, 16 * 1024, 'b')[0]
+    expect(slabs.has(next.buffer)).toBe(true)
+    expect(next.toString()).toBe('b'.repeat(16 * 1024))
+    expect(pool.size).toBe(2)
+  })
+
+  it('leaves its chunks as written until recycled, whatever other writers of the pool write', () => {
+    const pool = new SlabPool()
+    const first = new ChunkWriter(pool)
+    const kept = chunksOf(first, 2 * SLAB_BYTES, 'a')
+    const other = new ChunkWriter(pool)
+    chunksOf(other, 2 * SLAB_BYTES, 'b')
+    other.recycle()
+    chunksOf(new ChunkWriter(pool), 2 * SLAB_BYTES, 'c')
+    expect(Buffer.concat(kept).toString()).toBe('a'.repeat(2 * SLAB_BYTES))
+  })
+})
