@@ -4,8 +4,9 @@
  *
  * Why: a 10k list is some 8.5 MB of chunks. Each slab allocated anew is memory outside the
  * JavaScript heap that V8 must account for, sweep and give back, and that the kernel must map
- * and fault in on its first write. In a CPU profile of 10k lists at speed 600, the GC was a
- * quarter of the server's time; with the slabs used again, a few hundredths.
+ * and fault in on its first write. In a CPU profile of 10k lists at speed 600 the GC was the
+ * largest part of the server's time after the socket writes; with the slabs used again, a small
+ * one (bench/README.md, "A shared list's memory is used again").
  *
  * Slabs come from the pool only for the lists made once for every request that comes while they
  * are made (SharedList), which hold all their chunks until each of those requests has them
