@@ -18,10 +18,6 @@
  * - Bytes per kept fragment's bytes: what a kept item fragment's UTF-8 (FragmentBytes, made the
  *   first time a streamed list writes it) adds, heap and array buffers after a GC, for as many
  *   agents as fragments are kept (20,000), one format.
- * - Bytes per item kept as bytes: what a streamed list of those agents, keeping its items as
- *   bytes (`writeAgentItemBytes` keeping 'item'), adds after that, measured the same way. The
- *   items' room is allocated whole, a slot per fragment kept, so this is the slot's size;
- *   what it takes of the process's resident memory is the room of the slots agents took.
  * Writes `<out>/items-<date>.json` and prints a table. No targets: these are figures to compare
  * commits by (bench/README.md, "What made each path fast").
  */
@@ -33,8 +29,7 @@ import { runInNewContext } from 'node:vm'
 import { createFleet } from '../src/fleet/fleet.js'
 import { compileScenario } from '../src/fleet/scenario-program.js'
 import { SLOTS } from '../src/fleet/shown-identities.js'
-import { ChunkWriter } from '../src/http/chunk-writer.js'
-import { writeAgentItemBytes, writeItemBytes } from '../src/http/item-bytes.js'
+import { writeAgentItemBytes } from '../src/http/item-bytes.js'
 import { ItemFragments } from '../src/http/item-writer.js'
 import { ListBytes } from '../src/http/list-bytes.js'
 import { Links } from '../src/http/links.js'
@@ -67,8 +62,6 @@ export interface ItemsResults {
   xml: FormatFigures
   identityBytes: number
   fragmentBytes: number
-  /** what keeping an item as bytes adds, per agent and format (its slot) */
-  itemBytes: number
 }
 
 /** V8's gc(), without the --expose-gc flag on the command line. */
@@ -161,19 +154,12 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
       return heapUsed + arrayBuffers
     }
     const held = heldNow()
-    const out = new ChunkWriter()
-    for (const index of kept) {
-      writeItemBytes(out, 'json', fleet.view(index, false), fragments.get('json', fleet.view(index, false), base), true)
-      out.take()
-    }
-    const withFragmentBytes = heldNow()
-    const fragmentBytes = Math.round((withFragmentBytes - held) / kept.length)
     const list = new ListBytes(textEnvelope('json', 'agentinfo', []), kept[Symbol.iterator](), (out, index) =>
-      writeAgentItemBytes(out, 'json', fleet, index, false, base, fragments, 'item')
+      writeAgentItemBytes(out, 'json', fleet, index, false, base, fragments, 'identity')
     )
     while (!list.take().last);
-    const itemBytes = Math.round((heldNow() - withFragmentBytes) / kept.length)
-    return { agents: options.agents, passes: options.passes, json, xml, identityBytes, fragmentBytes, itemBytes }
+    const fragmentBytes = Math.round((heldNow() - held) / kept.length)
+    return { agents: options.agents, passes: options.passes, json, xml, identityBytes, fragmentBytes }
   } finally {
     await fleet.close()
   }
@@ -221,7 +207,6 @@ async function main(): Promise<number> {
       row('XML', figures.xml),
       `kept identity: ${figures.identityBytes} bytes an agent`,
       `kept fragment's bytes: ${figures.fragmentBytes} bytes an agent and format`,
-      `item kept as bytes: ${figures.itemBytes} bytes an agent and format`,
       `results: ${file}`,
       ''
     ].join('\n')

@@ -216,11 +216,8 @@ function baseLinksBytes(shape: Shape, base: LinkBase): Buffer {
 }
 
 /**
- * Agent `index`'s item into `out`, as writeAgentItem would write it; returns the state it shows.
- * Keeping 'item' (a list of up to as many agents as fragments are kept): the item kept for the
- * agent at its stamps is copied, and one written anew is kept as bytes. An agent's item holds
- * until its next status poll (every 60 virtual seconds, 100 ms of wall time at speed 600) or
- * change, so a list made right after another finds many still true.
+ * Agent `index`'s item into `out`, as writeAgentItem would write it with this keeping (but an
+ * item written here is never kept: it is written as bytes, not text); returns the state it shows.
  */
 export function writeAgentItemBytes(
   out: ChunkWriter,
@@ -230,21 +227,21 @@ export function writeAgentItemBytes(
   withModules: boolean,
   base: LinkBase,
   fragments: ItemFragments,
-  keeping: 'item' | 'nothing'
+  keeping: 'identity' | 'nothing'
 ): string {
   // As writeAgentItem: the stamps before the view.
   const revision = fleet.agentRevision(index)
   const polledAt = fleet.polledAt(index)
   const identity = fleet.identityRevision()
-  const keep = keeping === 'item'
+  const keep = keeping === 'identity'
   if (keep) {
-    const kept = fragments.writeItem(out, format, index, base, withModules, revision, polledAt, identity)
-    if (kept !== undefined) return kept
+    const kept = fragments.item(format, index, base, withModules, revision, polledAt, identity)
+    if (kept !== undefined) {
+      out.text(kept)
+      return fragments.keptStatus(format, index) as string
+    }
   }
   const view = fleet.view(index, withModules, keep)
-  const from = out.length
   writeItemBytes(out, format, view, fragments.get(format, view, base, keep), keep)
-  // An odd revision is a write under way: the view waited for its end, the stamp did not.
-  if (keep && (revision & 1) === 0) fragments.keepItemBytes(format, index, out, from, view.status, withModules, revision, polledAt, identity)
   return view.status
 }

@@ -18,7 +18,6 @@
 import type { AgentView, Fleet, ModuleView } from '../fleet/fleet-api.js'
 import { formatLocalMinute } from '../manager/time-format.js'
 import type { Format } from '../protocol/negotiation.js'
-import type { ChunkWriter } from './chunk-writer.js'
 import { agentSelfHref, type LinkBase } from './links.js'
 import { escapeXml } from './xml-writer.js'
 
@@ -178,15 +177,6 @@ function flattened(f: Fragment): Fragment {
 }
 
 /**
- * Room for an item kept as bytes, per slot. An item without modules is about 900 bytes in JSON
- * and 1,100 in XML (`npm run bench:items`, bench/results/items-2026-11-24T04-30-03.json); one
- * that does not fit (with modules, often) is written anew each time.
- */
-const KEPT_ITEM_BYTES = 1536
-/** Slots whose items' bytes share a buffer (1.5 MiB): memory is taken as agents take slots. */
-const SLOTS_PER_PAGE = 1024
-
-/**
  * The fragments and last items of one format, kept per agent in slots (at most `capacity`).
  * The stamps a kept item is checked by live in typed arrays by slot rather than on the fragment
  * objects: a list checks every agent's, and on this machine reading a field of 10,000 fragment
@@ -197,17 +187,7 @@ class FormatStore {
   private readonly slotOf = new Map<number, number>()
   private readonly agentOf: Int32Array
   private readonly fragments: Array<Fragment | undefined>
-  /** each slot's last item as text (written by writeAgentItem), or undefined */
   private readonly items: Array<string | undefined>
-  /**
-   * each slot's last item as bytes (written by a list that streams, item-bytes.ts): a buffer
-   * per SLOTS_PER_PAGE slots, made when the first of them is kept, the slot's room at its place
-   * in it. Not a buffer per item: each would be an object the GC must trace and memory outside
-   * the heap it must account for.
-   */
-  private readonly itemPages: Array<Buffer | undefined> = []
-  /** how many bytes each slot's kept item bytes are; 0: none (kept as text, or not at all) */
-  private readonly itemByteLength: Uint16Array
   /** the state each kept item shows, for the journal of a list written as bytes */
   private readonly itemStatus: Array<string | undefined>
   private readonly bases: Array<LinkBase | undefined>
@@ -223,7 +203,6 @@ class FormatStore {
     this.agentOf = new Int32Array(capacity)
     this.fragments = new Array<Fragment | undefined>(capacity).fill(undefined)
     this.items = new Array<string | undefined>(capacity).fill(undefined)
-    this.itemByteLength = new Uint16Array(capacity)
     this.itemStatus = new Array<string | undefined>(capacity).fill(undefined)
     this.bases = new Array<LinkBase | undefined>(capacity).fill(undefined)
     this.itemRevision = new Float64Array(capacity)
@@ -241,39 +220,22 @@ class FormatStore {
     return slot === undefined ? undefined : this.fragments[slot]
   }
 
-  /** The slot of agent `index` if its last item was kept at these stamps, for this base, with or without modules; else -1. */
-  private keptSlot(index: number, base: LinkBase, withModules: boolean, revision: number, polledAt: number, identity: number): number {
+  item(index: number, base: LinkBase, withModules: boolean, revision: number, polledAt: number, identity: number): string | undefined {
     const slot = this.slotOf.get(index)
-    if (slot === undefined) return -1
+    if (slot === undefined) return undefined
     const ok =
       this.itemModules[slot] === (withModules ? 2 : 1) &&
       this.itemRevision[slot] === revision &&
       this.itemPolledAt[slot] === polledAt &&
       this.itemIdentity[slot] === identity &&
       this.bases[slot] === base
-    return ok ? slot : -1
+    return ok ? this.items[slot] : undefined
   }
 
-  /** The item kept as text for agent `index` at these stamps. */
-  item(index: number, base: LinkBase, withModules: boolean, revision: number, polledAt: number, identity: number): string | undefined {
-    const slot = this.keptSlot(index, base, withModules, revision, polledAt, identity)
-    return slot < 0 ? undefined : this.items[slot]
-  }
-
-  /** Writes the item kept for agent `index` at these stamps, as bytes or as text, into `out`; returns the state it shows, or undefined when none is kept. */
-  writeItem(out: ChunkWriter, index: number, base: LinkBase, withModules: boolean, revision: number, polledAt: number, identity: number): string | undefined {
-    const slot = this.keptSlot(index, base, withModules, revision, polledAt, identity)
-    if (slot < 0) return undefined
-    const length = this.itemByteLength[slot]
-    if (length > 0) {
-      const at = (slot % SLOTS_PER_PAGE) * KEPT_ITEM_BYTES
-      out.part(this.itemPages[Math.floor(slot / SLOTS_PER_PAGE)] as Buffer, at, at + length)
-      return this.itemStatus[slot]
-    }
-    const text = this.items[slot]
-    if (text === undefined) return undefined
-    out.text(text)
-    return this.itemStatus[slot]
+  /** The state agent `index`'s kept item shows (ask right after item() found it). */
+  status(index: number): string | undefined {
+    const slot = this.slotOf.get(index)
+    return slot === undefined ? undefined : this.itemStatus[slot]
   }
 
   /** Keeps a fragment for agent `index`, dropping the item kept with the one before. */
@@ -288,7 +250,6 @@ class FormatStore {
     this.fragments[slot] = fragment
     this.bases[slot] = fragment.base
     this.items[slot] = undefined
-    this.itemByteLength[slot] = 0
     this.itemModules[slot] = 0
   }
 
@@ -297,26 +258,6 @@ class FormatStore {
     const slot = this.slotOf.get(index)
     if (slot === undefined) return
     this.items[slot] = text
-    this.itemByteLength[slot] = 0
-    this.stamp(slot, status, withModules, revision, polledAt, identity)
-  }
-
-  /**
-   * Keeps agent `index`'s item as the bytes `out` holds from `from` (its length before the item
-   * was written), written with the fragment kept for it at these stamps. An item longer than
-   * KEPT_ITEM_BYTES (one with many modules) is not kept.
-   */
-  keepItemBytes(index: number, out: ChunkWriter, from: number, status: string, withModules: boolean, revision: number, polledAt: number, identity: number): void {
-    const slot = this.slotOf.get(index)
-    if (slot === undefined || out.length - from > KEPT_ITEM_BYTES) return
-    const page = Math.floor(slot / SLOTS_PER_PAGE)
-    const bytes = (this.itemPages[page] ??= Buffer.allocUnsafe(SLOTS_PER_PAGE * KEPT_ITEM_BYTES))
-    this.itemByteLength[slot] = out.copyWritten(from, bytes, (slot % SLOTS_PER_PAGE) * KEPT_ITEM_BYTES)
-    this.items[slot] = undefined
-    this.stamp(slot, status, withModules, revision, polledAt, identity)
-  }
-
-  private stamp(slot: number, status: string, withModules: boolean, revision: number, polledAt: number, identity: number): void {
     this.itemStatus[slot] = status
     this.itemModules[slot] = withModules ? 2 : 1
     this.itemRevision[slot] = revision
@@ -331,8 +272,8 @@ class FormatStore {
  * object and the map's entry: 242 MB for 100k agents in both formats, `node --expose-gc`, heap
  * used before and after), its last item about as much again, and its bytes, once a streamed list
  * wrote it (FragmentBytes), 1.5 kB more (`npm run bench:items`,
- * bench/results/items-2026-11-24T04-30-03.json); a streamed list's item kept as bytes takes its
- * slot's room, KEPT_ITEM_BYTES. So the bound is what a client asks about often: 20,000 agents. A list longer than that is written without keeping (`keep` false): keeping
+ * bench/results/items-2026-11-24T04-30-03.json), so the bound is what a client asks about often:
+ * 20,000 agents. A list longer than that is written without keeping (`keep` false): keeping
  * would only push out the fragments a list of its own agents needs next.
  */
 export class ItemFragments {
@@ -358,19 +299,14 @@ export class ItemFragments {
     return this.store(format).item(index, base, withModules, revision, polledAt, identity)
   }
 
-  /** Writes the item kept for agent `index` at these stamps (as item() finds it, or kept as bytes) into `out`; returns the state it shows, or undefined when none is kept. */
-  writeItem(out: ChunkWriter, format: Format, index: number, base: LinkBase, withModules: boolean, revision: number, polledAt: number, identity: number): string | undefined {
-    return this.store(format).writeItem(out, index, base, withModules, revision, polledAt, identity)
+  /** The state shown by the item item() just found for agent `index`. */
+  keptStatus(format: Format, index: number): string | undefined {
+    return this.store(format).status(index)
   }
 
   /** Keeps the item just written for agent `index` (showing `status`) with its kept fragment. */
   keepItem(format: Format, index: number, text: string, status: string, withModules: boolean, revision: number, polledAt: number, identity: number): void {
     this.store(format).keepItem(index, text, status, withModules, revision, polledAt, identity)
-  }
-
-  /** Keeps the item just written into `out` from its length `from` for agent `index` (showing `status`), as bytes. */
-  keepItemBytes(format: Format, index: number, out: ChunkWriter, from: number, status: string, withModules: boolean, revision: number, polledAt: number, identity: number): void {
-    this.store(format).keepItemBytes(index, out, from, status, withModules, revision, polledAt, identity)
   }
 
   get(format: Format, view: AgentView, base: LinkBase, keep = true): Fragment {

@@ -85,7 +85,7 @@ describe('agentinfo items written as bytes', () => {
     const text = writeAgentItem('json', fleet, index, false, BASE, fragments, 'item')
     let views = 0
     const counted = { ...pick(fleet), view: (i: number, m: boolean, k?: boolean) => (views++, fleet.view(i, m, k)) }
-    expect(writeAgentItemBytes(out, 'json', counted, index, false, BASE, fragments, 'item')).toBe('ONLINE')
+    expect(writeAgentItemBytes(out, 'json', counted, index, false, BASE, fragments, 'identity')).toBe('ONLINE')
     expect(out.take().toString()).toBe(text)
     expect(views).toBe(0)
     // Keeping nothing, the item is written from a view, and nothing is kept for it.
@@ -101,7 +101,7 @@ describe('agentinfo items written as bytes', () => {
     for (const format of ['json', 'xml'] as const) {
       for (const modules of [false, true]) {
         const list = new ListBytes(textEnvelope(format, 'agentinfo', LINKS), indices[Symbol.iterator](), (out, index) =>
-          writeAgentItemBytes(out, format, fleet, index, modules, BASE, fragments, 'item')
+          writeAgentItemBytes(out, format, fleet, index, modules, BASE, fragments, 'identity')
         )
         const chunks: Buffer[] = []
         for (let taken = list.take(); ; taken = list.take()) {
@@ -120,57 +120,6 @@ describe('agentinfo items written as bytes', () => {
         expect(states.length).toBeGreaterThan(1)
       }
     }
-  })
-
-  it('keep a list\'s items as bytes, sent again until their agent is polled again or changes', async () => {
-    const fragments = new ItemFragments()
-    const indices = [...fleet.indices()]
-    let views = 0
-    const counted = { ...pick(fleet), view: (i: number, m: boolean, k?: boolean) => (views++, fleet.view(i, m, k)) }
-    const listOf = (format: 'json' | 'xml', modules: boolean) => {
-      const list = new ListBytes(textEnvelope(format, 'agentinfo', LINKS), indices[Symbol.iterator](), (out, index) =>
-        writeAgentItemBytes(out, format, counted, index, modules, BASE, fragments, 'item')
-      )
-      const chunks: Buffer[] = []
-      for (let taken = list.take(); ; taken = list.take()) {
-        chunks.push(taken.chunk)
-        if (taken.last) break
-      }
-      return { text: Buffer.concat(chunks).toString('utf8'), states: list.states }
-    }
-    const asText = (format: 'json' | 'xml', modules: boolean) =>
-      itemsAnswer(format, 'agentinfo', indices.map((index) => textOf(format, fleet.view(index, modules))), LINKS)
-    /** The list twice: views read for each, and both against the answer made as text. */
-    const twice = (format: 'json' | 'xml', modules: boolean) => {
-      views = 0
-      const first = listOf(format, modules)
-      const read = views
-      const again = listOf(format, modules)
-      expect(first.text).toBe(asText(format, modules))
-      expect(again).toEqual(first)
-      return [read, views - read]
-    }
-
-    for (const format of ['json', 'xml'] as const) expect(twice(format, false)).toEqual([indices.length, 0])
-    // Items with modules are kept too, but not those too long for their slot (KEPT_ITEM_BYTES,
-    // 1,536 bytes): JSON's with this fleet's one or two modules fit, XML's do not.
-    expect(twice('json', true)).toEqual([indices.length, 0])
-    expect(twice('xml', true)).toEqual([indices.length, indices.length])
-    expect(twice('json', false)).toEqual([indices.length, 0])
-
-    // Ten virtual seconds on, the agents polled meanwhile are written anew; a status poll later, all.
-    await fleet.advance(10)
-    const [some] = twice('json', false)
-    expect(some).toBeGreaterThan(0)
-    expect(some).toBeLessThan(indices.length / 2)
-    await fleet.advance(60)
-    expect(twice('json', false)).toEqual([indices.length, 0])
-
-    // The text writer does not take an item kept as bytes for its own, and an item it keeps
-    // replaces the bytes kept before: the list after sends the text's bytes.
-    await fleet.advance(10)
-    for (const index of indices) expect(writeAgentItem('json', fleet, index, false, BASE, fragments, 'item')).toBe(textOf('json', fleet.view(index, false)))
-    expect(twice('json', false)).toEqual([0, 0])
   })
 
   it('make an empty list', () => {

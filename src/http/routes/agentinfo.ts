@@ -79,9 +79,8 @@ const MODULES_WEIGHT = 4
 /**
  * A list's items as text, for the lists sent whole or kept. Their identity parts are kept only
  * if the whole list fits the bound (ItemFragments), and the items themselves only while lists
- * are worth keeping: when the fleet moves faster than a list is made, many items are stale
- * before the next list asks for them, and a kept text is one more string for the GC to copy.
- * (The lists that stream then keep their items as bytes, in one buffer: writeAgentItemBytes.)
+ * are worth keeping: when the fleet moves faster than a list is made, every item is stale
+ * before the next list asks for it.
  */
 function* itemTexts(kit: RouteKit, fleet: Fleet, format: Format, base: LinkBase, indices: Iterable<number>, withModules: boolean, expected: number): Generator<string> {
   const keeping: Keeping = expected > kit.fragments.capacity ? 'nothing' : kit.answers.listsWorthKeeping ? 'item' : 'identity'
@@ -89,10 +88,9 @@ function* itemTexts(kit: RouteKit, fleet: Fleet, format: Format, base: LinkBase,
 }
 
 /**
- * A list that streams, written as bytes (list-bytes.ts): the list itself is not kept, as it
- * streams because it is longer than what is kept or the fleet moves faster than lists are made.
- * Its items are kept as bytes, each until its agent is polled again or changes
- * (writeAgentItemBytes), unless the list is longer than what is kept: then nothing is.
+ * A list that streams, written as bytes (list-bytes.ts): nothing of it is kept, as it streams
+ * because it is longer than what is kept or the fleet moves faster than lists are made; the
+ * identity parts are kept as itemTexts keeps them.
  */
 function listBytes(
   kit: RouteKit,
@@ -105,7 +103,7 @@ function listBytes(
   links: Link[],
   slabs?: SlabPool
 ): ListBytes {
-  const keeping = expected > kit.fragments.capacity ? 'nothing' : 'item'
+  const keeping = expected > kit.fragments.capacity ? 'nothing' : 'identity'
   const write: WriteItem = (out, index) => writeAgentItemBytes(out, format, fleet, index, withModules, base, kit.fragments, keeping)
   return new ListBytes(textEnvelope(format, 'agentinfo', links), indices[Symbol.iterator](), write, slabs)
 }
