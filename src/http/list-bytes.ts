@@ -1,6 +1,6 @@
 /**
- * A list answer written as bytes, a chunk of about STREAM_CHUNK_CHARS bytes each time one is
- * taken: the envelope's head, the items (each written straight into the chunk, item-bytes.ts),
+ * A list answer written as bytes, a chunk of about STREAM_CHUNK_CHARS bytes (or as asked) each
+ * time one is taken: the envelope's head, the items (each written straight into the chunk, item-bytes.ts),
  * the envelope's tail. What the lists that stream are made of (routes/agentinfo.ts): sent to one
  * request (sendChunks) or made once for several (SharedList).
  *
@@ -19,15 +19,21 @@ export class ListBytes implements ChunkSource<Buffer> {
   private started = false
   private items = 0
   private readonly seen: string[] = []
+  private readonly chunkBytes: number
 
   constructor(
     private readonly envelope: TextEnvelope,
     private readonly indices: Iterator<number>,
     private readonly write: WriteItem,
-    /** where its chunks' memory comes from, for a list whose chunks are held until every request for it has them written (SharedList) */
-    slabs?: SlabPool
+    options: {
+      /** where its chunks' memory comes from, for a list whose chunks are held until every request for it has them written (SharedList) */
+      slabs?: SlabPool
+      /** bytes a chunk holds at least (but the last), one item more at most; STREAM_CHUNK_CHARS unless said */
+      chunkBytes?: number
+    } = {}
   ) {
-    this.out = new ChunkWriter(slabs)
+    this.out = new ChunkWriter(options.slabs)
+    this.chunkBytes = options.chunkBytes ?? STREAM_CHUNK_CHARS
   }
 
   /** The agent states the list showed so far, in the order they first appeared. */
@@ -41,7 +47,7 @@ export class ListBytes implements ChunkSource<Buffer> {
       this.started = true
       out.text(this.envelope.head)
     }
-    while (out.length < STREAM_CHUNK_CHARS) {
+    while (out.length < this.chunkBytes) {
       const next = this.indices.next()
       if (next.done === true) {
         out.text(this.envelope.tail)

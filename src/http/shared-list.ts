@@ -5,8 +5,7 @@
  * (routes/agentinfo.ts): with the clock at speed 600 none is ever kept, and two dashboards polling
  * the same list at the same moment would otherwise each have it made.
  *
- * The list is made a chunk of about STREAM_CHUNK_CHARS bytes per turn of the event loop, as a
- * streamed list is (ListBytes); every request reads the chunks from the first at its own pace
+ * The list is made a chunk of about SHARED_CHUNK_BYTES per turn of the event loop (ListBytes); every request reads the chunks from the first at its own pace
  * (a Readable each, with backpressure), BATCH chunks at a time. The chunks are held until the
  * list is made and the last request has read them: at most the list's size (a list streams this
  * way only up to MAX_KEPT_LIST_AGENTS), and as bytes outside the JavaScript heap, which the GC
@@ -27,7 +26,16 @@ export interface StatedChunks extends ChunkSource<Buffer> {
 }
 
 /**
- * Chunks handed to a request together (about 128 KiB): each hand-over is a write to its socket.
+ * Bytes of each chunk of a list made this way (routes/agentinfo.ts), four times a list streamed
+ * to one request (STREAM_CHUNK_CHARS): each chunk is a turn of the event loop, a chunk header
+ * and a write, and these lists are short enough (MAX_KEPT_LIST_AGENTS) that a turn of 64 KiB,
+ * about 75 items, keeps other requests waiting for little. bench/README.md, "Shared lists are
+ * made 64 KiB at a time", has the A/B.
+ */
+export const SHARED_CHUNK_BYTES = 64 * 1024
+
+/**
+ * Chunks handed to a request together (about 512 KiB): each hand-over is a write to its socket.
  * In a CPU profile of lists of 10,000 agents written 16 KiB at a time, the socket writes were the
  * largest part after making the lists and the GC. The list is still made a chunk per turn of the
  * event loop.

@@ -11,6 +11,7 @@ import { ChunkWriter } from '../../src/http/chunk-writer.js'
 import { writeAgentItemBytes, writeItemBytes } from '../../src/http/item-bytes.js'
 import { ItemFragments, writeAgentItem, writeItem } from '../../src/http/item-writer.js'
 import { ListBytes } from '../../src/http/list-bytes.js'
+import { SHARED_CHUNK_BYTES } from '../../src/http/shared-list.js'
 import type { LinkBase } from '../../src/http/links.js'
 import { itemsAnswer, STREAM_CHUNK_CHARS, textEnvelope } from '../../src/http/reply.js'
 import type { AgentView } from '../../src/fleet/fleet-api.js'
@@ -98,27 +99,36 @@ describe('agentinfo items written as bytes', () => {
   it('make lists whose chunks join to the answer made whole as text, and note the states they show in order', () => {
     const fragments = new ItemFragments()
     const indices = [...fleet.indices()]
-    for (const format of ['json', 'xml'] as const) {
-      for (const modules of [false, true]) {
-        const list = new ListBytes(textEnvelope(format, 'agentinfo', LINKS), indices[Symbol.iterator](), (out, index) =>
-          writeAgentItemBytes(out, format, fleet, index, modules, BASE, fragments, 'identity')
-        )
-        const chunks: Buffer[] = []
-        for (let taken = list.take(); ; taken = list.take()) {
-          chunks.push(taken.chunk)
-          if (taken.last) break
-        }
-        const texts = indices.map((index) => textOf(format, fleet.view(index, modules)))
-        expect(Buffer.concat(chunks).toString('utf8')).toBe(itemsAnswer(format, 'agentinfo', texts, LINKS))
-        // A turn's worth each: at least STREAM_CHUNK_CHARS bytes but the last, and past it by less than an item.
-        for (const chunk of chunks.slice(0, -1)) expect(chunk.length).toBeGreaterThanOrEqual(STREAM_CHUNK_CHARS)
-        expect(chunks.length).toBeGreaterThan(10)
-        const states = [...new Set(indices.map((index) => fleet.view(index, false).status))]
-        expect(list.states).toEqual(states)
-        // As the journal would read them from the answer's text.
-        expect(list.states).toEqual(readAnswer('agentinfo', 200, format, Buffer.concat(chunks).toString()).states)
-        expect(states.length).toBeGreaterThan(1)
+    // Chunks of a list streamed to one request, and of one made for several (SharedList).
+    for (const [format, modules, chunkBytes] of [
+      ['json', false, STREAM_CHUNK_CHARS],
+      ['json', true, STREAM_CHUNK_CHARS],
+      ['xml', false, STREAM_CHUNK_CHARS],
+      ['xml', true, SHARED_CHUNK_BYTES],
+      ['json', false, SHARED_CHUNK_BYTES]
+    ] as const) {
+      const list = new ListBytes(
+        textEnvelope(format, 'agentinfo', LINKS),
+        indices[Symbol.iterator](),
+        (out, index) => writeAgentItemBytes(out, format, fleet, index, modules, BASE, fragments, 'identity'),
+        chunkBytes === STREAM_CHUNK_CHARS ? {} : { chunkBytes }
+      )
+      const chunks: Buffer[] = []
+      for (let taken = list.take(); ; taken = list.take()) {
+        chunks.push(taken.chunk)
+        if (taken.last) break
       }
+      const texts = indices.map((index) => textOf(format, fleet.view(index, modules)))
+      expect(Buffer.concat(chunks).toString('utf8')).toBe(itemsAnswer(format, 'agentinfo', texts, LINKS))
+      // A turn's worth each: at least the chunk's bytes but the last, and past them by less than an item.
+      for (const chunk of chunks.slice(0, -1)) expect(chunk.length).toBeGreaterThanOrEqual(chunkBytes)
+      for (const chunk of chunks) expect(chunk.length).toBeLessThan(chunkBytes + 4096)
+      expect(chunks.length).toBeGreaterThan(5)
+      const states = [...new Set(indices.map((index) => fleet.view(index, false).status))]
+      expect(list.states).toEqual(states)
+      // As the journal would read them from the answer's text.
+      expect(list.states).toEqual(readAnswer('agentinfo', 200, format, Buffer.concat(chunks).toString()).states)
+      expect(states.length).toBeGreaterThan(1)
     }
   })
 

@@ -6,7 +6,7 @@ import { text } from 'node:stream/consumers'
 import { describe, expect, it } from 'vitest'
 import { ListBytes } from '../../src/http/list-bytes.js'
 import { STREAM_CHUNK_CHARS, textChunks } from '../../src/http/reply.js'
-import { SharedList, type StatedChunks } from '../../src/http/shared-list.js'
+import { SHARED_CHUNK_BYTES, SharedList, type StatedChunks } from '../../src/http/shared-list.js'
 import { SlabPool } from '../../src/http/slab-pool.js'
 
 /** Text parts as the byte chunks a list is made of (ListBytes), without states; `recycled` counts recycle() calls. */
@@ -136,7 +136,10 @@ describe('SharedList over sockets, its memory used again', () => {
       let list = lists.get(round)
       if (list === undefined || !list.open) {
         const indices = Array.from({ length: RUN_ITEMS }, (_, i) => i)[Symbol.iterator]()
-        const bytes = new ListBytes({ head: '[', separator: ',', tail: ']' }, indices, (out, i) => (out.ascii(`"r${round}-${i}-${'x'.repeat(i % 40)}"`), 'ONLINE'), pool)
+        const bytes = new ListBytes({ head: '[', separator: ',', tail: ']' }, indices, (out, i) => (out.ascii(`"r${round}-${i}-${'x'.repeat(i % 40)}"`), 'ONLINE'), {
+          slabs: pool,
+          chunkBytes: SHARED_CHUNK_BYTES
+        })
         list = new SharedList(bytes, () => lists.delete(round))
         lists.set(round, list)
       }

@@ -10,6 +10,7 @@ import { EAGER_ITEMS, itemsAnswerInTurns, sendChunks, sendItemTexts, sendAnswer,
 import { writeAgentItem, type Keeping } from '../item-writer.js'
 import { writeAgentItemBytes } from '../item-bytes.js'
 import { ListBytes, type WriteItem } from '../list-bytes.js'
+import { SHARED_CHUNK_BYTES } from '../shared-list.js'
 import type { SlabPool } from '../slab-pool.js'
 import type { Link } from '../schemas.js'
 import { Answer } from '../answer-cache.js'
@@ -101,11 +102,11 @@ function listBytes(
   withModules: boolean,
   expected: number,
   links: Link[],
-  slabs?: SlabPool
+  shared?: { slabs: SlabPool; chunkBytes: number }
 ): ListBytes {
   const keeping = expected > kit.fragments.capacity ? 'nothing' : 'identity'
   const write: WriteItem = (out, index) => writeAgentItemBytes(out, format, fleet, index, withModules, base, kit.fragments, keeping)
-  return new ListBytes(textEnvelope(format, 'agentinfo', links), indices[Symbol.iterator](), write, slabs)
+  return new ListBytes(textEnvelope(format, 'agentinfo', links), indices[Symbol.iterator](), write, shared)
 }
 
 /** The items, then `made()` once the last was written (not when the client went away before). */
@@ -162,7 +163,7 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       if (!answers.listsWorthKeeping) {
         if (expected <= EAGER_ITEMS) return sendItemTexts(request, reply, 'agentinfo', thenNote(items, () => answers.listMade(stamp)), links, expected)
         // Held whole until every request for it has it sent, so its memory can be used again (slab-pool.ts).
-        const bytes = () => listBytes(kit, fleet, request.format, base, indices, withModules, expected, links, kit.slabs)
+        const bytes = () => listBytes(kit, fleet, request.format, base, indices, withModules, expected, links, { slabs: kit.slabs, chunkBytes: SHARED_CHUNK_BYTES })
         const shared = answers.sharedList(request.url, request.format, encrypted, request.host, reply.raw, bytes, () => answers.listMade(stamp))
         request.streamedStates = shared.states
         return sendAnswer(request, reply, shared.body)
