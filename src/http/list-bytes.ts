@@ -1,8 +1,8 @@
 /**
  * A list answer written as bytes, a chunk of about STREAM_CHUNK_CHARS bytes (or as asked) each
- * time one is taken: the envelope's head, the items (each written straight into the chunk, item-bytes.ts),
- * the envelope's tail. What the lists that stream are made of (routes/agentinfo.ts): sent to one
- * request (sendChunks) or made once for several (SharedList).
+ * time one is taken: the envelope's head, the items (each written straight into the chunk,
+ * item-bytes.ts), the envelope's tail. What the lists that stream are made of
+ * (routes/agentinfo.ts): sent to one request (sendChunks) or made once for several (SharedList).
  *
  * The agent states the items showed are noted as they are written, for the journal
  * (request.streamedStates): a list written as text had them read again from its text.

@@ -5,8 +5,9 @@
  * (routes/agentinfo.ts): with the clock at speed 600 none is ever kept, and two dashboards polling
  * the same list at the same moment would otherwise each have it made.
  *
- * The list is made a chunk of about SHARED_CHUNK_BYTES per turn of the event loop (ListBytes); every request reads the chunks from the first at its own pace
- * (a Readable each, with backpressure), BATCH chunks at a time. The chunks are held until the
+ * The list is made a chunk of about SHARED_CHUNK_BYTES per turn of the event loop (ListBytes);
+ * every request reads the chunks from the first at its own pace (a Readable each, with
+ * backpressure), BATCH chunks at a time. The chunks are held until the
  * list is made and the last request has read them: at most the list's size (a list streams this
  * way only up to MAX_KEPT_LIST_AGENTS), and as bytes outside the JavaScript heap, which the GC
  * does not copy. Once every response the list was sent to has finished, its memory goes back to
