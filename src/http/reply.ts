@@ -54,11 +54,6 @@ export function sendAnswer(request: FastifyRequest, reply: FastifyReply, body: s
     .send(body)
 }
 
-/** Sends an answer renderEnvelope made, byte for byte. */
-export function sendRendered(request: FastifyRequest, reply: FastifyReply, answer: string): FastifyReply {
-  return sendAnswer(request, reply, answer)
-}
-
 /** Items sent in one go before a list switches to streaming. */
 export const EAGER_ITEMS = 1000
 /**
@@ -233,7 +228,7 @@ export function sendItemTexts(request: FastifyRequest, reply: FastifyReply, serv
     first.push(next.value)
     next = items.next()
   }
-  if (next.done) return sendRendered(request, reply, itemsAnswer(request.format, servicename, first, links))
+  if (next.done) return sendAnswer(request, reply, itemsAnswer(request.format, servicename, first, links))
   return sendAnswer(request, reply, new ChunkedStream(textChunks(textParts(textEnvelope(request.format, servicename, links), listed(first, next.value, items)))))
 }
 

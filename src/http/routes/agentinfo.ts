@@ -6,7 +6,7 @@ import { resolveNames } from '../agents.js'
 import { apiError } from '../../protocol/errors.js'
 import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
-import { EAGER_ITEMS, itemsAnswerInTurns, sendChunks, sendItemTexts, sendAnswer, sendKept, sendRendered, sizedItemsAnswer, textEnvelope } from '../reply.js'
+import { EAGER_ITEMS, itemsAnswerInTurns, sendChunks, sendItemTexts, sendAnswer, sendKept, sizedItemsAnswer, textEnvelope } from '../reply.js'
 import { writeAgentItem, type Keeping } from '../item-writer.js'
 import { writeAgentItemBytes } from '../item-bytes.js'
 import { ListBytes, type WriteItem } from '../list-bytes.js'
@@ -128,7 +128,7 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
     const indices = resolveNames(fleet, names)
     const base = kit.links.base(request)
     const answer = keepByName(kit, { url: request.url, format: request.format, encrypted, host: request.host }, base, indices, withModules)
-    return sendRendered(request, reply, answer.text)
+    return sendAnswer(request, reply, answer.text)
   }
 
   for (const { url, options } of kit.routes('agentinfo')) {
@@ -173,7 +173,7 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
         if (answers.listMade(stamp)) answers.keep(request.url, request.format, encrypted, request.host, stamp, text)
         return text
       })
-      return sendRendered(request, reply, answer)
+      return sendAnswer(request, reply, answer)
     })
   }
 }

@@ -9,7 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
 import { apiError } from '../../protocol/errors.js'
 import { viewByQuery } from '../links.js'
-import { itemsAnswer, sendEnvelope, sendRendered } from '../reply.js'
+import { itemsAnswer, sendAnswer, sendEnvelope } from '../reply.js'
 import type { RouteKit } from '../route-kit.js'
 import { AgentinfoItem, ERROR_RESPONSES, Envelope, Link, TemplateRecord, ViewParams, ViewPathQuery, ViewQuery } from '../schemas.js'
 import { agentItemText } from './agentinfo.js'
@@ -28,7 +28,7 @@ export function viewRoutes(app: FastifyInstance, kit: RouteKit): void {
     const byName = fleet.findByName(name)
     const template = byName === undefined ? templates.get(name) : undefined
     const index = byName ?? (template === undefined ? fleet.findByUuid(name) : undefined)
-    if (index !== undefined) return sendRendered(request, reply, itemsAnswer(request.format, 'viewagentortemplate', [agentItemText(kit, fleet, request.format, base, index, withModules)]))
+    if (index !== undefined) return sendAnswer(request, reply, itemsAnswer(request.format, 'viewagentortemplate', [agentItemText(kit, fleet, request.format, base, index, withModules)]))
     if (template === undefined) throw apiError('E_UNKNOWN_NAME', { name })
     return sendEnvelope(request, reply, { servicename: 'viewagentortemplate', values: [{ content: templateRecord(template), links: [viewByQuery(base, template.name)] }] })
   }
