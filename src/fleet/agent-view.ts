@@ -9,7 +9,7 @@ import { MAX_MODULES, type FleetViews } from './layout.js'
 import type { FleetProgram } from './program.js'
 import type { Identity } from './identity.js'
 import { countersAt, loadAt, memoryAt, newCounters } from './counters.js'
-import type { AgentView, ModuleView } from './fleet-api.js'
+import { Figure, FIGURES, type AgentView, type ModuleView } from './fleet-api.js'
 import type { ShownIdentity } from './shown-identities.js'
 
 /**
@@ -29,24 +29,32 @@ export function sysinfoOf(program: FleetProgram, identity: Identity, i: number, 
 /** One scratch for every read: a view copies what it needs out of it before returning. */
 const scratch = newCounters()
 
-export function agentView(
+/**
+ * What the last read (readFigures) saw besides its figures, for agentView to copy out before
+ * the next read: whole numbers only, so writing them allocates nothing.
+ */
+const lastRead = { osIdx: 0, versionIdx: 0, moduleSetIdx: 0, moduleCount: 0, moduleStatuses: new Array<number>(MAX_MODULES).fill(0) }
+
+/**
+ * Agent i's figures as the API shows them, into `out` at Figure's offsets, from one read under
+ * the agent's sequence lock; with modules, their statuses and counters too (lastRead, scratch).
+ * `identityRevision`: the overrides' revision the identity's text is read at (reads.ts).
+ */
+export function readFigures(
   program: FleetProgram,
   v: FleetViews,
-  identity: Identity,
   epochMs: number,
   /** the agent's last status poll (status-poll.ts) */
   polledAt: number,
+  identityRevision: number,
   i: number,
   withModules: boolean,
-  shown: ShownIdentity
-): AgentView {
+  out: Float64Array
+): void {
   // The fields are read under the agent's sequence lock (readConsistent), written out here
   // rather than through a closure: a list of 100k agents reads them 100k times, and the
   // closure and the snapshot object were most of what a read allocated.
-  let at: number, state: number, osIdx: number, versionIdx: number, moduleSetIdx: number, startedAt: number, lastOnlineAt: number
-  let receivedAtMidnight: number, sentAtMidnight: number
-  let statuses: number[] | undefined
-  let moduleReceived: number[] | undefined
+  let at: number, state: number, osIdx: number, versionIdx: number, startedAt: number, lastOnlineAt: number
   for (;;) {
     const before = Atomics.load(v.seq, i)
     if ((before & 1) !== 0) continue
@@ -57,47 +65,81 @@ export function agentView(
     state = v.state[i]
     osIdx = v.osIdx[i]
     versionIdx = v.versionIdx[i]
-    moduleSetIdx = v.moduleSetIdx[i]
     startedAt = v.startedAt[i]
     // An agent online now was seen online when the manager last heard from it.
     lastOnlineAt = state === AgentState.ONLINE ? at : v.lastOnlineAt[i]
-    receivedAtMidnight = v.receivedAtMidnight[i]
-    sentAtMidnight = v.sentAtMidnight[i]
+    out[Figure.RECEIVED_TODAY] = scratch.received - v.receivedAtMidnight[i]
+    out[Figure.SENT_TODAY] = scratch.sent - v.sentAtMidnight[i]
     if (withModules) {
-      statuses = []
-      for (let k = 0; k < v.moduleCount[i]; k++) statuses.push(v.moduleStatus[i * MAX_MODULES + k])
-      moduleReceived = scratch.moduleReceived.slice()
+      lastRead.moduleSetIdx = v.moduleSetIdx[i]
+      const count = (lastRead.moduleCount = v.moduleCount[i])
+      for (let k = 0; k < count; k++) lastRead.moduleStatuses[k] = v.moduleStatus[i * MAX_MODULES + k]
     }
     // Atomics.load is sequentially consistent: the plain reads above cannot move past it.
     if (Atomics.load(v.seq, i) === before) break
   }
-  const { received, sent, queued, dropped } = scratch
+  lastRead.osIdx = osIdx
+  lastRead.versionIdx = versionIdx
+  out[Figure.STATE] = state
+  // OS and version are bytes (layout.ts): the key is exact while the revision is below 2^37.
+  out[Figure.IDENTITY] = identityRevision * 65_536 + osIdx * 256 + versionIdx
+  out[Figure.STARTED] = epochMs + startedAt * 1000
+  out[Figure.LAST_ONLINE] = epochMs + lastOnlineAt * 1000
+  out[Figure.LOAD] = loadAt(program, i, at, state !== AgentState.OFFLINE)
+  out[Figure.MEM_USAGE] = memoryAt(program, i, at, scratch.queued)
+  out[Figure.RECEIVED] = scratch.received
+  out[Figure.PROCESSING] = scratch.queued
+  out[Figure.SENT] = scratch.sent
+}
+
+/** The figures of the view being made, when its caller does not want them. */
+const ownFigures = new Float64Array(FIGURES)
+
+export function agentView(
+  program: FleetProgram,
+  v: FleetViews,
+  identity: Identity,
+  epochMs: number,
+  /** the agent's last status poll (status-poll.ts) */
+  polledAt: number,
+  identityRevision: number,
+  i: number,
+  withModules: boolean,
+  shown: ShownIdentity,
+  /** where the view's figures are written (Fleet.view) */
+  figures: Float64Array = ownFigures
+): AgentView {
+  readFigures(program, v, epochMs, polledAt, identityRevision, i, withModules, figures)
+  const { osIdx, versionIdx } = lastRead
   const os = program.os.names[osIdx] ?? 'unknown'
-  const running = state !== AgentState.OFFLINE
+  const received = figures[Figure.RECEIVED]
+  const sent = figures[Figure.SENT]
+  const queued = figures[Figure.PROCESSING]
   const record: AgentView = {
     index: i,
     uuid: shown.uuid,
     name: shown.name,
     version: program.versions.names[versionIdx] ?? 'unknown',
-    status: stateName(state),
+    status: stateName(figures[Figure.STATE]),
     os,
     address: shown.address,
     service: shown.service,
-    started: epochMs + startedAt * 1000,
-    lastOnline: epochMs + lastOnlineAt * 1000,
-    load: loadAt(program, i, at, running),
-    memUsage: memoryAt(program, i, at, queued),
+    started: figures[Figure.STARTED],
+    lastOnline: figures[Figure.LAST_ONLINE],
+    load: figures[Figure.LOAD],
+    memUsage: figures[Figure.MEM_USAGE],
     received,
-    receivedToday: received - receivedAtMidnight,
+    receivedToday: figures[Figure.RECEIVED_TODAY],
     processing: queued,
     sent,
-    sentToday: sent - sentAtMidnight,
+    sentToday: figures[Figure.SENT_TODAY],
     sysinfo: shown.sysinfoOs === osIdx ? shown.sysinfo : sysinfoOf(program, identity, i, osIdx)
   }
-  if (statuses !== undefined && moduleReceived !== undefined) {
-    const specs = program.moduleSets[moduleSetIdx]?.modules ?? []
-    const perModule = moduleReceived
-    record.modules = statuses.map((status, k): ModuleView => {
+  if (withModules) {
+    const specs = program.moduleSets[lastRead.moduleSetIdx]?.modules ?? []
+    const perModule = scratch.moduleReceived
+    const dropped = scratch.dropped
+    record.modules = lastRead.moduleStatuses.slice(0, lastRead.moduleCount).map((status, k): ModuleView => {
       const spec = specs[k]
       // Inputs count what they receive; an output reports the agent's whole flow.
       const isOutput = spec?.type === 'OUTPUT'

@@ -73,6 +73,34 @@ export interface AgentView {
   modules?: ModuleView[]
 }
 
+/**
+ * Where each figure of an agent stands in what Fleet.figures writes: what view(index, false)
+ * shows of it but the text of its identity, as numbers. A list's items are written from them
+ * (src/http/item-bytes.ts) without a record made per agent.
+ */
+export const Figure = {
+  /** the state, an AgentState code (stateName gives its name) */
+  STATE: 0,
+  /**
+   * the identity's key: while it stays the same for an agent, so does the text of its identity
+   * (name, UUID, version, OS, address, service, sysinfo), and a text kept for the agent holds
+   */
+  IDENTITY: 1,
+  /** `started` and `lastOnline`, virtual epoch ms */
+  STARTED: 2,
+  LAST_ONLINE: 3,
+  LOAD: 4,
+  MEM_USAGE: 5,
+  RECEIVED: 6,
+  RECEIVED_TODAY: 7,
+  PROCESSING: 8,
+  SENT: 9,
+  SENT_TODAY: 10
+} as const
+
+/** The length of the array Fleet.figures writes into. */
+export const FIGURES = 11
+
 /** The outcome of an operation that acts on several agents: per-agent successes and failures. */
 export interface BatchOutcome {
   /** indices that succeeded, in request order */
@@ -116,7 +144,14 @@ export interface Fleet {
    * text of its identity is not kept for the next read (shown-identities.ts), as for a list of
    * more agents than are kept, which would only push out the ones read again.
    */
-  view(index: number, withModules: boolean, keepIdentity?: boolean): AgentView
+  view(index: number, withModules: boolean, keepIdentity?: boolean, figures?: Float64Array): AgentView
+  /**
+   * What view(index, false) shows of an agent but the text of its identity, into `out` at
+   * Figure's offsets (FIGURES long), from one torn-free read as view's. view() writes them too,
+   * from the same read as its record, when given `figures`: so a text kept by the identity's key
+   * is the one its record shows.
+   */
+  figures(index: number, out: Float64Array): void
   /**
    * Stamps of what view() shows, for keeping finished answers: while revision() and
    * agentRevision(index) both stay the same, view(index) returns the same record (and names

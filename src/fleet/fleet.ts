@@ -25,7 +25,7 @@ import { FleetCore, type FilledOptions } from './fleet-core.js'
 import { StepDriver } from './step-driver.js'
 import { scanCounts } from './census.js'
 import { queryAgents, type AgentQuery, type AgentQueryResult } from './agent-query.js'
-import { agentByCertFingerprint, agentByName, agentByUuid, agentConfig, agentName, agentUuid, existingAgents, polledAt, rejoiningByName, viewOf } from './reads.js'
+import { agentByCertFingerprint, agentByName, agentByUuid, agentConfig, agentName, agentUuid, existingAgents, figuresOf, polledAt, rejoiningByName, viewOf } from './reads.js'
 import * as mutations from './mutations.js'
 import { ScenarioRuntime } from './scenario-runtime.js'
 import { DEFAULT_STATUS_POLL_SECONDS } from './status-poll.js'
@@ -259,8 +259,12 @@ export class FleetEngine implements Fleet, FleetObservation {
     return sum
   }
 
-  view(i: number, withModules: boolean, keepIdentity = true): AgentView {
-    return viewOf(this.core, i, withModules, keepIdentity)
+  view(i: number, withModules: boolean, keepIdentity = true, figures?: Float64Array): AgentView {
+    return viewOf(this.core, i, withModules, keepIdentity, figures)
+  }
+
+  figures(i: number, out: Float64Array): void {
+    figuresOf(this.core, i, out)
   }
 
   /** Agents matching a filter, a page of them: see agent-query.ts. */

@@ -7,7 +7,7 @@
 import { AgentState, MODES, type AgentStateName } from '../protocol/states.js'
 import { Flag } from './layout.js'
 import { AGENT_PORT } from './identity.js'
-import { agentView, serviceOf, sysinfoOf } from './agent-view.js'
+import { agentView, readFigures, serviceOf, sysinfoOf } from './agent-view.js'
 import type { ShownIdentity } from './shown-identities.js'
 import { lastPollAt } from './status-poll.js'
 import { normaliseFingerprint } from '../tls/ca-info.js'
@@ -86,8 +86,14 @@ export function agentConfig(core: FleetCore, i: number): AgentConfig {
   }
 }
 
-export function viewOf(core: FleetCore, i: number, withModules: boolean, keepIdentity = true): AgentView {
-  return agentView(core.program, core.v, core.identity, core.options.startTime, polledAt(core, i), i, withModules, shownIdentity(core, i, keepIdentity))
+export function viewOf(core: FleetCore, i: number, withModules: boolean, keepIdentity = true, figures?: Float64Array): AgentView {
+  const { program, v, identity, options, overrides } = core
+  return agentView(program, v, identity, options.startTime, polledAt(core, i), overrides.revision, i, withModules, shownIdentity(core, i, keepIdentity), figures)
+}
+
+/** Agent i's figures (Fleet.figures), without the text of its identity. */
+export function figuresOf(core: FleetCore, i: number, out: Float64Array): void {
+  readFigures(core.program, core.v, core.options.startTime, polledAt(core, i), core.overrides.revision, i, false, out)
 }
 
 /** The second of the manager's last status poll of agent i (status-poll.ts). */

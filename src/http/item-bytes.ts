@@ -9,10 +9,10 @@
  * (AnswerCache.listsWorthKeeping) or the list is longer than what is kept: what an item costs
  * there is what a streamed list costs.
  */
-import type { AgentView } from '../fleet/fleet-api.js'
+import { Figure, FIGURES, type AgentView, type Fleet } from '../fleet/fleet-api.js'
 import { formatLocalMinute } from '../manager/time-format.js'
 import type { Format } from '../protocol/negotiation.js'
-import { AGENT_STATES } from '../protocol/states.js'
+import { AGENT_STATES, stateName } from '../protocol/states.js'
 import type { ChunkWriter } from './chunk-writer.js'
 import {
   jsonLinksOf,
@@ -81,18 +81,33 @@ const XML_SHAPE: Shape = {
 const shapeOf = (format: Format): Shape => (format === 'json' ? JSON_SHAPE : XML_SHAPE)
 
 /**
- * A kept fragment's bytes, encoded the first time they are written: the middle with what comes
- * before `started`, the end with what comes after the figures.
+ * A kept fragment's bytes, encoded the first time they are written, with the state the item
+ * shows then (`status`) between the head and the middle: the middle with what comes before
+ * `started`, the end with what comes after the figures.
  */
-function bytesOf(f: Fragment, shape: Shape): FragmentBytes {
+function bytesOf(f: Fragment, shape: Shape, status: string): FragmentBytes {
   if (f.bytes !== undefined) return f.bytes
+  const statusText = shape.json ? JSON.stringify(status) : status
   const headBytes = Buffer.byteLength(f.head)
-  const middleBytes = Buffer.byteLength(f.middle + shape.beforeStarted)
-  const tailBytes = Buffer.byteLength(shape.afterFigures + f.tail)
+  const middle = headBytes + Buffer.byteLength(statusText)
+  const end = middle + Buffer.byteLength(f.middle + shape.beforeStarted)
+  const modules = end + Buffer.byteLength(shape.afterFigures + f.tail)
   // Every part starts and ends with ASCII, so no character straddles two of them.
-  const all = Buffer.from(f.head + f.middle + shape.beforeStarted + shape.afterFigures + f.tail + shape.close + f.links + shape.baseLinks(f.base))
-  f.bytes = { all, middle: headBytes, end: headBytes + middleBytes, modules: headBytes + middleBytes + tailBytes }
+  const all = Buffer.from(f.head + statusText + f.middle + shape.beforeStarted + shape.afterFigures + f.tail + shape.close + f.links + shape.baseLinks(f.base))
+  f.bytes = { all, status, statusAt: headBytes, middle, end, modules }
   return f.bytes
+}
+
+/**
+ * A kept fragment's item up to its first figure: one copy when it shows the state its bytes
+ * were made with (a list by state is most often all of one state), else the state between.
+ */
+function writeHead(out: ChunkWriter, shape: Shape, bytes: FragmentBytes, status: string): void {
+  const { all, statusAt, middle, end } = bytes
+  if (status === bytes.status) return out.part(all, 0, end)
+  out.part(all, 0, statusAt)
+  writeStatus(out, shape, status)
+  out.part(all, middle, end)
 }
 
 /**
@@ -140,28 +155,46 @@ function writeLoad(out: ChunkWriter, load: number): void {
   else out.ascii(load.toFixed(2))
 }
 
-/** The item's dates and figures, from `started` to `sentToday`, as jsonItem and xmlItem write them (but what comes before `started` and after `sentToday`). */
-function writeFigures(out: ChunkWriter, shape: Shape, view: AgentView): void {
+/** The item's dates and figures, from `started` to `sentToday`, as jsonItem and xmlItem write them (but what comes before `started` and after `sentToday`), from `figures` (Figure's offsets). */
+function writeFigures(out: ChunkWriter, shape: Shape, figures: Float64Array): void {
   const before = shape.before
-  writeDate(out, view.started)
+  writeDate(out, figures[Figure.STARTED])
   out.bytes(before[0])
-  writeDate(out, view.lastOnline)
+  writeDate(out, figures[Figure.LAST_ONLINE])
   out.bytes(before[1])
-  writeLoad(out, view.load)
+  writeLoad(out, figures[Figure.LOAD])
   out.bytes(before[2])
-  if (shape.json && !Number.isFinite(view.memUsage)) out.ascii('null')
-  else out.number(view.memUsage)
+  const memUsage = figures[Figure.MEM_USAGE]
+  if (shape.json && !Number.isFinite(memUsage)) out.ascii('null')
+  else out.number(memUsage)
   out.bytes(before[3])
-  writeInteger(out, shape, view.received)
+  writeInteger(out, shape, figures[Figure.RECEIVED])
   out.bytes(before[4])
-  writeInteger(out, shape, view.receivedToday)
+  writeInteger(out, shape, figures[Figure.RECEIVED_TODAY])
   out.bytes(before[5])
-  writeInteger(out, shape, view.processing)
+  writeInteger(out, shape, figures[Figure.PROCESSING])
   out.bytes(before[6])
-  writeInteger(out, shape, view.sent)
+  writeInteger(out, shape, figures[Figure.SENT])
   out.bytes(before[7])
-  writeInteger(out, shape, view.sentToday)
+  writeInteger(out, shape, figures[Figure.SENT_TODAY])
 }
+
+/** The figures of any view, at Figure's offsets (but its state and identity, which a view has as text). */
+function copyFigures(view: AgentView, figures: Float64Array): Float64Array {
+  figures[Figure.STARTED] = view.started
+  figures[Figure.LAST_ONLINE] = view.lastOnline
+  figures[Figure.LOAD] = view.load
+  figures[Figure.MEM_USAGE] = view.memUsage
+  figures[Figure.RECEIVED] = view.received
+  figures[Figure.RECEIVED_TODAY] = view.receivedToday
+  figures[Figure.PROCESSING] = view.processing
+  figures[Figure.SENT] = view.sent
+  figures[Figure.SENT_TODAY] = view.sentToday
+  return figures
+}
+
+/** Figures read for one item at a time (writeItemBytes, writeAgentItemBytes). */
+const scratchFigures = new Float64Array(FIGURES)
 
 function writeModules(out: ChunkWriter, shape: Shape, modules: NonNullable<AgentView['modules']>): void {
   const { open, separator, close, write } = shape.modules
@@ -178,11 +211,10 @@ function writeModules(out: ChunkWriter, shape: Shape, modules: NonNullable<Agent
 export function writeItemBytes(out: ChunkWriter, format: Format, view: AgentView, f: Fragment, kept: boolean): void {
   const shape = shapeOf(format)
   if (kept) {
-    const { all, middle, end, modules } = bytesOf(f, shape)
-    out.part(all, 0, middle)
-    writeStatus(out, shape, view.status)
-    out.part(all, middle, end)
-    writeFigures(out, shape, view)
+    const bytes = bytesOf(f, shape, view.status)
+    const { all, end, modules } = bytes
+    writeHead(out, shape, bytes, view.status)
+    writeFigures(out, shape, copyFigures(view, scratchFigures))
     if (view.modules === undefined) return out.part(all, end, all.length)
     out.part(all, end, modules)
     writeModules(out, shape, view.modules)
@@ -192,7 +224,7 @@ export function writeItemBytes(out: ChunkWriter, format: Format, view: AgentView
   writeStatus(out, shape, view.status)
   out.text(f.middle)
   out.ascii(shape.beforeStarted)
-  writeFigures(out, shape, view)
+  writeFigures(out, shape, copyFigures(view, scratchFigures))
   out.ascii(shape.afterFigures)
   out.text(f.tail)
   if (view.modules !== undefined) writeModules(out, shape, view.modules)
@@ -216,32 +248,59 @@ function baseLinksBytes(shape: Shape, base: LinkBase): Buffer {
 }
 
 /**
+ * An item without modules from its agent's figures (Fleet.figures) and the fragment kept for its
+ * identity: no view is made. Returns the state it shows.
+ */
+function writeFiguresItem(out: ChunkWriter, shape: Shape, figures: Float64Array, f: Fragment): string {
+  const status = stateName(figures[Figure.STATE])
+  const bytes = bytesOf(f, shape, status)
+  writeHead(out, shape, bytes, status)
+  writeFigures(out, shape, figures)
+  out.part(bytes.all, bytes.end, bytes.all.length)
+  return status
+}
+
+/** What writeAgentItemBytes reads of the fleet: ItemSource, and figures for items written without a view. */
+export type FigureSource = ItemSource & Pick<Fleet, 'figures'>
+
+/**
  * Agent `index`'s item into `out`, as writeAgentItem would write it with this keeping (but an
  * item written here is never kept: it is written as bytes, not text); returns the state it shows.
+ *
+ * An item without modules whose identity's text is kept (`identity`) is written from the
+ * agent's figures alone (Fleet.figures): a view is a record of some twenty fields, and making
+ * one per item was the largest part of writing a list (bench/README.md, "Items written from
+ * their figures").
  */
 export function writeAgentItemBytes(
   out: ChunkWriter,
   format: Format,
-  fleet: ItemSource,
+  fleet: FigureSource,
   index: number,
   withModules: boolean,
   base: LinkBase,
   fragments: ItemFragments,
   keeping: 'identity' | 'nothing'
 ): string {
-  // As writeAgentItem: the stamps before the view.
-  const revision = fleet.agentRevision(index)
-  const polledAt = fleet.polledAt(index)
-  const identity = fleet.identityRevision()
   const keep = keeping === 'identity'
+  const figures = scratchFigures
   if (keep) {
-    const kept = fragments.item(format, index, base, withModules, revision, polledAt, identity)
-    if (kept !== undefined) {
-      out.text(kept)
-      return fragments.keptStatus(format, index) as string
+    // An item kept by the text writer, while it holds (as writeAgentItem, the stamps before the view).
+    if (fragments.holdsItems(format)) {
+      const kept = fragments.item(format, index, base, withModules, fleet.agentRevision(index), fleet.polledAt(index), fleet.identityRevision())
+      if (kept !== undefined) {
+        out.text(kept)
+        return fragments.keptStatus(format, index) as string
+      }
+    }
+    if (!withModules) {
+      fleet.figures(index, figures)
+      const f = fragments.keptFragment(format, index, base, figures[Figure.IDENTITY])
+      if (f !== undefined) return writeFiguresItem(out, shapeOf(format), figures, f)
     }
   }
-  const view = fleet.view(index, withModules, keep)
-  writeItemBytes(out, format, view, fragments.get(format, view, base, keep), keep)
+  // The figures of the view's own read: the fragment is kept by the key of the identity it shows.
+  const view = fleet.view(index, withModules, keep, figures)
+  writeItemBytes(out, format, view, fragments.get(format, view, base, keep, figures[Figure.IDENTITY]), keep)
   return view.status
 }

@@ -76,13 +76,16 @@ export interface Fragment {
 
 /**
  * A kept fragment's texts as UTF-8 in one buffer, for the lists written as bytes (item-bytes.ts):
- * the head up to `middle`, the middle up to `end`, then the item's end after its figures (the
- * tail, the content's close, the item's own link and the two of its base); an item with modules
- * has them at `modules`, after the tail. One buffer, not one per part: a buffer object costs
- * about as much as the text of a part.
+ * the head, the state the item showed when they were made (`status`, at `statusAt`), the middle
+ * from `middle` up to `end`, then the item's end after its figures (the tail, the content's
+ * close, the item's own link and the two of its base); an item with modules has them at
+ * `modules`, after the tail. One buffer, not one per part: a buffer object costs about as much
+ * as the text of a part; and an item showing that state starts with one copy, up to `end`.
  */
 export interface FragmentBytes {
   all: Buffer
+  status: string
+  statusAt: number
   middle: number
   end: number
   modules: number
@@ -191,11 +194,15 @@ class FormatStore {
   /** the state each kept item shows, for the journal of a list written as bytes */
   private readonly itemStatus: Array<string | undefined>
   private readonly bases: Array<LinkBase | undefined>
+  /** the key of the identity each fragment shows (Figure.IDENTITY); NaN: not known, and never equal */
+  private readonly fragmentKey: Float64Array
   private readonly itemRevision: Float64Array
   private readonly itemPolledAt: Float64Array
   private readonly itemIdentity: Float64Array
   /** 0: no item kept; 1: an item without modules; 2: with modules */
   private readonly itemModules: Uint8Array
+  /** slots holding an item (itemModules not 0) */
+  private itemsHeld = 0
   /** slots handed out so far; past the capacity the oldest agent's slot is taken (a ring) */
   private handedOut = 0
 
@@ -205,6 +212,7 @@ class FormatStore {
     this.items = new Array<string | undefined>(capacity).fill(undefined)
     this.itemStatus = new Array<string | undefined>(capacity).fill(undefined)
     this.bases = new Array<LinkBase | undefined>(capacity).fill(undefined)
+    this.fragmentKey = new Float64Array(capacity).fill(NaN)
     this.itemRevision = new Float64Array(capacity)
     this.itemPolledAt = new Float64Array(capacity)
     this.itemIdentity = new Float64Array(capacity)
@@ -215,9 +223,26 @@ class FormatStore {
     return this.slotOf.size
   }
 
+  /** Whether any item is kept: a list at speed 600 keeps none, and need not look for one per agent. */
+  get holdsItems(): boolean {
+    return this.itemsHeld > 0
+  }
+
   fragment(index: number): Fragment | undefined {
     const slot = this.slotOf.get(index)
     return slot === undefined ? undefined : this.fragments[slot]
+  }
+
+  /** The fragment kept for agent `index` and this base if it shows the identity of this key. */
+  keyedFragment(index: number, base: LinkBase, key: number): Fragment | undefined {
+    const slot = this.slotOf.get(index)
+    return slot !== undefined && this.fragmentKey[slot] === key && this.bases[slot] === base ? this.fragments[slot] : undefined
+  }
+
+  /** Notes the key of the identity agent `index`'s kept fragment shows. */
+  keyFragment(index: number, key: number): void {
+    const slot = this.slotOf.get(index)
+    if (slot !== undefined) this.fragmentKey[slot] = key
   }
 
   item(index: number, base: LinkBase, withModules: boolean, revision: number, polledAt: number, identity: number): string | undefined {
@@ -229,7 +254,17 @@ class FormatStore {
       this.itemPolledAt[slot] === polledAt &&
       this.itemIdentity[slot] === identity &&
       this.bases[slot] === base
-    return ok ? this.items[slot] : undefined
+    if (ok) return this.items[slot]
+    // Stale for good (the stamps only move on): dropped, so that once none holds, none is looked for.
+    if (this.itemModules[slot] !== 0 && this.itemModules[slot] === (withModules ? 2 : 1) && this.bases[slot] === base) this.dropItem(slot)
+    return undefined
+  }
+
+  private dropItem(slot: number): void {
+    if (this.itemModules[slot] === 0) return
+    this.items[slot] = undefined
+    this.itemModules[slot] = 0
+    this.itemsHeld--
   }
 
   /** The state agent `index`'s kept item shows (ask right after item() found it). */
@@ -238,8 +273,8 @@ class FormatStore {
     return slot === undefined ? undefined : this.itemStatus[slot]
   }
 
-  /** Keeps a fragment for agent `index`, dropping the item kept with the one before. */
-  keepFragment(index: number, fragment: Fragment): void {
+  /** Keeps a fragment for agent `index` (showing the identity of `key`), dropping the item kept with the one before. */
+  keepFragment(index: number, fragment: Fragment, key: number): void {
     let slot = this.slotOf.get(index)
     if (slot === undefined) {
       slot = this.handedOut++ % this.capacity
@@ -249,14 +284,15 @@ class FormatStore {
     }
     this.fragments[slot] = fragment
     this.bases[slot] = fragment.base
-    this.items[slot] = undefined
-    this.itemModules[slot] = 0
+    this.fragmentKey[slot] = key
+    this.dropItem(slot)
   }
 
   /** Keeps agent `index`'s item, written with the fragment kept for it at these stamps. */
   keepItem(index: number, text: string, status: string, withModules: boolean, revision: number, polledAt: number, identity: number): void {
     const slot = this.slotOf.get(index)
     if (slot === undefined) return
+    if (this.itemModules[slot] === 0) this.itemsHeld++
     this.items[slot] = text
     this.itemStatus[slot] = status
     this.itemModules[slot] = withModules ? 2 : 1
@@ -294,6 +330,11 @@ export class ItemFragments {
     return format === 'json' ? this.json : this.xml
   }
 
+  /** Whether any item is kept for a format: if not, none need be looked for. */
+  holdsItems(format: Format): boolean {
+    return this.store(format).holdsItems
+  }
+
   /** The item kept for agent `index` if it was written at these stamps (ItemSource), for this base, with or without modules. */
   item(format: Format, index: number, base: LinkBase, withModules: boolean, revision: number, polledAt: number, identity: number): string | undefined {
     return this.store(format).item(index, base, withModules, revision, polledAt, identity)
@@ -309,15 +350,34 @@ export class ItemFragments {
     this.store(format).keepItem(index, text, status, withModules, revision, polledAt, identity)
   }
 
-  get(format: Format, view: AgentView, base: LinkBase, keep = true): Fragment {
+  /**
+   * The fragment of the view's identity: the one kept for its agent while the identity is the
+   * same, else one made (and kept, unless `keep` is false). `key`: the key of the identity the
+   * view shows (Figure.IDENTITY, from the view's own read), noted with the fragment for
+   * keyedFragment; unknown (NaN) when not given.
+   */
+  get(format: Format, view: AgentView, base: LinkBase, keep = true, key = NaN): Fragment {
     const store = this.store(format)
     const found = store.fragment(view.index)
-    if (found !== undefined && sameIdentity(found, view, base)) return found
+    if (found !== undefined && sameIdentity(found, view, base)) {
+      // Without a key the one noted holds: the fragment still shows the identity it was noted for.
+      if (!Number.isNaN(key)) store.keyFragment(view.index, key)
+      return found
+    }
     const fresh = format === 'json' ? jsonFragment(view, base) : xmlFragment(view, base)
     if (!keep) return fresh
     const made = flattened(fresh)
-    store.keepFragment(view.index, made)
+    store.keepFragment(view.index, made, key)
     return made
+  }
+
+  /**
+   * The fragment kept for agent `index` and this base, if it was made for (or found to show)
+   * the identity of this key (Figure.IDENTITY): an item can then be written from the agent's
+   * figures, without its view (item-bytes.ts).
+   */
+  keptFragment(format: Format, index: number, base: LinkBase, key: number): Fragment | undefined {
+    return this.store(format).keyedFragment(index, base, key)
   }
 }
 

@@ -96,6 +96,28 @@ describe('agentinfo items written as bytes', () => {
     expect([views, none.size('xml')]).toEqual([1, 0])
   })
 
+  it('are written from the figures alone once the identity is kept, as the text writer writes them, in both formats', () => {
+    for (const format of ['json', 'xml'] as const) {
+      const fragments = new ItemFragments()
+      let views = 0
+      const counted = { ...pick(fleet), view: (i: number, m: boolean, k?: boolean, f?: Float64Array) => (views++, fleet.view(i, m, k, f)) }
+      const write = (index: number) => {
+        const state = writeAgentItemBytes(out, format, counted, index, false, BASE, fragments, 'identity')
+        return { state, text: out.take().toString('utf8') }
+      }
+      const indices = [...fleet.indices()]
+      for (const index of indices) write(index)
+      expect(views).toBe(indices.length)
+      // Each agent's identity is kept now: no view is read, and every item is still the text writer's.
+      views = 0
+      for (const index of indices) {
+        const view = fleet.view(index, false)
+        expect(write(index)).toEqual({ state: view.status, text: asSent(textOf(format, view)) })
+      }
+      expect(views).toBe(0)
+    }
+  })
+
   it('make lists whose chunks join to the answer made whole as text, and note the states they show in order', () => {
     const fragments = new ItemFragments()
     const indices = [...fleet.indices()]
@@ -145,7 +167,8 @@ function pick(fleet: FleetEngine) {
   return {
     agentRevision: (i: number) => fleet.agentRevision(i),
     polledAt: (i: number) => fleet.polledAt(i),
-    identityRevision: () => fleet.identityRevision()
+    identityRevision: () => fleet.identityRevision(),
+    figures: (i: number, out: Float64Array) => fleet.figures(i, out)
   }
 }
 

@@ -6,6 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
 import { ItemFragments, writeAgentItem, writeItem, type ItemSource, type Keeping } from '../../src/http/item-writer.js'
+import { writeAgentItemBytes, type FigureSource } from '../../src/http/item-bytes.js'
+import { ChunkWriter } from '../../src/http/chunk-writer.js'
 import type { LinkBase } from '../../src/http/links.js'
 import { START } from './helpers.js'
 
@@ -117,5 +119,81 @@ describe('items kept between answers', () => {
     const restarted = item()
     expect(restarted.written).toBe(true)
     expect(JSON.parse(restarted.text).content.status).toBe('ONLINE')
+  })
+})
+
+describe('items written from their figures (writeAgentItemBytes)', () => {
+  let fleet: FleetEngine
+  let views: number
+  let source: FigureSource
+  let fragments: ItemFragments
+  let index: number
+  const out = new ChunkWriter()
+  beforeEach(async () => {
+    fleet = await createFleet({ agents: 50, seed: 3, workers: 1, paused: true, startTime: START, caFingerprint: 'AA', statusPoll: 60 })
+    views = 0
+    source = {
+      view: (i, withModules, keepIdentity, figures) => (views++, fleet.view(i, withModules, keepIdentity, figures)),
+      figures: (i, figures) => fleet.figures(i, figures),
+      agentRevision: (i) => fleet.agentRevision(i),
+      polledAt: (i) => fleet.polledAt(i),
+      identityRevision: () => fleet.identityRevision()
+    }
+    fragments = new ItemFragments()
+    ;[index] = fleet.indices(new Set(['ONLINE']))
+  })
+  afterEach(async () => {
+    await fleet.close()
+  })
+
+  /** The item now as bytes, and whether a view was read for it. */
+  function item(format: 'json' | 'xml' = 'json') {
+    const before = views
+    writeAgentItemBytes(out, format, source, index, false, BASE, fragments, 'identity')
+    const text = out.take().toString()
+    expect(text).toBe(writeItem(format, fleet.view(index, false), BASE, new ItemFragments(), false))
+    return { text, viewed: views > before }
+  }
+
+  it('read no view while the identity holds, and one once the agent is renamed or reconfigured', async () => {
+    expect(item().viewed).toBe(true)
+    expect(item().viewed).toBe(false)
+    expect(item('xml').viewed).toBe(true)
+    expect(item('xml').viewed).toBe(false)
+    await fleet.modifyAgent(index, 'renamed-agent', fleet.config(index))
+    const renamed = item()
+    expect(renamed.viewed).toBe(true)
+    expect(JSON.parse(renamed.text).content.name).toBe('renamed-agent')
+    expect(item().viewed).toBe(false)
+    // Another agent's change moves every identity's key: each is checked again once.
+    const [other] = [...fleet.indices()].filter((i) => i !== index)
+    await fleet.modifyAgent(other, fleet.name(other), { ...fleet.config(other), address: '192.0.2.9' })
+    expect(item().viewed).toBe(true)
+    expect(item().viewed).toBe(false)
+    await fleet.modifyAgent(index, 'renamed-agent', { ...fleet.config(index), address: '192.0.2.10', port: 4242 })
+    expect(JSON.parse(item().text).content['the service']).toBe('192.0.2.10:4242')
+  })
+
+  it('show the state the agent is in, whatever state its kept bytes were made with', async () => {
+    expect(JSON.parse(item().text).content.status).toBe('ONLINE')
+    await fleet.stopAgents([index])
+    const stopped = item()
+    expect([JSON.parse(stopped.text).content.status, stopped.viewed]).toEqual(['ERROR', false])
+    expect(item('xml').text).toContain('<status>ERROR</status>')
+  })
+
+  it('stop looking for kept items once those kept are stale', async () => {
+    writeAgentItem('json', fleet, index, false, BASE, fragments, 'item')
+    expect(fragments.holdsItems('json')).toBe(true)
+    expect(fragments.holdsItems('xml')).toBe(false)
+    // The kept item is sent while it holds.
+    expect(item().viewed).toBe(false)
+    expect(fragments.holdsItems('json')).toBe(true)
+    await fleet.advance(60)
+    // Polled since: the stale item is dropped, and the identity, kept by the text writer without
+    // its key, is checked once against a view.
+    expect(item().viewed).toBe(true)
+    expect(fragments.holdsItems('json')).toBe(false)
+    expect(item().viewed).toBe(false)
   })
 })
