@@ -10,6 +10,10 @@
  *   `writeAgentItemBytes` keeping 'nothing'), a chunk of STREAM_CHUNK_CHARS bytes at a time with
  *   a turn of the event loop between them, as a streamed answer is made. The first pass warms
  *   up; the next `--passes` are measured.
+ * - The same for a list of the first KEPT_LIST_AGENTS of them, written as a list the item writer
+ *   keeps identities for is (keeping 'identity', SHARED_CHUNK_BYTES a chunk): the 10k lists made
+ *   once for several requests while the fleet moves (src/http/shared-list.ts), KEPT_LIST_PASSES
+ *   times a pass, into slabs used again (slab-pool.ts) as such a list is. Measured with the clock paused: the figures are the writing's alone.
  * - The GCs during the measured passes, young-generation (scavenges) and full: an item whose
  *   garbage lives long enough to be copied into the old generation makes full GCs come often.
  * - Bytes per kept identity: the heap an agent's kept identity text holds
@@ -31,7 +35,9 @@ import { compileScenario } from '../src/fleet/scenario-program.js'
 import { SLOTS } from '../src/fleet/shown-identities.js'
 import { writeAgentItemBytes } from '../src/http/item-bytes.js'
 import { ItemFragments } from '../src/http/item-writer.js'
-import { ListBytes } from '../src/http/list-bytes.js'
+import { ListBytes, type WriteItem } from '../src/http/list-bytes.js'
+import { SHARED_CHUNK_BYTES } from '../src/http/shared-list.js'
+import { SlabPool } from '../src/http/slab-pool.js'
 import { Links } from '../src/http/links.js'
 import { textEnvelope } from '../src/http/reply.js'
 import { loadScenarioFileOrThrow } from '../src/scenario/index.js'
@@ -39,6 +45,19 @@ import { LIVELY_SCENARIO, LIVELY_SPEED } from './lib/context.js'
 import { RESULTS_DIR, commandResults, writeCommandResults } from './lib/results.js'
 
 const START = Date.UTC(2026, 0, 5, 8)
+
+/** Agents of the list whose identities are kept: the bench's 10k list. */
+const KEPT_LIST_AGENTS = 10_000
+/** That list is made this many times a pass: once is a tenth of a second of CPU, too short to measure. */
+const KEPT_LIST_PASSES = 10
+
+function* firstOf<T>(items: Iterable<T>, count: number): Generator<T> {
+  if (count <= 0) return
+  for (const item of items) {
+    yield item
+    if (--count === 0) return
+  }
+}
 
 export interface ItemsOptions {
   agents: number
@@ -58,8 +77,12 @@ export interface FormatFigures {
 export interface ItemsResults {
   agents: number
   passes: number
+  /** a list longer than what is kept, keeping nothing */
   json: FormatFigures
   xml: FormatFigures
+  /** a list of KEPT_LIST_AGENTS, its identities kept */
+  keptJson: FormatFigures
+  keptXml: FormatFigures
   identityBytes: number
   fragmentBytes: number
 }
@@ -81,26 +104,37 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
     const base = new Links('/manager/mvc').baseOf('https', '127.0.0.1:9443')
     const online = new Set(['ONLINE'] as const)
     const turn = () => new Promise((resolve) => setImmediate(resolve))
+    const slabs = new SlabPool()
 
-    /** One pass over the ONLINE agents as a streamed list writes them; items and bytes written. */
-    const pass = async (format: 'json' | 'xml', fragments: ItemFragments) => {
+    /**
+     * One pass over the ONLINE agents as a streamed list writes them (`kept`: the first
+     * KEPT_LIST_AGENTS, as a shared list keeping their identities); items and bytes written.
+     */
+    const pass = async (format: 'json' | 'xml', fragments: ItemFragments, kept: boolean) => {
       let items = 0
       let bytes = 0
-      const list = new ListBytes(textEnvelope(format, 'agentinfo', []), fleet.indices(online)[Symbol.iterator](), (out, index) => {
+      const all = fleet.indices(online)
+      const indices = (kept ? firstOf(all, KEPT_LIST_AGENTS) : all)[Symbol.iterator]()
+      const write: WriteItem = (out, index) => {
         items++
-        return writeAgentItemBytes(out, format, fleet, index, false, base, fragments, 'nothing')
-      })
+        return writeAgentItemBytes(out, format, fleet, index, false, base, fragments, kept ? 'identity' : 'nothing')
+      }
+      // A shared list's chunks are cut from slabs used again once it is sent (SlabPool), as the server's are.
+      const list = new ListBytes(textEnvelope(format, 'agentinfo', []), indices, write, kept ? { chunkBytes: SHARED_CHUNK_BYTES, slabs } : {})
       for (;;) {
         const { chunk, last } = list.take()
         bytes += chunk.length
-        if (last) return { items, bytes }
+        if (last) {
+          list.recycle()
+          return { items, bytes }
+        }
         await turn()
       }
     }
 
-    const figures = async (format: 'json' | 'xml'): Promise<FormatFigures> => {
+    const figures = async (format: 'json' | 'xml', kept = false): Promise<FormatFigures> => {
       const fragments = new ItemFragments()
-      await pass(format, fragments)
+      await pass(format, fragments, kept)
       gc()
       let scavenges = 0
       let fullGcs = 0
@@ -115,8 +149,8 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
       let items = 0
       let bytes = 0
       const cpu = process.cpuUsage()
-      for (let k = 0; k < options.passes; k++) {
-        const done = await pass(format, fragments)
+      for (let k = 0; k < (kept ? KEPT_LIST_PASSES : 1) * options.passes; k++) {
+        const done = await pass(format, fragments, kept)
         items += done.items
         bytes += done.bytes
       }
@@ -159,7 +193,14 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
     )
     while (!list.take().last);
     const fragmentBytes = Math.round((heldNow() - held) / kept.length)
-    return { agents: options.agents, passes: options.passes, json, xml, identityBytes, fragmentBytes }
+
+    // Measured last, as they keep the identities of the agents they list, which the bytes of a
+    // kept identity above must not find kept; with the clock still paused, as these lists are
+    // short enough that the step rounds' CPU (other threads, which process.cpuUsage counts too)
+    // would be most of theirs.
+    const keptJson = await figures('json', true)
+    const keptXml = await figures('xml', true)
+    return { agents: options.agents, passes: options.passes, json, xml, keptJson, keptXml, identityBytes, fragmentBytes }
   } finally {
     await fleet.close()
   }
@@ -200,11 +241,13 @@ async function main(): Promise<number> {
     `| ${label} | ${f.cpuUsPerItem} | ${f.bytesPerItem} | ${f.items} | ${f.scavenges} | ${f.fullGcs} |`
   process.stdout.write(
     [
-      `items of a list of ONLINE agents of ${agents}, written as a list longer than what is kept (${passes} passes):`,
-      '| format | CPU µs an item | bytes an item | items | young-generation GCs | full GCs |',
+      `items of a list of the ONLINE agents of ${agents} (${passes} passes; the first ${KEPT_LIST_AGENTS}: ${KEPT_LIST_PASSES * passes}):`,
+      '| list | CPU µs an item | bytes an item | items | young-generation GCs | full GCs |',
       '|---|--:|--:|--:|--:|--:|',
-      row('JSON', figures.json),
-      row('XML', figures.xml),
+      row('JSON, all, longer than what is kept', figures.json),
+      row('XML, all, longer than what is kept', figures.xml),
+      row(`JSON, the first ${KEPT_LIST_AGENTS}, identities kept`, figures.keptJson),
+      row(`XML, the first ${KEPT_LIST_AGENTS}, identities kept`, figures.keptXml),
       `kept identity: ${figures.identityBytes} bytes an agent`,
       `kept fragment's bytes: ${figures.fragmentBytes} bytes an agent and format`,
       `results: ${file}`,
