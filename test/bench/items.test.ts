@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest'
 import { measureItems } from '../../bench/items.js'
 
 describe('the items benchmark', () => {
-  it('measures every ONLINE item in both formats, and the bytes of a kept identity and of a kept fragment\'s bytes', { timeout: 60_000 }, async () => {
+  it('measures every ONLINE item in both formats, as a long list and with identities kept, and the bytes of a kept identity and of a kept fragment\'s bytes', { timeout: 60_000 }, async () => {
     const results = await measureItems({ agents: 3000, passes: 2 })
-    for (const figures of [results.json, results.xml]) {
+    for (const figures of [results.json, results.xml, results.keptJson, results.keptXml]) {
       // Two passes over the ONLINE agents of 3,000 (most of them; the clock runs, so the two may differ).
       expect(figures.items).toBeGreaterThan(2 * 2000)
       expect(figures.cpuUsPerItem).toBeGreaterThan(0)
