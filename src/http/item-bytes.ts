@@ -94,7 +94,7 @@ function bytesOf(f: Fragment, shape: Shape, status: string): FragmentBytes {
   const modules = end + Buffer.byteLength(shape.afterFigures + f.tail)
   // Every part starts and ends with ASCII, so no character straddles two of them.
   const all = Buffer.from(f.head + statusText + f.middle + shape.beforeStarted + shape.afterFigures + f.tail + shape.close + f.links + shape.baseLinks(f.base))
-  f.bytes = { all, status, statusAt: headBytes, middle, end, modules }
+  f.bytes = { all, status, statusAt: headBytes, middle, end, modules, lead: all.subarray(0, end), trail: all.subarray(end) }
   return f.bytes
 }
 
@@ -104,7 +104,7 @@ function bytesOf(f: Fragment, shape: Shape, status: string): FragmentBytes {
  */
 function writeHead(out: ChunkWriter, shape: Shape, bytes: FragmentBytes, status: string): void {
   const { all, statusAt, middle, end } = bytes
-  if (status === bytes.status) return out.part(all, 0, end)
+  if (status === bytes.status) return out.bytes(bytes.lead)
   out.part(all, 0, statusAt)
   writeStatus(out, shape, status)
   out.part(all, middle, end)
@@ -256,7 +256,7 @@ function writeFiguresItem(out: ChunkWriter, shape: Shape, figures: Float64Array,
   const bytes = bytesOf(f, shape, status)
   writeHead(out, shape, bytes, status)
   writeFigures(out, shape, figures)
-  out.part(bytes.all, bytes.end, bytes.all.length)
+  out.bytes(bytes.trail)
   return status
 }
 

@@ -89,6 +89,13 @@ export interface FragmentBytes {
   middle: number
   end: number
   modules: number
+  /**
+   * `all` up to `end` and from `end`, as buffers of their own (sharing its memory): what an
+   * item without modules showing `status` is copied from, each with one call and no view made
+   * for a part of `all` per copy (Buffer.copy makes one).
+   */
+  lead: Buffer
+  trail: Buffer
 }
 
 const XML_SERVICE_OPEN = '<field name="the service">'
@@ -307,8 +314,8 @@ class FormatStore {
  * format. A kept fragment takes about 1.2 kB (its text, the identity it is checked against, the
  * object and the map's entry: 242 MB for 100k agents in both formats, `node --expose-gc`, heap
  * used before and after), its last item about as much again, and its bytes, once a streamed list
- * wrote it (FragmentBytes), 1.5 kB more (`npm run bench:items`,
- * bench/results/items-2026-11-24T04-30-03.json), so the bound is what a client asks about often:
+ * wrote it (FragmentBytes), 1.4 kB more (`npm run bench:items`,
+ * bench/results/items-2026-11-24T08-53-37.json), so the bound is what a client asks about often:
  * 20,000 agents. A list longer than that is written without keeping (`keep` false): keeping
  * would only push out the fragments a list of its own agents needs next.
  */
