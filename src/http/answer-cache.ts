@@ -101,6 +101,16 @@ function requestKey(url: string, format: Format, encrypted: boolean, host: strin
 }
 
 /**
+ * Lists made in a row while the fleet held still before lists are made whole to be kept again
+ * (listsWorthKeeping). One was enough, but at speed 600, as lists got faster to make, one in ten
+ * or so fell between two step rounds, and the list after it was made as text and kept, at more
+ * CPU than a streamed one, only to be stale by the next request (bench/README.md, "Lists kept
+ * again after two made while the fleet held still"). At speed 1 a round comes once a second and
+ * nearly every list holds still; a round that hits one costs two streamed lists, not one.
+ */
+const STILL_LISTS = 2
+
+/**
  * Kept answers by path and query, then by what else an answer depends on besides the fleet:
  * the format and the link base (protocol and Host header). Looked up in that order, a request
  * costs a lookup of the URL string the parser made and a few comparisons rather than a key
@@ -119,8 +129,8 @@ export class AnswerCache {
   private bytes = 0
   private hitCount = 0
   private joinCount = 0
-  /** whether the fleet held still while the last list was made (listMade) */
-  private listsHoldStill = true
+  /** lists made in a row while the fleet held still (listMade), up to STILL_LISTS; lists are kept from the start */
+  private stillLists = STILL_LISTS
 
   constructor(
     private readonly fleet: Pick<Fleet, 'revision' | 'agentRevision' | 'fleetRevision'>,
@@ -179,21 +189,23 @@ export class AnswerCache {
   }
 
   /**
-   * Whether a list is worth making whole to keep: the fleet held still while the last list was
-   * made. A list is sent again only if no agent moved since it was made; with the clock at speed
-   * 600 the fleet steps many times while a list of 10,000 agents is made, so none is ever kept,
-   * and making it whole only delays its first byte and keeps all of it alive until it is sent.
-   * Such lists stream, and each streamed list says again whether the fleet held still (listMade),
-   * so the lists are made whole again once the clock slows or pauses.
+   * Whether a list is worth making whole to keep: the fleet held still while each of the last
+   * STILL_LISTS lists was made. A list is sent again only if no agent moved since it was made;
+   * with the clock at speed 600 the fleet steps every few tens of milliseconds, while a list of
+   * 10,000 agents is made, so hardly any is kept, and making it whole only delays its first byte
+   * and keeps all of it alive until it is sent. Such lists stream, and each streamed list says
+   * again whether the fleet held still (listMade), so the lists are made whole again once the
+   * clock slows or pauses.
    */
   get listsWorthKeeping(): boolean {
-    return this.listsHoldStill
+    return this.stillLists >= STILL_LISTS
   }
 
   /** Notes that a list was made under `stamp`, kept or streamed; true if the fleet held still meanwhile. */
   listMade(stamp: AnswerStamp): boolean {
-    this.listsHoldStill = this.unchanged(stamp)
-    return this.listsHoldStill
+    const still = this.unchanged(stamp)
+    this.stillLists = still ? Math.min(STILL_LISTS, this.stillLists + 1) : 0
+    return still
   }
 
   /** Keeps the answer if the stamps are still what they were before it was built. */

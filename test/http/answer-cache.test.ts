@@ -223,14 +223,25 @@ describe('AnswerCache, lists', () => {
     expect(cache.keptBytes).toBe(0)
   })
 
-  it('says lists are worth keeping until one was made while the fleet moved, and again once one was made while it held still', () => {
+  it('says lists are worth keeping until one was made while the fleet moved, and again once two in a row were made while it held still', () => {
     const fleet = stamps()
     const cache = new AnswerCache(fleet)
     expect(cache.listsWorthKeeping).toBe(true)
-    const moved = cache.stampList(3)!
-    fleet.rev += 2
-    expect(cache.listMade(moved)).toBe(false)
+    const moved = () => {
+      const stamp = cache.stampList(3)!
+      fleet.rev += 2
+      return stamp
+    }
+    expect(cache.listMade(moved())).toBe(false)
     expect(cache.listsWorthKeeping).toBe(false)
+    expect(cache.listMade(cache.stampList(3)!)).toBe(true)
+    expect(cache.listsWorthKeeping).toBe(false)
+    // One moved in between: two more in a row.
+    expect(cache.listMade(moved())).toBe(false)
+    expect(cache.listMade(cache.stampList(3)!)).toBe(true)
+    expect(cache.listsWorthKeeping).toBe(false)
+    expect(cache.listMade(cache.stampList(3)!)).toBe(true)
+    expect(cache.listsWorthKeeping).toBe(true)
     expect(cache.listMade(cache.stampList(3)!)).toBe(true)
     expect(cache.listsWorthKeeping).toBe(true)
   })
@@ -355,13 +366,15 @@ describe('agentinfo lists from kept answers', () => {
     const madeWhileMoving = await call(h.app, 'GET', path)
     const streamed = await call(h.app, 'GET', path)
     moving.on = false
+    // Two lists made while the fleet held still, and lists are made whole and kept again.
     const streamedWhileStill = await call(h.app, 'GET', path)
+    const streamedStillAgain = await call(h.app, 'GET', path)
     const keptAgain = await call(h.app, 'GET', path)
     const sentAgain = await call(h.app, 'GET', path)
-    expect([madeWhileMoving, streamed, streamedWhileStill, keptAgain, sentAgain].map(whole)).toEqual([true, false, false, true, true])
+    expect([madeWhileMoving, streamed, streamedWhileStill, streamedStillAgain, keptAgain, sentAgain].map(whole)).toEqual([true, false, false, false, true, true])
     expect(answers.hits).toBe(hits + 1)
     // The clock is paused: every answer shows the same fleet, however it was sent.
-    expect(new Set([madeWhileMoving, streamed, streamedWhileStill, sentAgain].map((answer) => answer.body)).size).toBe(1)
+    expect(new Set([madeWhileMoving, streamed, streamedWhileStill, streamedStillAgain, sentAgain].map((answer) => answer.body)).size).toBe(1)
   })
 
   it('streams a list once for requests that come together while the fleet moves', async () => {
