@@ -29,6 +29,12 @@ export interface Profile {
    * second, and bare fastify's three rounds of one run were 23, 75 and 116 answers a second.
    */
   listRequests: number
+  /**
+   * …or, if that is more answers, after about this many bytes of answers: a round of twelve 10k
+   * lists (8.5 MB each) lasted a third of a second, and the server's CPU per answer of one commit
+   * went from 18 to 27 ms between runs; a dozen 100k lists take ten seconds.
+   */
+  listBytes: number
   listDuration: number
   /** seconds of each run on the fleet listed at speed 1 (a list kept between its seconds) */
   polledListSeconds: number
@@ -66,6 +72,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     agentinfoFleet: 10_000,
     listFleets: [10_000, 100_000],
     listRequests: 30,
+    listBytes: 1_000_000_000,
     listDuration: 30,
     polledListSeconds: 10,
     listConnections: 2,
@@ -93,6 +100,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     agentinfoFleet: 10_000,
     listFleets: [10_000, 100_000],
     listRequests: 12,
+    listBytes: 500_000_000,
     listDuration: 15,
     polledListSeconds: 4,
     listConnections: 2,
@@ -121,6 +129,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     agentinfoFleet: 300,
     listFleets: [1500],
     listRequests: 2,
+    listBytes: 0,
     listDuration: 5,
     polledListSeconds: 1,
     listConnections: 1,
