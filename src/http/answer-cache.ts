@@ -102,8 +102,8 @@ function requestKey(url: string, format: Format, encrypted: boolean, host: strin
 
 /**
  * Lists made in a row while the fleet held still before lists are made whole to be kept again
- * (listsWorthKeeping). One was enough, but at speed 600, as lists got faster to make, one in ten
- * or so fell between two step rounds, and the list after it was made as text and kept, at more
+ * (listsWorthKeeping). One was enough, but at speed 600, as lists got faster to make, one now
+ * and then fell between two step rounds, and the list after it was made as text and kept, at more
  * CPU than a streamed one, only to be stale by the next request (bench/README.md, "Lists kept
  * again after two made while the fleet held still"). At speed 1 a round comes once a second and
  * nearly every list holds still; a round that hits one costs two streamed lists, not one.

@@ -79,8 +79,9 @@ export interface Fragment {
  * the head, the state the item showed when they were made (`status`, at `statusAt`), the middle
  * from `middle` up to `end`, then the item's end after its figures (the tail, the content's
  * close, the item's own link and the two of its base); an item with modules has them at
- * `modules`, after the tail. One buffer, not one per part: a buffer object costs about as much
- * as the text of a part; and an item showing that state starts with one copy, up to `end`.
+ * `modules`, after the tail. One buffer for the parts, not one per part (a buffer object costs
+ * about as much as the text of a part), but for the two an item without modules is copied from
+ * (`lead`, `trail`); such an item showing that state starts with one copy, up to `end`.
  */
 export interface FragmentBytes {
   all: Buffer
