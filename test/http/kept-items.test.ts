@@ -16,24 +16,34 @@ function baseFor(rest: string): LinkBase {
 }
 const BASE = baseFor('https://127.0.0.1:9443/manager/mvc/mvc/restservice')
 
+/** What the item source of a test saw: the views read, and whether the last kept the agent's identity text (Fleet.view's keepIdentity). */
+interface Seen {
+  views: number
+  keptIdentity: boolean | undefined
+}
+
+/** A fleet as an item source that counts the views read: a kept item is sent without reading one. `fleet()` is the fleet of the moment. */
+function counting(fleet: () => FleetEngine, seen: Seen): FigureSource {
+  return {
+    view: (i, withModules, keepIdentity, figures) => (seen.views++, (seen.keptIdentity = keepIdentity), fleet().view(i, withModules, keepIdentity, figures)),
+    figures: (i, figures) => fleet().figures(i, figures),
+    agentRevision: (i) => fleet().agentRevision(i),
+    polledAt: (i) => fleet().polledAt(i),
+    identityRevision: () => fleet().identityRevision()
+  }
+}
+
+const fleetOf50 = (statusPoll = 60) => createFleet({ agents: 50, seed: 3, workers: 1, paused: true, startTime: START, caFingerprint: 'AA', statusPoll })
+
 describe('items kept between answers', () => {
   let fleet: FleetEngine
-  let views: number
-  /** whether the last view read kept the agent's identity text (Fleet.view's keepIdentity) */
-  let keptIdentity: boolean | undefined
-  let source: ItemSource
+  const seen: Seen = { views: 0, keptIdentity: undefined }
+  const source: ItemSource = counting(() => fleet, seen)
   let fragments: ItemFragments
   let index: number
   beforeEach(async () => {
-    fleet = await createFleet({ agents: 50, seed: 3, workers: 1, paused: true, startTime: START, caFingerprint: 'AA', statusPoll: 60 })
-    views = 0
-    // The fleet, counting the views read: a kept item is sent without reading one.
-    source = {
-      view: (i, withModules, keepIdentity) => (views++, (keptIdentity = keepIdentity), fleet.view(i, withModules, keepIdentity)),
-      agentRevision: (i) => fleet.agentRevision(i),
-      polledAt: (i) => fleet.polledAt(i),
-      identityRevision: () => fleet.identityRevision()
-    }
+    fleet = await fleetOf50()
+    seen.views = 0
     fragments = new ItemFragments()
     ;[index] = fleet.indices(new Set(['ONLINE']))
   })
@@ -43,11 +53,11 @@ describe('items kept between answers', () => {
 
   /** The item now, and whether it was written (a view read) rather than sent from what was kept. */
   function item(format: 'json' | 'xml' = 'json', withModules = false, base = BASE, keeping: Keeping = 'item') {
-    const before = views
+    const before = seen.views
     const text = writeAgentItem(format, source, index, withModules, base, fragments, keeping)
     // Whichever way it came, it is what the agent's view writes now.
     expect(text).toBe(writeItem(format, fleet.view(index, withModules), base, new ItemFragments(), false))
-    return { text, written: views > before }
+    return { text, written: seen.views > before }
   }
 
   it('is sent again while nothing moved, per format, base and modules', () => {
@@ -59,14 +69,14 @@ describe('items kept between answers', () => {
     expect(item('json', false).written).toBe(true)
     expect(item('json', false, baseFor('http://[::1]:8080/manager/mvc/mvc/restservice')).written).toBe(true)
     expect(item('json', false, BASE, 'nothing').written).toBe(true)
-    expect(keptIdentity).toBe(false)
+    expect(seen.keptIdentity).toBe(false)
     expect(item('xml', true).written).toBe(true)
-    expect(keptIdentity).toBe(true)
+    expect(seen.keptIdentity).toBe(true)
   })
 
   it('keeps the identity but not the item when asked to keep only that, and sends an item kept before', () => {
     expect(item('json', false, BASE, 'identity').written).toBe(true)
-    expect(keptIdentity).toBe(true)
+    expect(seen.keptIdentity).toBe(true)
     expect(fragments.size('json')).toBe(1)
     expect(item('json', false, BASE, 'identity').written).toBe(true)
     expect(item().written).toBe(true)
@@ -106,7 +116,7 @@ describe('items kept between answers', () => {
   it('is written anew once a step worker changed the agent', async () => {
     // A day between polls, so that only the worker's write can move the item.
     await fleet.close()
-    fleet = await createFleet({ agents: 50, seed: 3, workers: 1, paused: true, startTime: START, caFingerprint: 'AA', statusPoll: 86_400 })
+    fleet = await fleetOf50(86_400)
     ;[index] = fleet.indices(new Set(['ONLINE']))
     await fleet.stopAgents([index])
     await fleet.startAgents([index])
@@ -124,21 +134,14 @@ describe('items kept between answers', () => {
 
 describe('items written from their figures (writeAgentItemBytes)', () => {
   let fleet: FleetEngine
-  let views: number
-  let source: FigureSource
+  const seen: Seen = { views: 0, keptIdentity: undefined }
+  const source = counting(() => fleet, seen)
   let fragments: ItemFragments
   let index: number
   const out = new ChunkWriter()
   beforeEach(async () => {
-    fleet = await createFleet({ agents: 50, seed: 3, workers: 1, paused: true, startTime: START, caFingerprint: 'AA', statusPoll: 60 })
-    views = 0
-    source = {
-      view: (i, withModules, keepIdentity, figures) => (views++, fleet.view(i, withModules, keepIdentity, figures)),
-      figures: (i, figures) => fleet.figures(i, figures),
-      agentRevision: (i) => fleet.agentRevision(i),
-      polledAt: (i) => fleet.polledAt(i),
-      identityRevision: () => fleet.identityRevision()
-    }
+    fleet = await fleetOf50()
+    seen.views = 0
     fragments = new ItemFragments()
     ;[index] = fleet.indices(new Set(['ONLINE']))
   })
@@ -148,11 +151,11 @@ describe('items written from their figures (writeAgentItemBytes)', () => {
 
   /** The item now as bytes, and whether a view was read for it. */
   function item(format: 'json' | 'xml' = 'json') {
-    const before = views
+    const before = seen.views
     writeAgentItemBytes(out, format, source, index, false, BASE, fragments, 'identity')
     const text = out.take().toString()
     expect(text).toBe(writeItem(format, fleet.view(index, false), BASE, new ItemFragments(), false))
-    return { text, viewed: views > before }
+    return { text, viewed: seen.views > before }
   }
 
   it('read no view while the identity holds, and one once the agent is renamed or reconfigured', async () => {
