@@ -264,7 +264,7 @@ class FormatStore {
       this.bases[slot] === base
     if (ok) return this.items[slot]
     // Stale for good (the stamps only move on): dropped, so that once none holds, none is looked for.
-    if (this.itemModules[slot] !== 0 && this.itemModules[slot] === (withModules ? 2 : 1) && this.bases[slot] === base) this.dropItem(slot)
+    if (this.itemModules[slot] === (withModules ? 2 : 1) && this.bases[slot] === base) this.dropItem(slot)
     return undefined
   }
 
