@@ -88,6 +88,11 @@ export class ChunkWriter {
     return chunk
   }
 
+  /** Copies the chunk's bytes from its byte `from` (its length before something was written) to `target` at `at`; returns how many. */
+  copyWritten(from: number, target: Uint8Array, at: number): number {
+    return this.slab.copy(target, at, this.start + from, this.pos)
+  }
+
   /** Bytes already encoded. */
   bytes(source: Uint8Array): void {
     this.ensure(source.length)

@@ -22,7 +22,8 @@ import {
   type Fragment,
   type FragmentBytes,
   type ItemFragments,
-  type ItemSource
+  type ItemSource,
+  type Keeping
 } from './item-writer.js'
 import type { LinkBase } from './links.js'
 
@@ -264,13 +265,23 @@ function writeFiguresItem(out: ChunkWriter, shape: Shape, figures: Float64Array,
 export type FigureSource = ItemSource & Pick<Fleet, 'figures'>
 
 /**
- * Agent `index`'s item into `out`, as writeAgentItem would write it with this keeping (but an
- * item written here is never kept: it is written as bytes, not text); returns the state it shows.
+ * Agent `index`'s item into `out`, as writeAgentItem would write it; returns the state it shows.
+ * `keeping` says what is kept for the next list:
+ * - `item`: the identity's text (its fragment), and an item without modules as bytes
+ *   (ItemFragments.keepBytes), copied into the next list while its agent has not changed and
+ *   the manager has not polled it since. At speed 600 an agent is polled every 100 ms of wall
+ *   time, so a list made right after another (lists made once for the requests that come
+ *   together follow one another) finds most of its items still true (bench/README.md, "Items of
+ *   a streamed list kept as bytes");
+ * - `identity`: the fragment only, every item written anew (`npm run bench:items` measures the
+ *   writing this way);
+ * - `nothing`: a list longer than the fragments kept.
+ * An item kept as text by writeAgentItem is sent while it holds, whatever the keeping but
+ * `nothing`.
  *
- * An item without modules whose identity's text is kept (`identity`) is written from the
- * agent's figures alone (Fleet.figures): a view is a record of some twenty fields, and making
- * one per item was the largest part of writing a list (bench/README.md, "Items written from
- * their figures").
+ * An item without modules whose identity's text is kept is written from the agent's figures
+ * alone (Fleet.figures): a view is a record of some twenty fields, and making one per item was
+ * the largest part of writing a list (bench/README.md, "Items written from their figures").
  */
 export function writeAgentItemBytes(
   out: ChunkWriter,
@@ -280,23 +291,38 @@ export function writeAgentItemBytes(
   withModules: boolean,
   base: LinkBase,
   fragments: ItemFragments,
-  keeping: 'identity' | 'nothing'
+  keeping: Keeping
 ): string {
-  const keep = keeping === 'identity'
+  const keep = keeping !== 'nothing'
   const figures = scratchFigures
   if (keep) {
-    // An item kept by the text writer, while it holds (as writeAgentItem, the stamps before the view).
+    // As writeAgentItem: the stamps before the figures or the view, so an agent that moves while
+    // it is read has its item kept under stamps already stale.
+    const revision = fleet.agentRevision(index)
+    const polledAt = fleet.polledAt(index)
+    const identity = fleet.identityRevision()
     if (fragments.holdsItems(format)) {
-      const kept = fragments.item(format, index, base, withModules, fleet.agentRevision(index), fleet.polledAt(index), fleet.identityRevision())
+      const kept = fragments.item(format, index, base, withModules, revision, polledAt, identity)
       if (kept !== undefined) {
         out.text(kept)
         return fragments.keptStatus(format, index) as string
       }
     }
     if (!withModules) {
+      const keepBytes = keeping === 'item'
+      if (keepBytes) {
+        const kept = fragments.writeKeptBytes(out, format, index, base, revision, polledAt, identity)
+        if (kept !== undefined) return kept
+      }
       fleet.figures(index, figures)
       const f = fragments.keptFragment(format, index, base, figures[Figure.IDENTITY])
-      if (f !== undefined) return writeFiguresItem(out, shapeOf(format), figures, f)
+      if (f !== undefined) {
+        const from = out.length
+        const status = writeFiguresItem(out, shapeOf(format), figures, f)
+        // An odd revision is a write under way: the read waited for its end, the stamp did not.
+        if (keepBytes && (revision & 1) === 0) fragments.keepBytes(format, index, out, from, status, revision, polledAt, identity)
+        return status
+      }
     }
   }
   // The figures of the view's own read: the fragment is kept by the key of the identity it shows.

@@ -18,6 +18,7 @@
 import type { AgentView, Fleet, ModuleView } from '../fleet/fleet-api.js'
 import { formatLocalMinute } from '../manager/time-format.js'
 import type { Format } from '../protocol/negotiation.js'
+import type { ChunkWriter } from './chunk-writer.js'
 import { agentSelfHref, type LinkBase } from './links.js'
 import { escapeXml } from './xml-writer.js'
 
@@ -188,6 +189,15 @@ function flattened(f: Fragment): Fragment {
 }
 
 /**
+ * Room for an item of a streamed list kept as bytes, per slot. An item without modules is
+ * about 870 bytes in JSON and 1,080 in XML (`npm run bench:items`); one that does not fit is
+ * written anew each time.
+ */
+const KEPT_BYTES_ROOM = 1280
+/** Slots whose items' bytes share one buffer (1.25 MiB), made when the first of them is kept. */
+const SLOTS_PER_PAGE = 1024
+
+/**
  * The fragments and last items of one format, kept per agent in slots (at most `capacity`).
  * The stamps a kept item is checked by live in typed arrays by slot rather than on the fragment
  * objects: a list checks every agent's, and on this machine reading a field of 10,000 fragment
@@ -209,6 +219,18 @@ class FormatStore {
   private readonly itemIdentity: Float64Array
   /** 0: no item kept; 1: an item without modules; 2: with modules */
   private readonly itemModules: Uint8Array
+  /**
+   * Each slot's last item of a streamed list (item-bytes.ts) as bytes, at its place in a page of
+   * SLOTS_PER_PAGE slots: not a buffer per item, each an object the GC would trace. Kept with the
+   * stamps it was written at (as the text items are) and the state it shows.
+   */
+  private readonly pages: Array<Buffer | undefined> = []
+  /** how many bytes each slot's kept bytes are; 0: none */
+  private readonly bytesLength: Uint16Array
+  private readonly bytesRevision: Float64Array
+  private readonly bytesPolledAt: Float64Array
+  private readonly bytesIdentity: Float64Array
+  private readonly bytesStatus: Array<string | undefined>
   /** slots holding an item (itemModules not 0) */
   private itemsHeld = 0
   /** slots handed out so far; past the capacity the oldest agent's slot is taken (a ring) */
@@ -225,6 +247,11 @@ class FormatStore {
     this.itemPolledAt = new Float64Array(capacity)
     this.itemIdentity = new Float64Array(capacity)
     this.itemModules = new Uint8Array(capacity)
+    this.bytesLength = new Uint16Array(capacity)
+    this.bytesRevision = new Float64Array(capacity)
+    this.bytesPolledAt = new Float64Array(capacity)
+    this.bytesIdentity = new Float64Array(capacity)
+    this.bytesStatus = new Array<string | undefined>(capacity).fill(undefined)
   }
 
   get size(): number {
@@ -294,6 +321,49 @@ class FormatStore {
     this.bases[slot] = fragment.base
     this.fragmentKey[slot] = key
     this.dropItem(slot)
+    this.bytesLength[slot] = 0
+  }
+
+  /**
+   * Writes into `out` the bytes kept for agent `index`'s item (without modules) if they were
+   * written at these stamps for this base; returns the state they show, or undefined.
+   */
+  writeKeptBytes(out: ChunkWriter, index: number, base: LinkBase, revision: number, polledAt: number, identity: number): string | undefined {
+    const slot = this.slotOf.get(index)
+    if (slot === undefined) return undefined
+    const length = this.bytesLength[slot]
+    if (
+      length === 0 ||
+      this.bytesRevision[slot] !== revision ||
+      this.bytesPolledAt[slot] !== polledAt ||
+      this.bytesIdentity[slot] !== identity ||
+      this.bases[slot] !== base
+    ) {
+      return undefined
+    }
+    const at = (slot % SLOTS_PER_PAGE) * KEPT_BYTES_ROOM
+    out.part(this.pages[Math.floor(slot / SLOTS_PER_PAGE)] as Buffer, at, at + length)
+    return this.bytesStatus[slot]
+  }
+
+  /**
+   * Keeps the bytes `out` holds from `from` (its length before the item was written) as agent
+   * `index`'s item, written at these stamps and showing `status`: not if they do not fit the room.
+   */
+  keepBytes(index: number, out: ChunkWriter, from: number, status: string, revision: number, polledAt: number, identity: number): void {
+    const slot = this.slotOf.get(index)
+    if (slot === undefined) return
+    if (out.length - from > KEPT_BYTES_ROOM) {
+      this.bytesLength[slot] = 0
+      return
+    }
+    const page = Math.floor(slot / SLOTS_PER_PAGE)
+    const bytes = (this.pages[page] ??= Buffer.allocUnsafe(SLOTS_PER_PAGE * KEPT_BYTES_ROOM))
+    this.bytesLength[slot] = out.copyWritten(from, bytes, (slot % SLOTS_PER_PAGE) * KEPT_BYTES_ROOM)
+    this.bytesRevision[slot] = revision
+    this.bytesPolledAt[slot] = polledAt
+    this.bytesIdentity[slot] = identity
+    this.bytesStatus[slot] = status
   }
 
   /** Keeps agent `index`'s item, written with the fragment kept for it at these stamps. */
@@ -351,6 +421,16 @@ export class ItemFragments {
   /** The state shown by the item item() just found for agent `index`. */
   keptStatus(format: Format, index: number): string | undefined {
     return this.store(format).status(index)
+  }
+
+  /** Writes the bytes kept for agent `index`'s item at these stamps into `out` (FormatStore.writeKeptBytes); returns the state they show, or undefined. */
+  writeKeptBytes(out: ChunkWriter, format: Format, index: number, base: LinkBase, revision: number, polledAt: number, identity: number): string | undefined {
+    return this.store(format).writeKeptBytes(out, index, base, revision, polledAt, identity)
+  }
+
+  /** Keeps the item just written into `out` from its length `from` as agent `index`'s bytes (FormatStore.keepBytes). */
+  keepBytes(format: Format, index: number, out: ChunkWriter, from: number, status: string, revision: number, polledAt: number, identity: number): void {
+    this.store(format).keepBytes(index, out, from, status, revision, polledAt, identity)
   }
 
   /** Keeps the item just written for agent `index` (showing `status`) with its kept fragment. */

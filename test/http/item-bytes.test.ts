@@ -118,6 +118,34 @@ describe('agentinfo items written as bytes', () => {
     }
   })
 
+  it('are copied from the bytes kept for them while their agents hold (keeping item), as the text writer writes them, in both formats', () => {
+    for (const format of ['json', 'xml'] as const) {
+      const fragments = new ItemFragments()
+      let reads = 0
+      const counted = {
+        ...pick(fleet),
+        view: (i: number, m: boolean, k?: boolean, f?: Float64Array) => (reads++, fleet.view(i, m, k, f)),
+        figures: (i: number, f: Float64Array) => (reads++, fleet.figures(i, f))
+      }
+      const indices = [...fleet.indices()]
+      // The identity checked against a view, then the item written from figures and kept.
+      for (let pass = 0; pass < 2; pass++) {
+        for (const index of indices) {
+          writeAgentItemBytes(out, format, counted, index, false, BASE, fragments, 'item')
+          out.take()
+        }
+      }
+      reads = 0
+      for (const index of indices) {
+        const view = fleet.view(index, false)
+        expect(writeAgentItemBytes(out, format, counted, index, false, BASE, fragments, 'item')).toBe(view.status)
+        expect(out.take().toString('utf8')).toBe(asSent(textOf(format, view)))
+      }
+      // Every item of this fleet fits its room: none is read again.
+      expect(reads).toBe(0)
+    }
+  })
+
   it('make lists whose chunks join to the answer made whole as text, and note the states they show in order', () => {
     const fragments = new ItemFragments()
     const indices = [...fleet.indices()]

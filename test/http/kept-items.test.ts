@@ -19,6 +19,8 @@ const BASE = baseFor('https://127.0.0.1:9443/manager/mvc/mvc/restservice')
 /** What the item source of a test saw: the views read, and whether the last kept the agent's identity text (Fleet.view's keepIdentity). */
 interface Seen {
   views: number
+  /** figures read (Fleet.figures): an item kept as bytes is copied without */
+  figures: number
   keptIdentity: boolean | undefined
 }
 
@@ -26,7 +28,7 @@ interface Seen {
 function counting(fleet: () => FleetEngine, seen: Seen): FigureSource {
   return {
     view: (i, withModules, keepIdentity, figures) => (seen.views++, (seen.keptIdentity = keepIdentity), fleet().view(i, withModules, keepIdentity, figures)),
-    figures: (i, figures) => fleet().figures(i, figures),
+    figures: (i, figures) => (seen.figures++, fleet().figures(i, figures)),
     agentRevision: (i) => fleet().agentRevision(i),
     polledAt: (i) => fleet().polledAt(i),
     identityRevision: () => fleet().identityRevision()
@@ -38,12 +40,13 @@ const fleetOf50 = (statusPoll = 60) => createFleet({ agents: 50, seed: 3, worker
 
 /** For each test: a paused fleet of 50, an item source over it counting views, fresh fragments, and its first ONLINE agent. */
 function eachTest() {
-  const seen: Seen = { views: 0, keptIdentity: undefined }
+  const seen: Seen = { views: 0, figures: 0, keptIdentity: undefined }
   const t = { fleet: undefined as unknown as FleetEngine, seen, source: undefined as unknown as FigureSource, fragments: new ItemFragments(), index: 0 }
   t.source = counting(() => t.fleet, seen)
   beforeEach(async () => {
     t.fleet = await fleetOf50()
     seen.views = 0
+    seen.figures = 0
     t.fragments = new ItemFragments()
     ;[t.index] = t.fleet.indices(new Set(['ONLINE']))
   })
@@ -190,5 +193,72 @@ describe('items written from their figures (writeAgentItemBytes)', () => {
     expect(item().viewed).toBe(true)
     expect(t.fragments.holdsItems('json')).toBe(false)
     expect(item().viewed).toBe(false)
+  })
+})
+
+describe('items of a streamed list kept as bytes (writeAgentItemBytes, keeping item)', () => {
+  const t = eachTest()
+  const out = new ChunkWriter()
+
+  /** The item now as bytes, the state it was said to show, and whether it was written (its figures or view read) rather than copied. */
+  function item(format: 'json' | 'xml' = 'json', keeping: Keeping = 'item', base = BASE, index = t.index) {
+    const before = t.seen.views + t.seen.figures
+    const state = writeAgentItemBytes(out, format, t.source, index, false, base, t.fragments, keeping)
+    const text = out.take().toString()
+    // Whichever way it came, it is what the agent's view writes now.
+    expect(text).toBe(writeItem(format, t.fleet.view(index, false), base, new ItemFragments(), false))
+    expect(state).toBe(t.fleet.view(index, false).status)
+    return { text, state, written: t.seen.views + t.seen.figures > before }
+  }
+
+  it('is copied while nothing moved, per format and base', () => {
+    // The first time its identity is checked against a view, the second its bytes are written from figures and kept.
+    expect(item().written).toBe(true)
+    expect(item().written).toBe(true)
+    expect(item().written).toBe(false)
+    expect(item().written).toBe(false)
+    expect([item('xml').written, item('xml').written, item('xml').written]).toEqual([true, true, false])
+    const other = baseFor('http://[::1]:8080/manager/mvc/mvc/restservice')
+    expect([item('json', 'item', other).written, item('json', 'item', other).written, item('json', 'item', other).written]).toEqual([true, true, false])
+  })
+
+  it('is not kept with keeping identity, nor copied with keeping nothing', () => {
+    expect([item('json', 'identity').written, item('json', 'identity').written, item('json', 'identity').written]).toEqual([true, true, true])
+    // The identity is known by now: the first item kept is the one written next.
+    expect([item().written, item().written]).toEqual([true, false])
+    expect(item('json', 'nothing').written).toBe(true)
+  })
+
+  it('is written anew after the manager polls the agent, a change of state, a rename or a reconfiguration', async () => {
+    const settled = () => [item(), item()].map((one) => one.written)
+    settled()
+    expect(item().written).toBe(false)
+    await t.fleet.advance(60)
+    expect(settled()).toEqual([true, false])
+    await t.fleet.stopAgents([t.index])
+    const stopped = item()
+    expect([stopped.written, stopped.state]).toEqual([true, 'ERROR'])
+    expect(item().state).toBe('ERROR')
+    await t.fleet.startAgents([t.index])
+    expect(item().written).toBe(true)
+    await t.fleet.modifyAgent(t.index, 'renamed-agent', t.fleet.config(t.index))
+    const renamed = item()
+    expect([renamed.written, JSON.parse(renamed.text).content.name]).toEqual([true, 'renamed-agent'])
+    expect(settled()).toEqual([true, false])
+    const [other] = [...t.fleet.indices()].filter((i) => i !== t.index)
+    await t.fleet.modifyAgent(other, t.fleet.name(other), { ...t.fleet.config(other), address: '192.0.2.9' })
+    expect(item().written).toBe(true)
+  })
+
+  it('is not kept when it is longer than its room, nor once its slot holds another agent', async () => {
+    await t.fleet.modifyAgent(t.index, 'a'.repeat(600), t.fleet.config(t.index))
+    expect([item().written, item().written, item().written]).toEqual([true, true, true])
+    // One slot for two agents: each takes it from the other, and its bytes with it.
+    t.fragments = new ItemFragments(1)
+    const [, second] = [...t.fleet.indices(new Set(['ONLINE']))]
+    for (let round = 0; round < 3; round++) {
+      expect(item('json', 'item', BASE, second).written).toBe(true)
+      expect(item('json', 'item', BASE, t.index).written).toBe(true)
+    }
   })
 })

@@ -89,9 +89,10 @@ function* itemTexts(kit: RouteKit, fleet: Fleet, format: Format, base: LinkBase,
 }
 
 /**
- * A list that streams, written as bytes (list-bytes.ts): nothing of it is kept, as it streams
- * because it is longer than what is kept or the fleet moves faster than lists are made; the
- * identity parts are kept as itemTexts keeps them.
+ * A list that streams, written as bytes (list-bytes.ts): the list itself is not kept, as it
+ * streams because it is longer than what is kept or the fleet moves faster than lists are
+ * made. Up to as many agents as fragments are kept, each item's identity part and its bytes are
+ * (writeAgentItemBytes, 'item'): the next list copies the items of the agents that have not moved.
  */
 function listBytes(
   kit: RouteKit,
@@ -104,7 +105,7 @@ function listBytes(
   links: Link[],
   shared?: { slabs: SlabPool; chunkBytes: number }
 ): ListBytes {
-  const keeping = expected > kit.fragments.capacity ? 'nothing' : 'identity'
+  const keeping = expected > kit.fragments.capacity ? 'nothing' : 'item'
   const write: WriteItem = (out, index) => writeAgentItemBytes(out, format, fleet, index, withModules, base, kit.fragments, keeping)
   return new ListBytes(textEnvelope(format, 'agentinfo', links), indices[Symbol.iterator](), write, shared)
 }
