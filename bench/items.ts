@@ -14,6 +14,9 @@
  *   keeps identities for is (keeping 'identity', SHARED_CHUNK_BYTES a chunk): the 10k lists made
  *   once for several requests while the fleet moves (src/http/shared-list.ts), KEPT_LIST_PASSES
  *   times a pass, into slabs used again (slab-pool.ts) as such a list is. Measured with the clock paused: the figures are the writing's alone.
+ * - The same list keeping the items' bytes too (keeping 'item', as a shared list keeps them):
+ *   with the clock paused every item is copied from its kept bytes, what a list costs for the
+ *   agents that have not moved since the one before.
  * - The GCs during the measured passes, young-generation (scavenges) and full: an item whose
  *   garbage lives long enough to be copied into the old generation makes full GCs come often.
  * - Bytes per kept identity: the heap an agent's kept identity text holds
@@ -34,7 +37,7 @@ import { createFleet } from '../src/fleet/fleet.js'
 import { compileScenario } from '../src/fleet/scenario-program.js'
 import { SLOTS } from '../src/fleet/shown-identities.js'
 import { writeAgentItemBytes } from '../src/http/item-bytes.js'
-import { ItemFragments } from '../src/http/item-writer.js'
+import { ItemFragments, type Keeping } from '../src/http/item-writer.js'
 import { ListBytes, type WriteItem } from '../src/http/list-bytes.js'
 import { SHARED_CHUNK_BYTES } from '../src/http/shared-list.js'
 import { SlabPool } from '../src/http/slab-pool.js'
@@ -83,6 +86,9 @@ export interface ItemsResults {
   /** a list of KEPT_LIST_AGENTS, its identities kept */
   keptJson: FormatFigures
   keptXml: FormatFigures
+  /** the same list keeping its items' bytes, the clock paused: every item copied */
+  copiedJson: FormatFigures
+  copiedXml: FormatFigures
   identityBytes: number
   fragmentBytes: number
 }
@@ -107,17 +113,19 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
     const slabs = new SlabPool()
 
     /**
-     * One pass over the ONLINE agents as a streamed list writes them (`kept`: the first
-     * KEPT_LIST_AGENTS, as a shared list keeping their identities); items and bytes written.
+     * One pass over the ONLINE agents as a streamed list writes them (keeping 'nothing'), or
+     * over the first KEPT_LIST_AGENTS as a shared list does, keeping their identities (and with
+     * 'item' their items' bytes); items and bytes written.
      */
-    const pass = async (format: 'json' | 'xml', fragments: ItemFragments, kept: boolean) => {
+    const pass = async (format: 'json' | 'xml', fragments: ItemFragments, keeping: Keeping) => {
+      const kept = keeping !== 'nothing'
       let items = 0
       let bytes = 0
       const all = fleet.indices(online)
       const indices = (kept ? firstOf(all, KEPT_LIST_AGENTS) : all)[Symbol.iterator]()
       const write: WriteItem = (out, index) => {
         items++
-        return writeAgentItemBytes(out, format, fleet, index, false, base, fragments, kept ? 'identity' : 'nothing')
+        return writeAgentItemBytes(out, format, fleet, index, false, base, fragments, keeping)
       }
       // A shared list's chunks are cut from slabs used again once it is sent (SlabPool), as the server's are.
       const list = new ListBytes(textEnvelope(format, 'agentinfo', []), indices, write, kept ? { chunkBytes: SHARED_CHUNK_BYTES, slabs } : {})
@@ -132,9 +140,12 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
       }
     }
 
-    const figures = async (format: 'json' | 'xml', kept = false): Promise<FormatFigures> => {
+    const figures = async (format: 'json' | 'xml', keeping: Keeping = 'nothing'): Promise<FormatFigures> => {
+      const kept = keeping !== 'nothing'
       const fragments = new ItemFragments()
-      await pass(format, fragments, kept)
+      await pass(format, fragments, keeping)
+      // Kept items are kept the second time they are written (the first checks the identity).
+      if (keeping === 'item') await pass(format, fragments, keeping)
       gc()
       let scavenges = 0
       let fullGcs = 0
@@ -150,7 +161,7 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
       let bytes = 0
       const cpu = process.cpuUsage()
       for (let k = 0; k < (kept ? KEPT_LIST_PASSES : 1) * options.passes; k++) {
-        const done = await pass(format, fragments, kept)
+        const done = await pass(format, fragments, keeping)
         items += done.items
         bytes += done.bytes
       }
@@ -198,9 +209,11 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
     // kept identity above must not find kept; with the clock still paused, as these lists are
     // short enough that the step rounds' CPU (other threads, which process.cpuUsage counts too)
     // would be most of theirs.
-    const keptJson = await figures('json', true)
-    const keptXml = await figures('xml', true)
-    return { agents: options.agents, passes: options.passes, json, xml, keptJson, keptXml, identityBytes, fragmentBytes }
+    const keptJson = await figures('json', 'identity')
+    const keptXml = await figures('xml', 'identity')
+    const copiedJson = await figures('json', 'item')
+    const copiedXml = await figures('xml', 'item')
+    return { agents: options.agents, passes: options.passes, json, xml, keptJson, keptXml, copiedJson, copiedXml, identityBytes, fragmentBytes }
   } finally {
     await fleet.close()
   }
@@ -248,6 +261,8 @@ async function main(): Promise<number> {
       row('XML, all, longer than what is kept', figures.xml),
       row(`JSON, the first ${KEPT_LIST_AGENTS}, identities kept`, figures.keptJson),
       row(`XML, the first ${KEPT_LIST_AGENTS}, identities kept`, figures.keptXml),
+      row(`JSON, the first ${KEPT_LIST_AGENTS}, items kept (copied)`, figures.copiedJson),
+      row(`XML, the first ${KEPT_LIST_AGENTS}, items kept (copied)`, figures.copiedXml),
       `kept identity: ${figures.identityBytes} bytes an agent`,
       `kept fragment's bytes: ${figures.fragmentBytes} bytes an agent and format`,
       `results: ${file}`,

@@ -386,7 +386,8 @@ class FormatStore {
  * object and the map's entry: 242 MB for 100k agents in both formats, `node --expose-gc`, heap
  * used before and after), its last item about as much again, and its bytes, once a streamed list
  * wrote it (FragmentBytes), 1.4 kB more (`npm run bench:items`,
- * bench/results/items-2026-11-24T08-53-37.json), so the bound is what a client asks about often:
+ * bench/results/items-2026-11-24T08-53-37.json), and its last streamed item's bytes a slot of
+ * KEPT_BYTES_ROOM (1,280 bytes) more. So the bound is what a client asks about often:
  * 20,000 agents. A list longer than that is written without keeping (`keep` false): keeping
  * would only push out the fragments a list of its own agents needs next.
  */

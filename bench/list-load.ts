@@ -1,0 +1,144 @@
+/**
+ * Clients listing the ONLINE agents over and over, from a process of their own, against fleetsim
+ * as the bench starts it (a child process with serve's defaults, bench/lib/target.ts):
+ *
+ *   npm run bench:list-load -- [--agents 10000] [--clients 2] [--format json|xml] [--speed 600]
+ *                              [--seconds 4] [--rounds 3] [--out bench/results]
+ *
+ * Each round, `--clients` kept-alive connections (bench/lib/list-client.ts, forked) ask for
+ * agentinfo?agentstate=ONLINE for `--seconds`, each as soon as its last answer was read to its
+ * end; a round before them warms up and is not counted. Reports, per round, the answers a second
+ * and the server's CPU per answer (its whole process: the step workers included). No bare
+ * server and no targets: figures to compare commits by, with the client in a process of its
+ * own where `npm run bench` reads large answers in its own process (bench/README.md, "Items of
+ * a streamed list kept as bytes").
+ */
+import { fork } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import type { ListClientResult, ListClientSpec } from './lib/list-client.js'
+import { AUTH_HEADERS, LIVELY_SCENARIO, REST } from './lib/context.js'
+import { RESULTS_DIR, commandResults, writeCommandResults } from './lib/results.js'
+import { startTarget, type Target } from './lib/target.js'
+
+const CLIENT = fileURLToPath(new URL('./lib/list-client.ts', import.meta.url))
+
+export interface ListLoadOptions {
+  agents: number
+  clients: number
+  format: 'json' | 'xml'
+  speed: number
+  seconds: number
+  rounds: number
+}
+
+export interface ListLoadRound {
+  answers: number
+  answersPerSecond: number
+  /** the server's CPU (every thread of its process) over the round, per answer */
+  serverCpuMsPerAnswer: number
+  bytesPerAnswer: number
+  failed: number
+}
+
+/** One round of the clients against `target`, the server's CPU measured around it. */
+async function round(target: Target, options: ListLoadOptions): Promise<ListLoadRound> {
+  const spec: ListClientSpec = {
+    origin: target.origin,
+    path: `${REST}/agentinfo?agentstate=ONLINE`,
+    headers: { ...AUTH_HEADERS, accept: options.format === 'json' ? 'application/json' : 'application/xml' },
+    clients: options.clients,
+    seconds: options.seconds
+  }
+  await target.command({ op: 'cpu-start' })
+  const result = await new Promise<ListClientResult>((resolve, reject) => {
+    const child = fork(CLIENT, [JSON.stringify(spec)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    child.once('message', (message) => resolve(message as ListClientResult))
+    child.once('error', reject)
+    child.once('exit', (code) => reject(new Error(`the list client exited with code ${code} before it reported`)))
+  })
+  const cpu = await target.command({ op: 'cpu-stop' })
+  const per = (n: number) => (result.answers === 0 ? 0 : n / result.answers)
+  return {
+    answers: result.answers,
+    answersPerSecond: Number((result.answers / result.wallSeconds).toFixed(1)),
+    serverCpuMsPerAnswer: Number(per(cpu.cpuMs).toFixed(1)),
+    bytesPerAnswer: Math.round(per(result.bytes)),
+    failed: result.failed
+  }
+}
+
+export async function measureListLoad(options: ListLoadOptions): Promise<{ options: ListLoadOptions; rounds: ListLoadRound[] }> {
+  const target = await startTarget({ kind: 'fleetsim', agents: options.agents, seed: 7, scenario: LIVELY_SCENARIO, speed: options.speed, paused: false, caFingerprint: 'AA:BB' })
+  try {
+    await round(target, { ...options, seconds: Math.min(options.seconds, 1) })
+    const rounds: ListLoadRound[] = []
+    for (let k = 0; k < options.rounds; k++) rounds.push(await round(target, options))
+    return { options, rounds }
+  } finally {
+    await target.close()
+  }
+}
+
+const USAGE =
+  'usage: npm run bench:list-load -- [--agents 10000] [--clients 2] [--format json|xml] [--speed 600] [--seconds 4] [--rounds 3] [--out bench/results]'
+
+/** The command line, or a sentence saying what is wrong with it. */
+function options(): (ListLoadOptions & { out: string | undefined }) | string {
+  let values: Record<string, string | undefined>
+  try {
+    ;({ values } = parseArgs({
+      options: {
+        agents: { type: 'string', default: '10000' },
+        clients: { type: 'string', default: '2' },
+        format: { type: 'string', default: 'json' },
+        speed: { type: 'string', default: '600' },
+        seconds: { type: 'string', default: '4' },
+        rounds: { type: 'string', default: '3' },
+        out: { type: 'string' }
+      }
+    }))
+  } catch (error) {
+    return (error as Error).message
+  }
+  const whole = (name: string, min: number): number | string => {
+    const n = Number(values[name])
+    return Number.isInteger(n) && n >= min ? n : `--${name} must be a whole number of at least ${min}, got ${JSON.stringify(values[name])}`
+  }
+  const agents = whole('agents', 1)
+  const clients = whole('clients', 1)
+  const rounds = whole('rounds', 1)
+  const speed = Number(values.speed)
+  const seconds = Number(values.seconds)
+  for (const checked of [agents, clients, rounds]) if (typeof checked === 'string') return checked
+  if (values.format !== 'json' && values.format !== 'xml') return `--format must be json or xml, got ${JSON.stringify(values.format)}`
+  if (!(speed > 0)) return `--speed must be a number above 0, got ${JSON.stringify(values.speed)}`
+  if (!(seconds > 0)) return `--seconds must be a number above 0, got ${JSON.stringify(values.seconds)}`
+  return { agents: agents as number, clients: clients as number, rounds: rounds as number, format: values.format, speed, seconds, out: values.out }
+}
+
+async function main(): Promise<number> {
+  const parsed = options()
+  if (typeof parsed === 'string') {
+    process.stderr.write(`bench:list-load: ${parsed}\n${USAGE}\n`)
+    return 2
+  }
+  const { out, ...load } = parsed
+  const began = performance.now()
+  const measured = await measureListLoad(load)
+  const command = `npm run bench:list-load -- --agents ${load.agents} --clients ${load.clients} --format ${load.format} --speed ${load.speed} --seconds ${load.seconds} --rounds ${load.rounds}`
+  const file = await writeCommandResults(out ?? RESULTS_DIR, { ...commandResults('list-load', command, began), ...measured })
+  process.stdout.write(
+    [
+      `ONLINE of ${load.agents} agents, ${load.format.toUpperCase()}, speed ${load.speed}, ${load.clients} clients in a process of their own, rounds of ${load.seconds} s:`,
+      '| round | answers a second | server CPU per answer | bytes an answer | failed |',
+      '|--:|--:|--:|--:|--:|',
+      ...measured.rounds.map((r, k) => `| ${k + 1} | ${r.answersPerSecond} | ${r.serverCpuMsPerAnswer} ms | ${r.bytesPerAnswer} | ${r.failed} |`),
+      `results: ${file}`,
+      ''
+    ].join('\n')
+  )
+  return measured.rounds.some((r) => r.failed > 0 || r.answers === 0) ? 1 : 0
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = await main()

@@ -1,0 +1,36 @@
+/**
+ * `npm run bench:list-load` on a small fleet: its clients, in a process of their own, get whole
+ * lists of the ONLINE agents in both formats, and the figures are the ones it says. Timings are
+ * not checked. A bad command line is refused with a sentence and the usage.
+ */
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { measureListLoad } from '../../bench/list-load.js'
+
+describe('the list load benchmark', () => {
+  it('lists the ONLINE agents from a client process, in JSON and XML, and measures the server per answer', { timeout: 60_000 }, async () => {
+    const bytes: Record<string, number> = {}
+    for (const format of ['json', 'xml'] as const) {
+      const { rounds } = await measureListLoad({ agents: 1000, clients: 2, format, speed: 600, seconds: 0.5, rounds: 1 })
+      expect(rounds).toHaveLength(1)
+      const [round] = rounds
+      expect(round.failed).toBe(0)
+      expect(round.answers).toBeGreaterThan(2)
+      expect(round.answersPerSecond).toBeGreaterThan(0)
+      expect(round.serverCpuMsPerAnswer).toBeGreaterThan(0)
+      // Most of 1,000 agents are ONLINE, several hundred bytes each.
+      expect(round.bytesPerAnswer).toBeGreaterThan(500 * 500)
+      bytes[format] = round.bytesPerAnswer
+    }
+    expect(bytes.xml).toBeGreaterThan(bytes.json)
+  })
+
+  it('refuses a bad option with what was wrong and the usage', { timeout: 30_000 }, async () => {
+    const run = promisify(execFile)
+    const failed = await run(process.execPath, ['--import', 'tsx', 'bench/list-load.ts', '--format', 'yaml']).catch((error: { code: number; stderr: string }) => error)
+    expect('code' in failed ? failed.code : 0).toBe(2)
+    expect('stderr' in failed ? failed.stderr : '').toContain('--format must be json or xml, got "yaml"')
+    expect('stderr' in failed ? failed.stderr : '').toContain('usage: npm run bench:list-load')
+  })
+})
