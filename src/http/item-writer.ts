@@ -557,10 +557,12 @@ export function writeItem(format: Format, view: AgentView, base: LinkBase, fragm
 /**
  * What writing an item keeps for the next answers:
  * - `item`: the agent's identity text, its fragment and the item itself (sent again while the
- *   agent has not changed and the manager has not polled it since);
+ *   agent has not changed and the manager has not polled it since): as text here, as bytes when
+ *   a list that streams writes it (writeAgentItemBytes in item-bytes.ts);
  * - `identity`: the identity text and the fragment only, for items that will be stale before
  *   they are asked for again (lists while the fleet moves faster than they are made,
- *   AnswerCache.listsWorthKeeping): keeping them costs a copy and a GC promotion each. An item
+ *   AnswerCache.listsWorthKeeping): keeping them as text costs a copy and a GC promotion each
+ *   (as bytes, in pages outside the heap, it costs neither, and a list that streams keeps them). An item
  *   kept earlier is still sent while it holds (a check of a few numbers): at speed 1 a list
  *   streams now and then too, when a step round came while the one before it was made;
  * - `nothing`: a list longer than the fragments kept, which would only push out the fragments
