@@ -562,7 +562,7 @@ export function writeItem(format: Format, view: AgentView, base: LinkBase, fragm
  * - `identity`: the identity text and the fragment only, for items that will be stale before
  *   they are asked for again (lists while the fleet moves faster than they are made,
  *   AnswerCache.listsWorthKeeping): keeping them as text costs a copy and a GC promotion each
- *   (as bytes, in pages outside the heap, it costs neither, and a list that streams keeps them). An item
+ *   (as bytes, in pages outside the heap, a copy and no GC; a list that streams keeps them so). An item
  *   kept earlier is still sent while it holds (a check of a few numbers): at speed 1 a list
  *   streams now and then too, when a step round came while the one before it was made;
  * - `nothing`: a list longer than the fragments kept, which would only push out the fragments
