@@ -93,6 +93,11 @@ export class ChunkWriter {
     return this.slab.copy(target, at, this.start + from, this.pos)
   }
 
+  /** Takes back what was written since the chunk was `length` bytes long (ListBytes: an item left out once written). */
+  rewind(length: number): void {
+    this.pos = this.start + length
+  }
+
   /** Bytes already encoded. */
   bytes(source: Uint8Array): void {
     this.ensure(source.length)

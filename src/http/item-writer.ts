@@ -579,6 +579,24 @@ export type ItemSource = Pick<Fleet, 'view' | 'agentRevision' | 'polledAt' | 'id
  * fresh view and kept with its fragment, as much as `keeping` says.
  */
 export function writeAgentItem(format: Format, fleet: ItemSource, index: number, withModules: boolean, base: LinkBase, fragments: ItemFragments, keeping: Keeping = 'item'): string {
+  return writeWantedItem(format, fleet, index, withModules, base, fragments, keeping, undefined) as string
+}
+
+/**
+ * writeAgentItem, or undefined when the state the item shows is not one of `wanted`: a list by
+ * state chooses its agents by their state a moment before it reads each one, and a step worker
+ * may move an agent in between; the list then leaves the item out, as if chosen a moment later.
+ */
+export function writeWantedItem(
+  format: Format,
+  fleet: ItemSource,
+  index: number,
+  withModules: boolean,
+  base: LinkBase,
+  fragments: ItemFragments,
+  keeping: Keeping,
+  wanted: ReadonlySet<string> | undefined
+): string | undefined {
   // Read before the view: if the agent moves while it is read, the stamps are already stale and
   // the item is written again next time, never sent for a state it does not show.
   const revision = fleet.agentRevision(index)
@@ -587,9 +605,10 @@ export function writeAgentItem(format: Format, fleet: ItemSource, index: number,
   const keepIdentity = keeping !== 'nothing'
   if (keepIdentity) {
     const kept = fragments.item(format, index, base, withModules, revision, polledAt, identity)
-    if (kept !== undefined) return kept
+    if (kept !== undefined) return wanted === undefined || wanted.has(fragments.keptStatus(format, index) as string) ? kept : undefined
   }
   const view = fleet.view(index, withModules, keepIdentity)
+  if (wanted !== undefined && !wanted.has(view.status)) return undefined
   const f = fragments.get(format, view, base, keepIdentity)
   const text = format === 'json' ? jsonItem(view, f) : xmlItem(view, f)
   // An odd revision is a write under way: the view waited for its end, the stamp did not.

@@ -20,6 +20,7 @@ export class ListBytes implements ChunkSource<Buffer> {
   private items = 0
   private readonly seen: string[] = []
   private readonly chunkBytes: number
+  private readonly wanted: ReadonlySet<string> | undefined
 
   constructor(
     private readonly envelope: TextEnvelope,
@@ -30,10 +31,17 @@ export class ListBytes implements ChunkSource<Buffer> {
       slabs?: SlabPool
       /** bytes a chunk holds at least (but the last), one item more at most; STREAM_CHUNK_CHARS unless said */
       chunkBytes?: number
+      /**
+       * the states a list by state shows: an item written showing another is taken back. The
+       * agents are chosen by their state a moment before each is read, and a step worker may
+       * move one in between; the list leaves it out, as if it had been chosen a moment later.
+       */
+      states?: ReadonlySet<string>
     } = {}
   ) {
     this.out = new ChunkWriter(options.slabs)
     this.chunkBytes = options.chunkBytes ?? STREAM_CHUNK_CHARS
+    this.wanted = options.states
   }
 
   /** The agent states the list showed so far, in the order they first appeared. */
@@ -53,8 +61,15 @@ export class ListBytes implements ChunkSource<Buffer> {
         out.text(this.envelope.tail)
         return { chunk: out.take(), last: true }
       }
-      if (this.items++ > 0) out.ascii(this.envelope.separator)
-      this.note(this.write(out, next.value))
+      const before = out.length
+      if (this.items > 0) out.ascii(this.envelope.separator)
+      const state = this.write(out, next.value)
+      if (this.wanted !== undefined && !this.wanted.has(state)) {
+        out.rewind(before)
+        continue
+      }
+      this.items++
+      this.note(state)
     }
     return { chunk: out.take(), last: false }
   }

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
-import { ItemFragments, writeAgentItem, writeItem, type Keeping } from '../../src/http/item-writer.js'
+import { ItemFragments, writeAgentItem, writeItem, writeWantedItem, type Keeping } from '../../src/http/item-writer.js'
 import { writeAgentItemBytes, type FigureSource } from '../../src/http/item-bytes.js'
 import { ChunkWriter } from '../../src/http/chunk-writer.js'
 import type { LinkBase } from '../../src/http/links.js'
@@ -137,6 +137,26 @@ describe('items kept between answers', () => {
     const restarted = item()
     expect(restarted.written).toBe(true)
     expect(JSON.parse(restarted.text).content.status).toBe('ONLINE')
+  })
+})
+
+describe('items of a list by state (writeWantedItem)', () => {
+  const t = eachTest()
+
+  it('are left out once their agent shows another state, whether kept or written anew', async () => {
+    const online = new Set(['ONLINE'])
+    const wanted = (states: Set<string>, keeping: Keeping = 'item') => writeWantedItem('json', t.source, t.index, false, BASE, t.fragments, keeping, states)
+    expect(wanted(online)).toBe(writeAgentItem('json', t.fleet, t.index, false, BASE, new ItemFragments(), 'nothing'))
+    // Kept now: the same text, sent from what was kept.
+    const views = t.seen.views
+    expect(wanted(online)).toBeDefined()
+    expect(t.seen.views).toBe(views)
+    await t.fleet.stopAgents([t.index])
+    expect(wanted(online)).toBeUndefined()
+    expect(JSON.parse(wanted(new Set(['ERROR'])) as string).content.status).toBe('ERROR')
+    // Kept as ERROR: left out of an ONLINE list from what was kept as well.
+    expect(wanted(online)).toBeUndefined()
+    expect(wanted(online, 'nothing')).toBeUndefined()
   })
 })
 

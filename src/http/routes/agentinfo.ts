@@ -7,7 +7,7 @@ import { apiError } from '../../protocol/errors.js'
 import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
 import { EAGER_ITEMS, itemsAnswerInTurns, sendChunks, sendItemTexts, sendAnswer, sendKept, sizedItemsAnswer, textEnvelope } from '../reply.js'
-import { writeAgentItem, type Keeping } from '../item-writer.js'
+import { writeAgentItem, writeWantedItem, type Keeping } from '../item-writer.js'
 import { writeAgentItemBytes } from '../item-bytes.js'
 import { ListBytes, type WriteItem } from '../list-bytes.js'
 import { SHARED_CHUNK_BYTES } from '../shared-list.js'
@@ -83,9 +83,22 @@ const MODULES_WEIGHT = 4
  * are worth keeping: when the fleet moves faster than a list is made, every item is stale
  * before the next list asks for it.
  */
-function* itemTexts(kit: RouteKit, fleet: Fleet, format: Format, base: LinkBase, indices: Iterable<number>, withModules: boolean, expected: number): Generator<string> {
+function* itemTexts(
+  kit: RouteKit,
+  fleet: Fleet,
+  format: Format,
+  base: LinkBase,
+  indices: Iterable<number>,
+  withModules: boolean,
+  expected: number,
+  states: ReadonlySet<string> | undefined
+): Generator<string> {
   const keeping: Keeping = expected > kit.fragments.capacity ? 'nothing' : kit.answers.listsWorthKeeping ? 'item' : 'identity'
-  for (const index of indices) yield agentItemText(kit, fleet, format, base, index, withModules, keeping)
+  for (const index of indices) {
+    // Undefined: the agent left the states asked for after the list chose it (writeWantedItem).
+    const text = writeWantedItem(format, fleet, index, withModules, base, kit.fragments, keeping, states)
+    if (text !== undefined) yield text
+  }
 }
 
 /**
@@ -103,11 +116,12 @@ function listBytes(
   withModules: boolean,
   expected: number,
   links: Link[],
+  states: ReadonlySet<string> | undefined,
   shared?: { slabs: SlabPool; chunkBytes: number }
 ): ListBytes {
   const keeping = expected > kit.fragments.capacity ? 'nothing' : 'item'
   const write: WriteItem = (out, index) => writeAgentItemBytes(out, format, fleet, index, withModules, base, kit.fragments, keeping)
-  return new ListBytes(textEnvelope(format, 'agentinfo', links), indices[Symbol.iterator](), write, shared)
+  return new ListBytes(textEnvelope(format, 'agentinfo', links), indices[Symbol.iterator](), write, { ...shared, states })
 }
 
 /** The items, then `made()` once the last was written (not when the client went away before). */
@@ -144,7 +158,7 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const indices = fleet.indices(states)
       const { agents, byState } = fleet.counts()
       const expected = states === undefined ? agents : [...states].reduce((sum, state) => sum + byState[state], 0)
-      const items = itemTexts(kit, fleet, request.format, base, indices, withModules, expected)
+      const items = itemTexts(kit, fleet, request.format, base, indices, withModules, expected, states)
       // A list of up to MAX_KEPT_LIST_AGENTS is made whole and kept, like an answer by name,
       // while no agent has changed (a dashboard polling a list at speed 1 gets it made once a
       // virtual second), and made once for requests that come together. A longer one streams,
@@ -157,14 +171,14 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const stamp = answers.stampList(withModules ? expected * MODULES_WEIGHT : expected)
       if (stamp === undefined) {
         if (expected <= EAGER_ITEMS) return sendItemTexts(request, reply, 'agentinfo', items, links, expected)
-        const list = listBytes(kit, fleet, request.format, base, indices, withModules, expected, links)
+        const list = listBytes(kit, fleet, request.format, base, indices, withModules, expected, links, states)
         request.streamedStates = () => list.states
         return sendChunks(request, reply, list)
       }
       if (!answers.listsWorthKeeping) {
         if (expected <= EAGER_ITEMS) return sendItemTexts(request, reply, 'agentinfo', thenNote(items, () => answers.listMade(stamp)), links, expected)
         // Held whole until every request for it has it sent, so its memory can be used again (slab-pool.ts).
-        const bytes = () => listBytes(kit, fleet, request.format, base, indices, withModules, expected, links, { slabs: kit.slabs, chunkBytes: SHARED_CHUNK_BYTES })
+        const bytes = () => listBytes(kit, fleet, request.format, base, indices, withModules, expected, links, states, { slabs: kit.slabs, chunkBytes: SHARED_CHUNK_BYTES })
         const shared = answers.sharedList(request.url, request.format, encrypted, request.host, reply.raw, bytes, () => answers.listMade(stamp))
         request.streamedStates = shared.states
         return sendAnswer(request, reply, shared.body)
