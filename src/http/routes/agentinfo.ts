@@ -77,26 +77,33 @@ export function keepByName(kit: Pick<RouteKit, 'answers' | 'fragments' | 'manage
 /** An item with modules is about four times one without: a list is kept up to a quarter as many agents then. */
 const MODULES_WEIGHT = 4
 
+/** What a list by state (or of every agent) is made of, whichever way it is written. */
+interface ListRequest {
+  kit: RouteKit
+  fleet: Fleet
+  format: Format
+  base: LinkBase
+  /** the agents chosen, by state or all of them */
+  indices: Iterable<number>
+  withModules: boolean
+  /** how many agents the list is expected to hold (the counts by state) */
+  expected: number
+  /** the states asked for; an agent that left them after it was chosen is left out */
+  states: ReadonlySet<string> | undefined
+}
+
 /**
  * A list's items as text, for the lists sent whole or kept. Their identity parts are kept only
  * if the whole list fits the bound (ItemFragments), and the items themselves only while lists
  * are worth keeping: when the fleet moves faster than a list is made, every item is stale
  * before the next list asks for it.
  */
-function* itemTexts(
-  kit: RouteKit,
-  fleet: Fleet,
-  format: Format,
-  base: LinkBase,
-  indices: Iterable<number>,
-  withModules: boolean,
-  expected: number,
-  states: ReadonlySet<string> | undefined
-): Generator<string> {
+function* itemTexts(list: ListRequest): Generator<string> {
+  const { kit, expected } = list
   const keeping: Keeping = expected > kit.fragments.capacity ? 'nothing' : kit.answers.listsWorthKeeping ? 'item' : 'identity'
-  for (const index of indices) {
+  for (const index of list.indices) {
     // Undefined: the agent left the states asked for after the list chose it (writeWantedItem).
-    const text = writeWantedItem(format, fleet, index, withModules, base, kit.fragments, keeping, states)
+    const text = writeWantedItem(list.format, list.fleet, index, list.withModules, list.base, kit.fragments, keeping, list.states)
     if (text !== undefined) yield text
   }
 }
@@ -107,21 +114,11 @@ function* itemTexts(
  * made. Up to as many agents as fragments are kept, each item's identity part and its bytes are
  * (writeAgentItemBytes, 'item'): the next list copies the items of the agents that have not moved.
  */
-function listBytes(
-  kit: RouteKit,
-  fleet: Fleet,
-  format: Format,
-  base: LinkBase,
-  indices: Iterable<number>,
-  withModules: boolean,
-  expected: number,
-  links: Link[],
-  states: ReadonlySet<string> | undefined,
-  shared?: { slabs: SlabPool; chunkBytes: number }
-): ListBytes {
-  const keeping = expected > kit.fragments.capacity ? 'nothing' : 'item'
+function listBytes(list: ListRequest, links: Link[], shared?: { slabs: SlabPool; chunkBytes: number }): ListBytes {
+  const { kit, fleet, format, base, withModules } = list
+  const keeping = list.expected > kit.fragments.capacity ? 'nothing' : 'item'
   const write: WriteItem = (out, index) => writeAgentItemBytes(out, format, fleet, index, withModules, base, kit.fragments, keeping)
-  return new ListBytes(textEnvelope(format, 'agentinfo', links), indices[Symbol.iterator](), write, { ...shared, states })
+  return new ListBytes(textEnvelope(format, 'agentinfo', links), list.indices[Symbol.iterator](), write, { ...shared, states: list.states })
 }
 
 /** The items, then `made()` once the last was written (not when the client went away before). */
@@ -158,7 +155,8 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const indices = fleet.indices(states)
       const { agents, byState } = fleet.counts()
       const expected = states === undefined ? agents : [...states].reduce((sum, state) => sum + byState[state], 0)
-      const items = itemTexts(kit, fleet, request.format, base, indices, withModules, expected, states)
+      const list: ListRequest = { kit, fleet, format: request.format, base, indices, withModules, expected, states }
+      const items = itemTexts(list)
       // A list of up to MAX_KEPT_LIST_AGENTS is made whole and kept, like an answer by name,
       // while no agent has changed (a dashboard polling a list at speed 1 gets it made once a
       // virtual second), and made once for requests that come together. A longer one streams,
@@ -171,14 +169,14 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const stamp = answers.stampList(withModules ? expected * MODULES_WEIGHT : expected)
       if (stamp === undefined) {
         if (expected <= EAGER_ITEMS) return sendItemTexts(request, reply, 'agentinfo', items, links, expected)
-        const list = listBytes(kit, fleet, request.format, base, indices, withModules, expected, links, states)
-        request.streamedStates = () => list.states
-        return sendChunks(request, reply, list)
+        const streamed = listBytes(list, links)
+        request.streamedStates = () => streamed.states
+        return sendChunks(request, reply, streamed)
       }
       if (!answers.listsWorthKeeping) {
         if (expected <= EAGER_ITEMS) return sendItemTexts(request, reply, 'agentinfo', thenNote(items, () => answers.listMade(stamp)), links, expected)
         // Held whole until every request for it has it sent, so its memory can be used again (slab-pool.ts).
-        const bytes = () => listBytes(kit, fleet, request.format, base, indices, withModules, expected, links, states, { slabs: kit.slabs, chunkBytes: SHARED_CHUNK_BYTES })
+        const bytes = () => listBytes(list, links, { slabs: kit.slabs, chunkBytes: SHARED_CHUNK_BYTES })
         const shared = answers.sharedList(request.url, request.format, encrypted, request.host, reply.raw, bytes, () => answers.listMade(stamp))
         request.streamedStates = shared.states
         return sendAnswer(request, reply, shared.body)
