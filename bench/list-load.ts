@@ -55,7 +55,8 @@ async function round(target: Target, options: ListLoadOptions): Promise<ListLoad
     const child = fork(CLIENT, [JSON.stringify(spec)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
     child.once('message', (message) => resolve(message as ListClientResult))
     child.once('error', reject)
-    child.once('exit', (code) => reject(new Error(`the list client exited with code ${code} before it reported`)))
+    // 'close' rather than 'exit': it comes once the channel is closed, after every message it carried.
+    child.once('close', (code) => reject(new Error(`the list client exited with code ${code} before it reported`)))
   })
   const cpu = await target.command({ op: 'cpu-stop' })
   const per = (n: number) => (result.answers === 0 ? 0 : n / result.answers)
