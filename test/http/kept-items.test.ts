@@ -1,7 +1,9 @@
 /**
- * Items kept between answers (writeAgentItem, src/http/item-writer.ts): an agent's item is
- * sent again while the agent has not changed and the manager has not polled it since, and
- * written anew (the same text the generic path would write) as soon as any of that moves.
+ * Items kept between answers (writeAgentItem, src/http/item-writer.ts; as bytes, by the lists
+ * that stream, writeAgentItemBytes in src/http/item-bytes.ts): an agent's item is sent again
+ * while the agent has not changed and the manager has not polled it since, and written anew
+ * (the same text the generic path would write) as soon as any of that moves. A list by state
+ * leaves out an item whose agent shows another state once read (writeWantedItem).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
