@@ -15,17 +15,9 @@ import { formatLocalMinute } from '../manager/time-format.js'
 import type { Format } from '../protocol/negotiation.js'
 import { AGENT_STATES, stateName } from '../protocol/states.js'
 import type { ChunkWriter } from './chunk-writer.js'
-import {
-  jsonLinksOf,
-  jsonModule,
-  xmlLinksOf,
-  xmlModule,
-  type Fragment,
-  type FragmentBytes,
-  type ItemFragments,
-  type ItemSource,
-  type Keeping
-} from './item-writer.js'
+import { jsonLinksOf, xmlLinksOf, type Fragment, type FragmentBytes } from './item-fragment.js'
+import { jsonModule, xmlModule, type ItemSource, type Keeping } from './item-writer.js'
+import type { ItemFragments } from './kept-items.js'
 import type { LinkBase } from './links.js'
 
 /** How one format joins an item's pieces, as jsonItem and xmlItem write them. */

@@ -10,7 +10,7 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
 import type { Manager } from '../manager/manager.js'
 import type { AnswerCache } from './answer-cache.js'
-import type { ItemFragments } from './item-writer.js'
+import type { ItemFragments } from './kept-items.js'
 import type { SlabPool } from './slab-pool.js'
 import type { AuthCheck } from '../protocol/auth.js'
 import { apiError } from '../protocol/errors.js'
@@ -28,7 +28,7 @@ export interface RouteKit {
   appVersion: string
   /** finished agentinfo-by-name answers, kept while still true (answer-cache.ts) */
   answers: AnswerCache
-  /** agents' identity parts of agentinfo items, written once (item-writer.ts) */
+  /** agents' identity parts and last items of agentinfo, kept between answers (kept-items.ts) */
   fragments: ItemFragments
   /** memory of the lists made once for several requests, used again once they are sent (slab-pool.ts) */
   slabs: SlabPool

@@ -7,7 +7,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
-import { ItemFragments, writeAgentItem, writeItem, writeWantedItem, type Keeping } from '../../src/http/item-writer.js'
+import { writeAgentItem, writeItem, writeWantedItem, type Keeping } from '../../src/http/item-writer.js'
+import { ItemFragments } from '../../src/http/kept-items.js'
 import { writeAgentItemBytes, type FigureSource } from '../../src/http/item-bytes.js'
 import { ChunkWriter } from '../../src/http/chunk-writer.js'
 import type { LinkBase } from '../../src/http/links.js'
