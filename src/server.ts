@@ -79,9 +79,10 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
 
   // The CA exists even with --http: addagent's ca-fingerprint and certificateinfo refer to it,
   // and a client keeps the same fingerprint whichever transport it uses.
-  const tls = await loadOrCreateTls({ dataDir: config.dataDir, hosts: certificateHosts(config.host) })
+  // A server certificate issued for this start is written once the server listens: a start that
+  // cannot listen (a --host not on this machine, a port in use) keeps the last good one.
+  const tls = await loadOrCreateTls({ dataDir: config.dataDir, hosts: certificateHosts(config.host), serverWrite: 'later' })
   if (tls.created.ca) logger.info({ caPath: tls.caPath, fingerprint: tls.ca.fingerprint }, 'created a certificate authority')
-  if (tls.created.server) logger.info({ reason: tls.serverReason }, 'issued a server certificate')
 
   const { fleet, manager } = await startSimulation(config, tls.ca, logger, scenario)
   const saveState = stateSaver(config, fleet, manager, tls.ca, logger)
@@ -114,7 +115,11 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
         logger.warn({ refused, addresses, limit: config.maxConnectionsPerClient }, 'connections refused: over --max-connections-per-client')
     })
     await listen(server, config.host, config.port)
+    await tls.saveServerCertificate()
+    if (tls.created.server) logger.info({ reason: tls.serverReason }, 'issued a server certificate')
   } catch (error) {
+    // Listening but the certificate could not be written: nobody has been told of this server yet.
+    if (server?.listening === true) await new Promise((resolve) => (server as Server).close(resolve))
     await app.close()
     await fleet.close()
     throw error

@@ -67,6 +67,12 @@ export interface TlsOptions {
   hosts: readonly string[]
   /** the current time; tests move it to exercise expiry */
   now?: Date
+  /**
+   * When a server certificate issued by this call is written: `now` (the default), or `later`,
+   * by the returned `saveServerCertificate`, e.g. once the server listens, so that a start that
+   * fails (a --host not on this machine) leaves the certificate of the last good start in place.
+   */
+  serverWrite?: 'now' | 'later'
 }
 
 export interface TlsMaterial {
@@ -81,6 +87,8 @@ export interface TlsMaterial {
   created: { ca: boolean; server: boolean }
   /** why the server certificate was issued, when `created.server` */
   serverReason?: string
+  /** writes the server certificate issued by this call, if not yet written (`serverWrite: 'later'`); once */
+  saveServerCertificate(): Promise<void>
 }
 
 /** Stable codes for TLS set-up failures; match on `code`, not on the message. */
@@ -130,13 +138,21 @@ export async function loadOrCreateTls(options: TlsOptions): Promise<TlsMaterial>
   let key = await readOptional(paths.serverKey)
   let cert = await readOptional(paths.server)
   const serverReason = serverCertificateProblem(cert, key, ca.cert, hosts, now)
+  let unsaved: { key: string; cert: string } | undefined
   if (serverReason !== undefined) {
     ;({ key, cert } = await issueServerCertificate(ca, hosts, now))
+    unsaved = { key, cert }
+  }
+  const saveServerCertificate = async () => {
+    if (unsaved === undefined) return
+    const issued = unsaved
+    unsaved = undefined
     // Written aside and renamed: a reader never sees half a file. A crash between the two
     // renames leaves a key that does not match the certificate, which the next start repairs.
-    await replaceFile(paths.serverKey, key, 0o600)
-    await replaceFile(paths.server, cert, 0o644)
+    await replaceFile(paths.serverKey, issued.key, 0o600)
+    await replaceFile(paths.server, issued.cert, 0o644)
   }
+  if (options.serverWrite !== 'later') await saveServerCertificate()
 
   return {
     key: key as string,
@@ -144,7 +160,8 @@ export async function loadOrCreateTls(options: TlsOptions): Promise<TlsMaterial>
     ca: describeCertificate(ca.certPem),
     caPath: paths.ca,
     created: { ca: caCreated, server: serverReason !== undefined },
-    ...(serverReason !== undefined ? { serverReason } : {})
+    ...(serverReason !== undefined ? { serverReason } : {}),
+    saveServerCertificate
   }
 }
 

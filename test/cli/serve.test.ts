@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { X509Certificate } from 'node:crypto'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { request } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,6 +9,7 @@ import { createInterface } from 'node:readline'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parseServeConfig } from '../../src/config.js'
 import { createLogger, startServer, type RunningServer } from '../../src/server.js'
+import { TLS_DIR, TLS_FILES } from '../../src/tls/tls-store.js'
 
 let dataDir: string
 beforeEach(async () => {
@@ -64,6 +66,20 @@ describe('startServer', () => {
     await expect(startServer(taken, { announce: () => undefined, logger: createLogger('silent', { pretty: false }) })).rejects.toThrow(
       `cannot listen on 127.0.0.1:${server.port}: the port is in use (another fleetsim? choose one with --port)`
     )
+  })
+
+  it('keeps the last good server certificate when a start cannot listen on its --host', async () => {
+    const quiet = { announce: () => undefined, logger: createLogger('silent', { pretty: false }) }
+    server = await startServer(parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir], {}), quiet)
+    await server.close()
+    server = undefined
+    const certFile = join(dataDir, TLS_DIR, TLS_FILES.server)
+    const before = await readFile(certFile, 'utf8')
+    // TEST-NET-2: an address no machine of this test has, so the certificate for it is new.
+    const elsewhere = parseServeConfig(['--host', '198.51.100.7', '--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir], {})
+    await expect(startServer(elsewhere, quiet)).rejects.toThrow('the address is not on this machine (check --host)')
+    expect(await readFile(certFile, 'utf8')).toBe(before)
+    expect(new X509Certificate(before).subjectAltName).not.toContain('198.51.100.7')
   })
 })
 
