@@ -91,7 +91,7 @@ export function parseFlags(argv: readonly string[], flags: readonly Flag[], opti
   if (positionals.length > expected.max) {
     const extra = positionals[expected.max]
     const what = expected.max === 0 ? `${options.command} takes only flags` : `${options.command} takes at most ${expected.max} ${expected.name}`
-    throw new ConfigError('FLEETSIM_UNEXPECTED_ARGUMENT', `unexpected argument "${extra}"; ${what} ${seeHelp}`)
+    throw new ConfigError('FLEETSIM_UNEXPECTED_ARGUMENT', `unexpected argument "${extra}"; ${what} ${seeHelp}${underNpm(options.env)}`)
   }
   if (positionals.length < expected.min) {
     throw new ConfigError('FLEETSIM_UNEXPECTED_ARGUMENT', `${options.command} needs ${expected.min === 1 ? 'a' : expected.min} ${expected.name} ${seeHelp}`)
@@ -122,6 +122,17 @@ export function parseFlags(argv: readonly string[], flags: readonly Flag[], opti
 export function invalidValue(flag: Flag, text: string, rule: string, from: Origin = 'flag'): ConfigError {
   const origin = from === 'env' ? ` (from ${envName(flag.name)})` : ''
   return new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag.name} must ${rule}, got "${text}"${origin}`)
+}
+
+/**
+ * A hint when an npm script runs the command: `npm start --agents 50` hands `--agents` to npm
+ * (which warns "Unknown cli config" and drops it) and only `50` to the script.
+ */
+function underNpm(env: ParseOptions['env']): string {
+  const script = env?.npm_lifecycle_event
+  if (script === undefined || script === '') return ''
+  const run = script === 'start' || script === 'test' ? `npm ${script}` : `npm run ${script}`
+  return `; through npm, flags go after "--": ${run} -- --agents 50`
 }
 
 function convert(flag: Flag, text: string | boolean, from: Origin): unknown {

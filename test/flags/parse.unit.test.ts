@@ -68,6 +68,14 @@ describe('parseFlags', () => {
     expect(errorOf(() => parse(['--no-agents'])).code).toBe('FLEETSIM_UNKNOWN_FLAG')
   })
 
+  it('tells a command run by an npm script that its flags go after --', () => {
+    // `npm start --agents 50`: npm takes --agents as its own config and passes only "50".
+    expect(errorOf(() => parse(['50'], { npm_lifecycle_event: 'start' })).message).toBe(
+      'unexpected argument "50"; fleetsim test takes only flags (see fleetsim test --help); through npm, flags go after "--": npm start -- --agents 50'
+    )
+    expect(errorOf(() => parse(['50'], { npm_lifecycle_event: 'fleetsim' })).message).toContain('npm run fleetsim -- --agents 50')
+  })
+
   it('counts positional arguments against what the command takes', () => {
     expect(errorOf(() => parse(['extra'])).message).toBe('unexpected argument "extra"; fleetsim test takes only flags (see fleetsim test --help)')
     const one = { command: 'fleetsim run', positionals: { min: 1, max: 1, name: 'SCENARIO file' } }
