@@ -23,6 +23,7 @@ import { MAX_BODY_BYTES } from './journal/journal-bounds.js'
 import { STORED_LIMIT_DEFAULTS, STORED_LIMIT_FLAGS, type StoredLimits } from './manager/limits.js'
 import { OPERATIONS, type OperationName } from './protocol/operations.js'
 import { DEFAULT_KEPT_BYTES } from './http/answer-cache.js'
+import { libraryHint } from './scenario/library-dir.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -346,7 +347,8 @@ export function parseServeArgs(
   const F = SERVE_FLAGS_BY_KEY
 
   if (given.scenario !== undefined && !context.isFile(given.scenario)) {
-    throw invalidValue(F.scenario, given.scenario, 'name an existing file', flags.origin(F.scenario))
+    const refused = invalidValue(F.scenario, given.scenario, 'name an existing file', flags.origin(F.scenario))
+    throw new ConfigError(refused.code, refused.message + libraryHint(given.scenario))
   }
   const restPassword = passwordFromFile(flags, context, F.password, F.passwordFile) ?? given.password
   const config: ServeConfig = {

@@ -2,12 +2,11 @@
  * The scenario library shipped in `scenarios/`: its location and a listing with descriptions.
  */
 import { readdir } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
+import { LIBRARY_DIR } from './library-dir.js'
 import { loadScenarioFile } from './load.js'
 
-/** `scenarios/` at the package root (the same depth from src/scenario and dist/scenario). */
-export const LIBRARY_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url))
+export { LIBRARY_DIR }
 
 export interface LibraryEntry {
   readonly file: string

@@ -15,6 +15,7 @@ import { LineCounter, parseDocument, type YAMLError } from 'yaml'
 import { aliasProblem, type AliasProblem } from './aliases.js'
 import { Sink, formatPath } from './check.js'
 import { readScenario } from './document.js'
+import { libraryHint } from './library-dir.js'
 import { ScenarioError, type ScenarioIssue } from './errors.js'
 import { faultRule } from './faults.js'
 import { deepFreeze } from './freeze.js'
@@ -177,7 +178,8 @@ export async function loadScenarioFile(path: string): Promise<LoadResult> {
     read = await readText(path)
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message
-    const issue: ScenarioIssue = { code: 'FSC_READ', file: path, path: '', line: null, column: null, message: `cannot read the file (${reason})` }
+    const message = reason === 'ENOENT' ? `no such file${libraryHint(path)}` : `cannot read the file (${reason})`
+    const issue: ScenarioIssue = { code: 'FSC_READ', file: path, path: '', line: null, column: null, message }
     return { ok: false, issues: [issue] }
   }
   if ('tooLarge' in read) return { ok: false, issues: [tooLarge(path, read.tooLarge)] }

@@ -326,7 +326,7 @@ describe('parseServeConfig messages', () => {
   })
 
   it('rejects a scenario file that does not exist', () => {
-    expect(errorOf(['--scenario', 'nope.yaml']).message).toBe('--scenario must name an existing file, got "nope.yaml"')
+    expect(errorOf(['--scenario', 'nope.yaml']).message).toBe('--scenario must name an existing file, got "nope.yaml"; `fleetsim scenario list` lists the library')
   })
 
   it('rejects a speed that is not a positive number', () => {
@@ -354,7 +354,7 @@ describe('parseServeConfig messages', () => {
   })
 
   it('rejects a scenario file named in the environment that does not exist, naming the variable', () => {
-    expect(errorOf([], { FLEETSIM_SCENARIO: 'nope.yaml' }).message).toBe('--scenario must name an existing file, got "nope.yaml" (from FLEETSIM_SCENARIO)')
+    expect(errorOf([], { FLEETSIM_SCENARIO: 'nope.yaml' }).message).toBe('--scenario must name an existing file, got "nope.yaml" (from FLEETSIM_SCENARIO); `fleetsim scenario list` lists the library')
   })
 
 
