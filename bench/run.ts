@@ -136,6 +136,18 @@ export async function runBench(options: BenchOptions): Promise<BenchRun> {
   }
 }
 
+/** What `npm run bench -- --help` prints, and a refused option after its message. */
+export const USAGE = [
+  'usage: npm run bench -- [--scope all|<scope>,<scope>...] [--quick | --smoke] [--out <dir>] [--parallel-gc] [--no-table] [--report-only]',
+  `  --scope        the workloads: all (the default), or some of ${SCOPES.join(', ')}, joined by commas`,
+  '  --quick        smaller runs and no 1M fleet; --smoke: the tiny profile of the CI smoke run',
+  '  --out <dir>    write the results there and leave bench/README.md alone (default bench/results/)',
+  '  --parallel-gc  servers with V8\'s parallel GC (node\'s default) instead of one GC thread',
+  '  --no-table     do not regenerate the tables of bench/README.md',
+  '  --report-only  print missed targets and failed checks, and exit 0 anyway',
+  'See bench/README.md for what each workload measures.'
+].join('\n')
+
 export function parseCommand(argv: string[]): BenchCommand {
   const { values } = parseArgs({
     args: argv,
@@ -166,11 +178,16 @@ export function parseCommand(argv: string[]): BenchCommand {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const argv = process.argv.slice(2)
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`)
+    process.exit(0)
+  }
   let command: BenchCommand
   try {
-    command = parseCommand(process.argv.slice(2))
+    command = parseCommand(argv)
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`)
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`)
     process.exit(2)
   }
   runBench(command.options).then(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { LoadRow, ScaleRow, TargetCheck } from '../../bench/lib/results.js'
 import { benchFailures, verdict } from '../../bench/lib/verdict.js'
-import { parseCommand } from '../../bench/run.js'
+import { USAGE, parseCommand } from '../../bench/run.js'
 
 const met: TargetCheck = { name: 'stopagent with 10,000 agentUuids', goal: 'p50 < 100 ms', value: 'p50 48 ms', met: true }
 const missed: TargetCheck = { name: 'agentinfo one agent, JSON over HTTP', goal: '>= 90% of bare fastify req/s', value: '85.2%', met: false }
@@ -59,5 +59,14 @@ describe('the bench verdict', () => {
     expect(parseCommand(['--quick', '--report-only'])).toMatchObject({ reportOnly: true, options: { profile: 'quick', scope: 'all' } })
     expect(parseCommand(['--quick']).reportOnly).toBe(false)
     expect(verdict(['a.', 'b.'], true)).toEqual({ lines: ['bench: a.', 'bench: b.', 'bench: 2 checks failed; exit code 0 as --report-only asks'], exitCode: 0 })
+  })
+
+  it('has a usage that names every option parseCommand takes, and no other', () => {
+    const named = [...new Set(USAGE.match(/--[a-z-]+/g))].sort()
+    expect(named).toEqual(['--no-table', '--out', '--parallel-gc', '--quick', '--report-only', '--scope', '--smoke'])
+    for (const option of named) {
+      const argv = option === '--out' ? [option, 'x'] : option === '--scope' ? [option, 'list'] : [option]
+      expect(() => parseCommand(argv)).not.toThrow()
+    }
   })
 })
