@@ -238,7 +238,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     app.decorateRequest('streamedStates', null)
     registerContentParsers(app)
     app.setErrorHandler(createErrorHandler(settings.bodyLimit))
-    app.setNotFoundHandler(createNotFoundHandler(settings.appPath))
+    app.setNotFoundHandler(createNotFoundHandler(settings.appPath, settings.console ? [] : [{ path: '/console', flag: '--no-console' }]))
     // Before the routes, so its hooks wrap every one of them (see src/journal/recorder.ts).
     await app.register(trafficPlugin, {
       traffic,

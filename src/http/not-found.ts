@@ -3,8 +3,9 @@
  * `Allow` header), anything else 404, both in the error envelope in the negotiated format.
  * Each 404 says what the path got wrong and what to call instead: an unknown operation gets the
  * nearest one (`did you mean agentinfo.json?`), a path outside `<app-path>/restservice/` the
- * application path the operations live under. Neither checks credentials: they reveal only
- * what the public spec and /openapi.json already say.
+ * application path the operations live under, and a part of fleetsim turned off by a flag
+ * (`/console` with --no-console) the flag. Neither checks credentials: they reveal only what
+ * the public spec, /openapi.json and the README already say.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { suggest } from '../lib/suggest.js'
@@ -16,8 +17,15 @@ import '../protocol/request-context.js'
 
 const SERVICE = '/restservice'
 
-export function createNotFoundHandler(appPath: string) {
+/** A part of fleetsim a flag turned off: the path it is served under and the flag. */
+export interface SwitchedOff {
+  path: string
+  flag: string
+}
+
+export function createNotFoundHandler(appPath: string, switchedOff: readonly SwitchedOff[] = []) {
   const servicePath = `${appPath}${SERVICE}/`
+  const offAt = (path: string) => switchedOff.find((part) => path === part.path || path.startsWith(`${part.path}/`))
   return function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
     const path = request.url.split('?')[0]
     const rest = path.startsWith(servicePath) ? path.slice(servicePath.length) : path === `${appPath}${SERVICE}` ? '' : undefined
@@ -29,7 +37,10 @@ export function createNotFoundHandler(appPath: string) {
     request.format = negotiate(formatSuffix, request.headers.accept, request.headers['content-type']) ?? 'xml'
     request.operation = written
     let error: ApiError
-    if (rest === undefined) {
+    const off = rest === undefined ? offAt(path) : undefined
+    if (off !== undefined) {
+      error = apiError('E_UNKNOWN_PATH', { path, appPath, switchedOff: off.flag })
+    } else if (rest === undefined) {
       error = apiError('E_UNKNOWN_PATH', { path, appPath, ...insteadOf(path, servicePath) })
     } else if (written === '') {
       error = apiError('E_UNKNOWN_OPERATION', { case: 'none', servicePath })

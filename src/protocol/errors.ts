@@ -56,11 +56,13 @@ export const ERRORS = {
   // Under <app-path>/restservice/: which case src/http/not-found.ts found (UnknownOperation).
   E_UNKNOWN_OPERATION: entry<UnknownOperation>(404, unknownOperation),
   // Outside <app-path>/restservice/: `instead` is the path the client probably meant.
-  E_UNKNOWN_PATH: entry<{ path: string; appPath: string; instead?: string }>(
+  E_UNKNOWN_PATH: entry<{ path: string; appPath: string; instead?: string; switchedOff?: string }>(
     404,
     (p) =>
-      `Nothing is served at ${JSON.stringify(p.path)}: the operations live under ${p.appPath}/restservice/ (this simulator's --app-path is ${p.appPath}); ` +
-      (p.instead === undefined ? `e.g. GET ${p.appPath}/restservice/appinfo.json, and GET /openapi.json lists them.` : `call ${p.instead}.`)
+      p.switchedOff !== undefined
+        ? `Nothing is served at ${JSON.stringify(p.path)}: this simulator was started with ${p.switchedOff}; start it without that flag to serve it.`
+        : `Nothing is served at ${JSON.stringify(p.path)}: the operations live under ${p.appPath}/restservice/ (this simulator's --app-path is ${p.appPath}); ` +
+          (p.instead === undefined ? `e.g. GET ${p.appPath}/restservice/appinfo.json, and GET /openapi.json lists them.` : `call ${p.instead}.`)
   ),
   E_METHOD_NOT_ALLOWED: entry<{ operation: string; method: string; allowed: string }>(
     405,

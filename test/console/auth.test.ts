@@ -154,12 +154,20 @@ describe('console authentication', () => {
 })
 
 describe('serve --no-console', () => {
-  it('serves nothing at /console', async () => {
+  it('serves nothing at /console, and says it is off and by which flag', async () => {
     const h = await consoleHarness({ listen: false, settings: { console: false } })
     try {
-      const response = await h.app.inject({ url: '/console/fleet', headers: { authorization: BASIC, ...AUTH, accept: 'application/json' } })
-      expect(response.statusCode).toBe(404)
-      expect(json<Envelope>(response).errors[0].code).toBe('E_UNKNOWN_PATH')
+      for (const url of ['/console', '/console/fleet']) {
+        const response = await h.app.inject({ url, headers: { authorization: BASIC, ...AUTH, accept: 'application/json' } })
+        expect(response.statusCode).toBe(404)
+        expect(json<Envelope>(response).errors[0]).toMatchObject({
+          code: 'E_UNKNOWN_PATH',
+          message: `Nothing is served at "${url}": this simulator was started with --no-console; start it without that flag to serve it.`
+        })
+      }
+      // Not a path of the console: the usual answer.
+      const other = await h.app.inject({ url: '/consoles', headers: { accept: 'application/json' } })
+      expect(json<Envelope>(other).errors[0].message).toContain('the operations live under')
     } finally {
       await h.close()
     }
