@@ -13,6 +13,7 @@ import { Registry } from 'prom-client'
 import type { AuthCheck } from '../protocol/auth.js'
 import { answerSeries, observeAnswer, type ApiMetrics } from './api-metrics.js'
 import { operationOf } from './operation.js'
+import { onResponseDone } from '../lib/response-done.js'
 import { registerMetrics } from './registry.js'
 import type { MetricsSource } from './source.js'
 
@@ -55,8 +56,8 @@ function requestHooks(app: FastifyInstance, api: ApiMetrics): void {
 
   app.addHook('onRequest', function countInFlight(request: FastifyRequest, reply: FastifyReply, done: () => void) {
     api.inFlight.inc()
-    // 'close' comes once per response, finished or aborted, so the gauge always comes back down.
-    reply.raw.once('close', () => api.inFlight.dec())
+    // Once per response, finished, aborted or dropped from a pipeline's queue, so the gauge always comes back down.
+    onResponseDone(reply.raw, request.raw.socket, () => api.inFlight.dec())
     done()
   })
 

@@ -1,3 +1,6 @@
+import { once } from 'node:events'
+import { createServer } from 'node:http'
+import { connect, type AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/app.js'
 import { createFleet } from '../../src/fleet/fleet.js'
@@ -14,10 +17,10 @@ afterEach(async () => {
 async function served(agents = 50, keptAnswersMaxBytes?: number) {
   const fleet = await createFleet({ agents, seed: 5, workers: 1, paused: true, startTime: Date.parse('2026-03-01T00:00:00Z'), caFingerprint: CA.fingerprint })
   const kept = keptAnswersMaxBytes === undefined ? {} : { keptAnswersMaxBytes }
-  const { app } = await buildApp({ fleet, ca: CA, processMetrics: false }, { user: 'admin', password: 'secret', ...kept })
+  const { app, handler } = await buildApp({ fleet, ca: CA, processMetrics: false }, { user: 'admin', password: 'secret', ...kept })
   closers.push(() => fleet.close(), () => app.close())
   const scrape = async () => parseExposition((await app.inject({ url: '/metrics' })).body)
-  return { fleet, app, scrape }
+  return { fleet, app, handler, scrape }
 }
 
 const COUNT = 'fleetsim_http_request_duration_seconds_count'
@@ -47,6 +50,28 @@ describe('API metrics', () => {
     expect(valueOf(await scrape(), 'fleetsim_http_requests_in_flight')).toBe(1)
   })
 
+  it('bring requests in flight back down when a client leaves with pipelined requests still queued', async () => {
+    // A list with modules of 3,000 agents is some 10 MB: more than the sockets hold while the
+    // client reads nothing, so the requests pipelined behind it wait in node's queue.
+    const { handler, scrape } = await served(3000)
+    const server = createServer(handler)
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())))
+    const inFlight = async () => valueOf(await scrape(), 'fleetsim_http_requests_in_flight')
+    const head = 'Host: 127.0.0.1\r\nREST_USER: admin\r\nREST_PASSWORD: secret\r\naccept: application/json\r\n\r\n'
+    const client = connect((server.address() as AddressInfo).port, '127.0.0.1')
+    await once(client, 'connect')
+    client.pause()
+    client.write(`GET ${REST}/agentinfo?agentstate=ONLINE&agentwithmodules=true HTTP/1.1\r\n${head}` + `GET ${REST}/appinfo HTTP/1.1\r\n${head}`.repeat(3))
+    // The list and the three queued behind it, and the scrape itself.
+    await until(async () => (await inFlight()) === 5)
+    expect(await inFlight()).toBe(5)
+    client.destroy()
+    await until(async () => (await inFlight()) === 1)
+    expect(await inFlight()).toBe(1)
+  })
+
   it('count the bytes of a streamed agent list as sent', async () => {
     // Nothing kept, so the list streams (a kept one is made whole first).
     const { app, scrape } = await served(EAGER_ITEMS * 2, 0)
@@ -63,3 +88,9 @@ describe('API metrics', () => {
     expect(valueOf(await scrape(), 'fleetsim_http_response_size_bytes_sum', { operation: 'agentinfo' })).toBe(response.rawPayload.byteLength)
   })
 })
+
+/** Waits for `condition`, up to 10 s; the test's own expectation then says what was wrong. */
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000
+  while (!(await condition()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+}
