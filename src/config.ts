@@ -106,9 +106,10 @@ function value<T>(spec: ValueSpec<T> & { default: NoInfer<T>; defaultText?: stri
   return Object.freeze({ ...valueFlag({ ...flag, defaultText, env: true }), env: true, default: { kind: 'fixed', value: fallback } } as const)
 }
 
-/** A flag without a default: undefined unless given; help shows `none`. */
-function optional<T>(spec: ValueSpec<T>): ValueFlag<T> & { readonly env: true; readonly default: Fixed<undefined> } {
-  return Object.freeze({ ...valueFlag({ ...spec, defaultText: 'none', env: true }), env: true, default: { kind: 'fixed', value: undefined } } as const)
+/** A flag without a default: undefined unless given; help shows `none`, or `defaultText` for what its absence means. */
+function optional<T>(spec: ValueSpec<T> & { defaultText?: string }): ValueFlag<T> & { readonly env: true; readonly default: Fixed<undefined> } {
+  const { defaultText = 'none', ...flag } = spec
+  return Object.freeze({ ...valueFlag({ ...flag, defaultText, env: true }), env: true, default: { kind: 'fixed', value: undefined } } as const)
 }
 
 /** A flag whose default depends on the machine or the moment; help shows `defaultText`. */
@@ -158,6 +159,9 @@ const appPath: Rule<string> = (text) => {
 
 const positiveInteger = integer(1, Number.MAX_SAFE_INTEGER)
 /** Says "a positive integer" first: a typo like `ten` is told the kind of value, not the bound. */
+/** --max-added-agents: room in the fleet's memory for that many more agents, so bounded as --agents is. */
+const addedAgentCount: Rule<number> = integer(0, MAX_AGENTS)
+
 const agentCount: Rule<number> = (text) => {
   const agents = positiveInteger(text)
   if (agents > MAX_AGENTS) throw new RuleError(`be at most ${MAX_AGENTS}`)
@@ -184,6 +188,14 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
   adminPassword: valueFromFlags({ name: 'admin-password', valueName: '<text>', rule: password, defaultText: 'the --password value', help: 'the REST_PASSWORD the /__admin endpoints require' }),
   adminPasswordFile: optional({ name: 'admin-password-file', valueName: '<file>', rule: anyText, help: 'read the admin password from the first line of this file instead' }),
   agents: value({ name: 'agents', valueName: '<n>', rule: agentCount, default: 1000, help: 'number of simulated agents at start' }),
+  maxAddedAgents: optional({
+    name: 'max-added-agents',
+    valueName: '<n>',
+    rule: addedAgentCount,
+    // Absent, the fleet takes 5 % of the agents it starts with (a scenario's, with --scenario).
+    defaultText: '5 % of the agents, at least 1000',
+    help: 'agents addagent can add over a run, deleted ones included; more gets 409'
+  }),
   seed: value({ name: 'seed', valueName: '<n>', rule: integer(0, MAX_SEED), default: 1, help: 'seed of every random choice; same seed, same fleet' }),
   scenario: optional({ name: 'scenario', valueName: '<file>', rule: anyText, help: 'scenario file (YAML) driving the fleet' }),
   speed: value({ name: 'speed', valueName: '<factor>', rule: positiveNumber, default: 1, help: 'virtual seconds per real second (3600: an hour per second)' }),

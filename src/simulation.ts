@@ -31,7 +31,14 @@ export async function loadServeScenario(config: ServeConfig): Promise<Scenario |
 
 export async function startSimulation(config: ServeConfig, ca: CaInfo, logger: Logger, scenario: Scenario | undefined): Promise<Simulation> {
   if (config.stateFile !== undefined && existsSync(config.stateFile)) {
-    const resumed = await resumeSimulation(config.stateFile, { ca, workers: config.workers, limits: config, joinDelay: config.joinDelay, statusPoll: config.statusPoll })
+    const resumed = await resumeSimulation(config.stateFile, {
+      ca,
+      workers: config.workers,
+      limits: config,
+      joinDelay: config.joinDelay,
+      statusPoll: config.statusPoll,
+      ...(config.maxAddedAgents !== undefined ? { maxAddedAgents: config.maxAddedAgents } : {})
+    })
     if (scenario !== undefined) logger.warn({ stateFile: config.stateFile, scenario: scenario.name }, 'resuming from the state file: --scenario is ignored')
     logger.info({ stateFile: config.stateFile, second: resumed.engine.second(), agents: resumed.engine.size() }, 'resumed the simulation from the state file')
     return { fleet: resumed.engine, manager: resumed.manager }
@@ -47,6 +54,7 @@ export async function startSimulation(config: ServeConfig, ca: CaInfo, logger: L
     paused: config.paused,
     joinDelay: config.joinDelay,
     statusPoll: config.statusPoll,
+    ...(config.maxAddedAgents !== undefined ? { headroom: config.maxAddedAgents } : {}),
     caFingerprint: ca.fingerprint,
     // With a scenario the fleet starts empty and is rebuilt from it below, once the manager
     // exists to own the scenario's templates: building --agents first would be wasted work.

@@ -57,6 +57,22 @@ export interface FleetOptions {
   stepTask?: StepTaskRunner
 }
 
+/**
+ * addagent when the fleet has no slot left: a slot is taken by every agent added over the run,
+ * and a deleted agent's is not used again (its index is its identity: its UUID, its draws).
+ */
+export class FleetFullError extends Error {
+  constructor(
+    /** agents added over the run so far, deleted ones included */
+    readonly added: number,
+    /** how many the fleet has room for (its headroom) */
+    readonly room: number
+  ) {
+    super(`the fleet is full: ${added} agents were added over this run, and it has room for ${room}`)
+    this.name = 'FleetFullError'
+  }
+}
+
 /** The task that steps one shard to a virtual second. */
 export type StepTask = Extract<WorkerTask, { kind: 'step' }>
 

@@ -17,7 +17,7 @@ import { Stream, uniform } from './random.js'
 import { agentName } from './reads.js'
 import type { FleetCore } from './fleet-core.js'
 import type { AgentConfig, BatchOutcome, NewAgent } from './fleet-api.js'
-import { OVERRIDE_ACTIONS, RECONNECT_WAIT_SECONDS, type OverrideAction } from './fleet-types.js'
+import { FleetFullError, OVERRIDE_ACTIONS, RECONNECT_WAIT_SECONDS, type OverrideAction } from './fleet-types.js'
 import type { ReconnectOperation } from '../scenario/types.js'
 
 /** Whether a reconnect fails, and for how long the agent then stays OFFLINE (0: until a later reconnect succeeds). */
@@ -33,9 +33,7 @@ export interface ReconnectRules {
 }
 
 export function addAgent(core: FleetCore, agent: NewAgent): number {
-  if (core.used >= core.capacity) {
-    throw new RangeError(`the fleet is full: ${core.capacity} agent slots are in use`)
-  }
+  if (core.used >= core.capacity) throw new FleetFullError(core.used - core.initialAgents, core.capacity - core.initialAgents)
   const i = core.used++
   const ctx = core.mutationContext()
   const t = core.steppedTo

@@ -9,7 +9,8 @@
  * before they change anything, and the agent routes call checkAgentSizes. Saved states are
  * restored without these checks, so lowering a flag never makes a state file unreadable.
  */
-import { apiError, type Where } from '../protocol/errors.js'
+import type { FleetFullError } from '../fleet/fleet-types.js'
+import { apiError, type ApiError, type Where } from '../protocol/errors.js'
 
 export interface StoredLimits {
   /** distinct custom labels, assigned or not */
@@ -142,4 +143,20 @@ export function checkAgentSizes(limits: StoredLimits, agent: { name?: string; co
   checkSize(limits, 'maxNameBytes', 'body field', 'name', 'agent name', agent.name)
   checkSize(limits, 'maxTextBytes', 'body field', 'global-config.address', 'agent address', agent.config.address)
   checkSize(limits, 'maxVerbatimBytes', 'body field', 'global-config.verbatim', 'agent verbatim text', agent.config.verbatim)
+}
+
+/**
+ * E_LIMIT_REACHED for addagent when the fleet has no room left (FleetFullError): its room is set
+ * at start by --max-added-agents, and every agent added over the run takes some of it, deleted
+ * or not (an agent's place in the fleet's memory is its identity, and is not used again).
+ */
+export function fleetFull(error: FleetFullError): ApiError {
+  return apiError('E_LIMIT_REACHED', {
+    holder: 'The fleet',
+    count: error.added,
+    what: 'agents added over this run (deleted ones count too)',
+    limit: error.room,
+    flag: 'max-added-agents',
+    fix: 'start fleetsim with a higher --max-added-agents'
+  })
 }

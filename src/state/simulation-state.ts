@@ -24,7 +24,7 @@ export async function saveSimulation(path: string, engine: FleetEngine, manager:
  */
 export async function resumeSimulation(
   path: string,
-  options: { ca: CaInfo; workers?: number; limits?: Partial<StoredLimits>; joinDelay?: JoinDelay; statusPoll?: number }
+  options: { ca: CaInfo; workers?: number; limits?: Partial<StoredLimits>; joinDelay?: JoinDelay; statusPoll?: number; maxAddedAgents?: number }
 ): Promise<{ engine: FleetEngine; manager: Manager }> {
   const state = await readStateFile(path, options.ca.fingerprint)
   const saved = state.engine
@@ -39,6 +39,9 @@ export async function resumeSimulation(
             return id
           }
         })
-  const engine = await FleetEngine.restore(saved, { workers: options.workers, caFingerprint: options.ca.fingerprint, scenario, joinDelay: options.joinDelay, statusPoll: options.statusPoll })
+  // The run goes on: --max-added-agents counts the agents it added before the save too, and the
+  // saved ones always fit, so that a lower value never makes a state file unreadable.
+  const headroom = options.maxAddedAgents === undefined ? {} : { headroom: Math.max(options.maxAddedAgents, saved.used - saved.initialAgents) }
+  const engine = await FleetEngine.restore(saved, { workers: options.workers, caFingerprint: options.ca.fingerprint, scenario, joinDelay: options.joinDelay, statusPoll: options.statusPoll, ...headroom })
   return { engine, manager: createManager(engine, options.ca, { saved: state.manager, limits: options.limits }) }
 }

@@ -32,6 +32,19 @@ function get(url: string, ca: string, headers: Record<string, string>): Promise<
   })
 }
 
+function send(method: string, url: string, ca: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, ca, headers: { ...headers, 'content-type': 'application/json' } }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (text += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
 const auth = { REST_USER: 'admin', REST_PASSWORD: 'admin' }
 
 describe('startServer', () => {
@@ -66,6 +79,16 @@ describe('startServer', () => {
     await expect(startServer(taken, { announce: () => undefined, logger: createLogger('silent', { pretty: false }) })).rejects.toThrow(
       `cannot listen on 127.0.0.1:${server.port}: the port is in use (another fleetsim? choose one with --port)`
     )
+  })
+
+  it('gives addagent the room of --max-added-agents, then 409', async () => {
+    const config = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--max-added-agents', '1', '--data-dir', dataDir], {})
+    server = await startServer(config, { announce: () => undefined, logger: createLogger('silent', { pretty: false }) })
+    const add = (name: string) => send('POST', `${server?.serviceUrl}/addagent`, server?.ca.pem as string, { ...auth, accept: 'application/json' }, JSON.stringify({ name, 'global-config': { address: '192.0.2.1', port: 4041, 'ca-fingerprint': server?.ca.fingerprint } }))
+    expect((await add('one')).status).toBe(200)
+    const refused = await add('two')
+    expect(refused.status).toBe(409)
+    expect(JSON.parse(refused.body).errors[0].message).toContain('--max-added-agents allows 1')
   })
 
   it('keeps the last good server certificate when a start cannot listen on its --host', async () => {

@@ -49,6 +49,39 @@ describe('stored-data limits on the REST operations', () => {
   })
 })
 
+describe('agents added over a run (--max-added-agents)', () => {
+  let fleet: Awaited<ReturnType<typeof createFleet>>
+  let app: Awaited<ReturnType<typeof buildApp>>['app']
+  beforeAll(async () => {
+    fleet = await createFleet({ agents: 3, seed: 7, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint, headroom: 2 })
+    ;({ app } = await buildApp({ fleet, ca: CA, processMetrics: false }, { user: 'admin', password: 'secret' }))
+  })
+  afterAll(async () => {
+    await app.close()
+    await fleet.close()
+  })
+
+  it('answers addagent with 409 once the room is used, deleted agents included, and adds nothing', async () => {
+    expect((await call(app, 'POST', 'addagent', agentBody('added-1'))).statusCode).toBe(200)
+    expect((await call(app, 'POST', 'addagent', agentBody('added-2'))).statusCode).toBe(200)
+    const uuid = fleet.uuid(fleet.findByName('added-1') as number)
+    expect((await call(app, 'DELETE', `deleteagent?agentUuids=${uuid}&revokeCert=true`)).statusCode).toBe(204)
+    const size = fleet.size()
+    const response = await call(app, 'POST', 'addagent', agentBody('added-3'))
+    expect(response.statusCode).toBe(409)
+    expect(response.json().errors[0]).toEqual({
+      status: 409,
+      code: 'E_LIMIT_REACHED',
+      message:
+        'The fleet already has 2 agents added over this run (deleted ones count too), and --max-added-agents allows 2: start fleetsim with a higher --max-added-agents.'
+    })
+    expect(fleet.size()).toBe(size)
+    expect(fleet.findByName('added-3')).toBeUndefined()
+    // The name is free: nothing of the refused agent was kept.
+    expect((await call(app, 'GET', 'agentinfo?agentname=added-3')).statusCode).toBe(404)
+  })
+})
+
 describe('sub templates', () => {
   let manager: Manager
   let close: () => Promise<void>

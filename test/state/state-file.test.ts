@@ -54,6 +54,27 @@ describe('the state file', () => {
     expect(resumed.manager.fields.get('owner')?.id).toBe(1)
   })
 
+  it('resumes with the room of --max-added-agents, counting the agents added before the save, and never below them', async () => {
+    const engine = await createFleet({ agents: 10, seed: 41, workers: 1, paused: true, startTime: START, caFingerprint: ca.fingerprint, headroom: 5 })
+    open.push(engine)
+    const agent = (name: string) => ({
+      name,
+      config: { address: 'manager', port: 4041, caFingerprint: ca.fingerprint, certFingerprint: `cert-${name}`, isLogToFile: true, logLevel: 'INFO', mode: 'Connect', verbatim: '' } as const
+    })
+    for (const name of ['a1', 'a2', 'a3']) await engine.addAgent(agent(name))
+    const path = join(await mkdtemp(join(tmpdir(), 'fleetsim-state-')), 'state.bin')
+    await saveSimulation(path, engine, createManager(engine, ca), ca)
+    const roomy = await resumeSimulation(path, { ca, workers: 1, maxAddedAgents: 4 })
+    open.push(roomy.engine)
+    await roomy.engine.addAgent(agent('a4'))
+    await expect(roomy.engine.addAgent(agent('a5'))).rejects.toMatchObject({ name: 'FleetFullError', added: 4, room: 4 })
+    // Lower than what the saved run added: the saved agents are all there, and no more fit.
+    const tight = await resumeSimulation(path, { ca, workers: 1, maxAddedAgents: 1 })
+    open.push(tight.engine)
+    expect(tight.engine.size()).toBe(13)
+    await expect(tight.engine.addAgent(agent('a4'))).rejects.toMatchObject({ name: 'FleetFullError', added: 3, room: 3 })
+  })
+
   it('refuses a file that is not a fleetsim state, and says so', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'fleetsim-state-')), 'notes.txt')
     await writeFile(path, 'shopping list\n'.repeat(10))

@@ -2,7 +2,8 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AgentConfig } from '../../fleet/fleet-api.js'
-import { checkAgentSizes } from '../../manager/limits.js'
+import { FleetFullError } from '../../fleet/fleet-types.js'
+import { checkAgentSizes, fleetFull } from '../../manager/limits.js'
 import { displayFingerprint } from '../../tls/ca-info.js'
 import { apiError } from '../../protocol/errors.js'
 import { viewByQuery } from '../links.js'
@@ -71,6 +72,7 @@ export function agentConfigRoutes(app: FastifyInstance, kit: RouteKit): void {
           index = await fleet.addAgent({ name, config: agentConfig(config, certificates.caFingerprint, fingerprint) })
         } catch (error) {
           if (issued) certificates.discard(fingerprint)
+          if (error instanceof FleetFullError) throw fleetFull(error)
           throw error
         }
         if (issued) certificates.bind(fingerprint, index)
