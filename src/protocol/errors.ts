@@ -19,7 +19,23 @@ function entry<P = Record<string, never>>(status: number, message: (params: P) =
   return { status, message }
 }
 
-const list = (items: readonly unknown[]): string => items.map((item) => JSON.stringify(item)).join(', ')
+/** Values a message names, at most; the rest are counted. */
+const LISTED_VALUES = 10
+/** Characters of one value a message shows, at most. */
+const LISTED_CHARS = 200
+
+/**
+ * Values quoted for a message: at most LISTED_VALUES, each cut at LISTED_CHARS, the rest
+ * counted. A client that asks for 90,000 unknown names gets a message of a few hundred bytes,
+ * not the 1.3 MB of its own names back.
+ */
+const list = (items: readonly unknown[]): string => {
+  const shown = items.slice(0, LISTED_VALUES).map((item) => {
+    const text = JSON.stringify(item)
+    return text.length > LISTED_CHARS ? `${text.slice(0, LISTED_CHARS)}…` : text
+  })
+  return items.length > LISTED_VALUES ? `${shown.join(', ')} and ${items.length - LISTED_VALUES} more` : shown.join(', ')
+}
 
 /**
  * A 404 under `<app-path>/restservice/` (`servicePath`), by what the path holds: no operation

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { ERRORS } from '../../src/protocol/errors.js'
+import { ERRORS, apiError } from '../../src/protocol/errors.js'
 
 const protocol = readFileSync(new URL('../../docs/protocol.md', import.meta.url), 'utf8')
 
@@ -26,5 +26,14 @@ describe('the error catalogue', () => {
       if (!serverSide.has(code)) expect(status, code).toBeGreaterThanOrEqual(400)
       if (!serverSide.has(code)) expect(status, code).toBeLessThan(500)
     }
+  })
+
+  it('names at most ten values a client sent, each cut at 200 characters, and counts the rest', () => {
+    const names = Array.from({ length: 90_000 }, (_, k) => `agent-${k}`)
+    const message = apiError('E_UNKNOWN_AGENT', { by: 'name', values: names }).message
+    expect(message).toBe(`No agent with name ${names.slice(0, 10).map((n) => JSON.stringify(n)).join(', ')} and 89990 more: check the value with agentinfo.`)
+    const long = apiError('E_UNKNOWN_AGENT', { by: 'name', values: ['x'.repeat(5000)] }).message
+    expect(long).toBe(`No agent with name "${'x'.repeat(199)}…: check the value with agentinfo.`)
+    expect(apiError('E_UNKNOWN_AGENT', { by: 'UUID', values: ['a', 'b'] }).message).toBe('No agent with UUID "a", "b": check the value with agentinfo.')
   })
 })
