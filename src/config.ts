@@ -157,11 +157,11 @@ const appPath: Rule<string> = (text) => {
   return path
 }
 
-const positiveInteger = integer(1, Number.MAX_SAFE_INTEGER)
-/** Says "a positive integer" first: a typo like `ten` is told the kind of value, not the bound. */
 /** --max-added-agents: room in the fleet's memory for that many more agents, so bounded as --agents is. */
 const addedAgentCount: Rule<number> = integer(0, MAX_AGENTS)
 
+const positiveInteger = integer(1, Number.MAX_SAFE_INTEGER)
+/** Says "a positive integer" first: a typo like `ten` is told the kind of value, not the bound. */
 const agentCount: Rule<number> = (text) => {
   const agents = positiveInteger(text)
   if (agents > MAX_AGENTS) throw new RuleError(`be at most ${MAX_AGENTS}`)
