@@ -24,12 +24,15 @@ const LISTED_VALUES = 10
 /** Characters of one value a message shows, at most. */
 const LISTED_CHARS = 200
 
+/** Values of fleetsim's own quoted for a message, every one: the allowed values, the library's scenarios, the fault rules. */
+const list = (items: readonly unknown[]): string => items.map((item) => JSON.stringify(item)).join(', ')
+
 /**
- * Values quoted for a message: at most LISTED_VALUES, each cut at LISTED_CHARS, the rest
- * counted. A client that asks for 90,000 unknown names gets a message of a few hundred bytes,
- * not the 1.3 MB of its own names back.
+ * Values a client sent, quoted for a message: at most LISTED_VALUES, each cut at LISTED_CHARS,
+ * the rest counted. A client that asks for 90,000 unknown names gets a message of a few hundred
+ * bytes, not the 1.3 MB of its own names back.
  */
-const list = (items: readonly unknown[]): string => {
+const listSent = (items: readonly unknown[]): string => {
   const shown = items.slice(0, LISTED_VALUES).map((item) => {
     const text = JSON.stringify(item)
     return text.length > LISTED_CHARS ? `${text.slice(0, LISTED_CHARS)}…` : text
@@ -188,15 +191,15 @@ export const ERRORS = {
   ),
   E_UNKNOWN_AGENT: entry<{ by: 'name' | 'UUID'; values: readonly string[] }>(
     404,
-    (p) => `No agent with ${p.by} ${list(p.values)}: check the value with agentinfo.`
+    (p) => `No agent with ${p.by} ${listSent(p.values)}: check the value with agentinfo.`
   ),
   E_UNKNOWN_TEMPLATE: entry<{ kind: 'master' | 'sub'; names: readonly string[] }>(
     404,
-    (p) => `No ${p.kind} template named ${list(p.names)}: create it with add${p.kind}template first.`
+    (p) => `No ${p.kind} template named ${listSent(p.names)}: create it with add${p.kind}template first.`
   ),
   E_UNKNOWN_LABEL: entry<{ names: readonly string[] }>(
     404,
-    (p) => `No custom label named ${list(p.names)}: create it with setcustomlabel first.`
+    (p) => `No custom label named ${listSent(p.names)}: create it with setcustomlabel first.`
   ),
   E_UNKNOWN_NAME: entry<{ name: string }>(
     404,

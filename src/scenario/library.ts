@@ -1,12 +1,10 @@
 /**
- * The scenario library shipped in `scenarios/`: its location and a listing with descriptions.
+ * The scenario library shipped in `scenarios/` (where it is: library-dir.ts): a listing with descriptions.
  */
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { LIBRARY_DIR } from './library-dir.js'
 import { loadScenarioFile } from './load.js'
-
-export { LIBRARY_DIR }
 
 export interface LibraryEntry {
   readonly file: string

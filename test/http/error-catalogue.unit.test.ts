@@ -36,4 +36,11 @@ describe('the error catalogue', () => {
     expect(long).toBe(`No agent with name "${'x'.repeat(199)}…: check the value with agentinfo.`)
     expect(apiError('E_UNKNOWN_AGENT', { by: 'UUID', values: ['a', 'b'] }).message).toBe('No agent with UUID "a", "b": check the value with agentinfo.')
   })
+
+  it('names every value of its own, however many: the library, the allowed values', () => {
+    const names = Array.from({ length: 12 }, (_, k) => `scenario-${k}`)
+    const message = apiError('E_UNKNOWN_SCENARIO', { name: 'x', names }).message
+    for (const name of names) expect(message).toContain(JSON.stringify(name))
+    expect(message).not.toContain('more')
+  })
 })
