@@ -74,7 +74,7 @@ export class FleetEngine implements Fleet, FleetObservation {
       startTime: saved.startTime,
       paused: saved.paused,
       caFingerprint: options.caFingerprint,
-      headroom: options.headroom ?? Math.max(1000, saved.used - saved.initialAgents + Math.ceil(saved.initialAgents * 0.05)),
+      headroom: restoredHeadroom(saved, options.headroom),
       joinDelay: checkedJoinDelay(options.joinDelay),
       statusPoll: checkedStatusPoll(options.statusPoll)
     })
@@ -425,6 +425,16 @@ function checkedJoinDelay(joinDelay: JoinDelay | undefined): JoinDelay {
     throw new RangeError(`joinDelay must be whole seconds with 0 <= min <= max, got ${JSON.stringify(joinDelay)}`)
   }
   return Object.freeze({ min, max })
+}
+
+/**
+ * The room of a resumed run for agents added through the API: `headroom` if given, but never
+ * less than the saved run added (a lower value never makes a state unreadable); else those and
+ * 5 % of the agents at start more, at least 1,000.
+ */
+function restoredHeadroom(saved: EngineSnapshot, headroom: number | undefined): number {
+  const added = saved.used - saved.initialAgents
+  return headroom === undefined ? Math.max(1000, added + Math.ceil(saved.initialAgents * 0.05)) : Math.max(headroom, added)
 }
 
 export function createFleet(options: FleetOptions): Promise<FleetEngine> {

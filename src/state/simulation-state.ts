@@ -39,9 +39,8 @@ export async function resumeSimulation(
             return id
           }
         })
-  // The run goes on: --max-added-agents counts the agents it added before the save too, and the
-  // saved ones always fit, so that a lower value never makes a state file unreadable.
-  const headroom = options.maxAddedAgents === undefined ? {} : { headroom: Math.max(options.maxAddedAgents, saved.used - saved.initialAgents) }
+  // The run goes on: --max-added-agents counts the agents it added before the save too (FleetEngine.restore).
+  const headroom = options.maxAddedAgents === undefined ? {} : { headroom: options.maxAddedAgents }
   const engine = await FleetEngine.restore(saved, { workers: options.workers, caFingerprint: options.ca.fingerprint, scenario, joinDelay: options.joinDelay, statusPoll: options.statusPoll, ...headroom })
   return { engine, manager: createManager(engine, options.ca, { saved: state.manager, limits: options.limits }) }
 }
