@@ -154,6 +154,9 @@ export function trackConnections(server: Server, options: ConnectionOptions): Co
     const connection = byHttpSocket.get(request.socket)
     if (connection === undefined) return
     connection.inFlight++
+    // The response's own 'close' is enough here, unlike the in-flight gauge (lib/response-done.ts):
+    // a pipelined response dropped unsent when its client leaves never closes, but its count goes
+    // with the connection, which closes with it.
     response.once('close', () => {
       connection.inFlight--
       // At shutdown a connection goes once its last answer has left: end() flushes, then closes.
