@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { AgentState } from '../../src/protocol/states.js'
-import { NEVER, allocateBuffers, beginWrite, copyAgent, viewsOf, type FleetViews } from '../../src/fleet/layout.js'
+import { FIELDS, NEVER, allocateBuffers, beginWrite, copyAgent, viewsOf, type FleetViews } from '../../src/fleet/layout.js'
 import { defaultProgram, type FleetProgram } from '../../src/fleet/program.js'
 import { cumulativeWeights } from '../../src/fleet/random.js'
 import { initShard, recoverShard, stepShard, type UndoArea } from '../../src/fleet/step.js'
@@ -101,5 +101,26 @@ describe('stepping a shard', () => {
     expect(recoverShard(v, undo, { shard: 0, start: 0, end: 10 })).toBe(4)
     expect(stateBytes(v)).toBe(before)
     expect(v.seq[4] % 2).toBe(0)
+  })
+})
+
+describe('copyAgent', () => {
+  it('copies every field of FIELDS but seq, every element of a wide one, and nothing of the agents around', () => {
+    const src = viewsOf(allocateBuffers(3))
+    const dst = viewsOf(allocateBuffers(4))
+    // A distinct value in every element of every field, agent 1 of src; zeros around it.
+    let next = 1
+    for (const [name, spec] of Object.entries(FIELDS)) {
+      const view = src[name as keyof FleetViews]
+      for (let k = 0; k < spec.width; k++) view[spec.width + k] = next++ % 250
+    }
+    copyAgent(src, 1, dst, 2)
+    for (const [name, spec] of Object.entries(FIELDS)) {
+      const from = [...src[name as keyof FleetViews].subarray(spec.width, 2 * spec.width)]
+      const to = [...dst[name as keyof FleetViews]].slice(2 * spec.width, 3 * spec.width)
+      expect({ name, to }).toEqual({ name, to: name === 'seq' ? from.map(() => 0) : from })
+      // The agents before and after the one written are untouched.
+      expect({ name, around: [...dst[name as keyof FleetViews]].filter((_, k) => k < 2 * spec.width || k >= 3 * spec.width).some((x) => x !== 0) }).toEqual({ name, around: false })
+    }
   })
 })
