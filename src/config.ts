@@ -16,6 +16,7 @@ import { ConfigError } from './flags/config-error.js'
 import { RuleError, envName, switchFlag, valueFlag, type Rule, type SwitchFlag, type ValueFlag } from './flags/flag.js'
 import { invalidValue, parseFlags, type ParsedFlags } from './flags/parse.js'
 import { durationWithSpread, integer, isoTime, listOf, nonEmpty, oneOf, percentage, positiveNumber, wholeSeconds, wholeSecondsRange, workerCount } from './flags/rules.js'
+import { MAX_SPEED } from './fleet/clock.js'
 import { DEFAULT_JOIN_DELAY } from './fleet/fleet-types.js'
 import { DEFAULT_STATUS_POLL_SECONDS } from './fleet/status-poll.js'
 import { JOURNAL_DEFAULTS } from './journal/journal.js'
@@ -33,6 +34,13 @@ export const MAX_AGENTS = 10_000_000
 export const MAX_SEED = 0xffff_ffff
 /** Upper bound of --body-limit, --max-list-items and the stored-data limits (1 GiB, a billion items). */
 export const MAX_LIMIT = 1024 * 1024 * 1024
+/** --speed: a positive number up to the clock's MAX_SPEED. */
+const speedFactor: Rule<number> = (text) => {
+  const speed = positiveNumber(text)
+  if (speed > MAX_SPEED) throw new RuleError(`be at most ${MAX_SPEED} (11.6 days a second; the fleet steps back to back well below that)`)
+  return speed
+}
+
 /** Upper bound of --max-query-length: the query travels in the request head, which Node holds in memory. */
 export const MAX_QUERY_LENGTH = 16 * 1024 * 1024
 /** Lower bound of --journal-max-bytes (1 MiB): room for hundreds of ordinary entries. */
@@ -198,7 +206,7 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
   }),
   seed: value({ name: 'seed', valueName: '<n>', rule: integer(0, MAX_SEED), default: 1, help: 'seed of every random choice; same seed, same fleet' }),
   scenario: optional({ name: 'scenario', valueName: '<file>', rule: anyText, help: 'scenario file (YAML) driving the fleet' }),
-  speed: value({ name: 'speed', valueName: '<factor>', rule: positiveNumber, default: 1, help: 'virtual seconds per real second (3600: an hour per second)' }),
+  speed: value({ name: 'speed', valueName: '<factor>', rule: speedFactor, default: 1, help: 'virtual seconds per real second (3600: an hour per second), at most 1,000,000' }),
   workers: valueFromContext({ name: 'workers', valueName: '<n>', rule: workerCount, defaultText: 'the number of CPUs', default: (context) => context.cpuCount(), help: 'worker threads stepping the fleet' }),
   dataDir: value({ name: 'data-dir', valueName: '<dir>', rule: nonEmpty, default: '.fleetsim', help: 'where the CA and server certificate are kept (tls/)' }),
   logLevel: value({ name: 'log-level', valueName: '<level>', rule: oneOf(LOG_LEVELS), default: 'info', help: `log level: ${LOG_LEVELS.join(', ')}` }),

@@ -13,6 +13,20 @@ export interface ClockState {
   paused: boolean
 }
 
+/**
+ * The fastest the clock runs: a million virtual seconds a real second (11.6 days). Faster than
+ * any fleet steps, so the fleet already steps back to back there; any faster and the fleet only
+ * falls further behind, and at 1e300 virtual time left the range a date can hold at once.
+ */
+export const MAX_SPEED = 1_000_000
+
+/** Why a speed is refused (undefined: it is fine), for the flag, the admin API and the clock itself. */
+export function speedProblem(speed: number): string | undefined {
+  if (!Number.isFinite(speed) || !(speed > 0)) return 'must be a positive finite number of virtual seconds per real second'
+  if (speed > MAX_SPEED) return `must be at most ${MAX_SPEED} (a million virtual seconds a real second, 11.6 days); the fleet steps back to back well below that`
+  return undefined
+}
+
 export class VirtualClock {
   private anchorVirtual: number
   private anchorWall: number
@@ -24,6 +38,8 @@ export class VirtualClock {
     options: { speed: number; paused: boolean },
     private readonly wallNow: () => number = () => performance.now()
   ) {
+    const problem = speedProblem(options.speed)
+    if (problem !== undefined) throw new RangeError(`speed ${problem}, got ${options.speed}`)
     this.anchorVirtual = 0
     this.anchorWall = wallNow()
     this.currentSpeed = options.speed
@@ -54,7 +70,8 @@ export class VirtualClock {
   }
 
   setSpeed(speed: number): void {
-    if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError(`speed must be a positive number, got ${speed}`)
+    const problem = speedProblem(speed)
+    if (problem !== undefined) throw new RangeError(`speed ${problem}, got ${speed}`)
     this.reanchor()
     this.currentSpeed = speed
   }

@@ -357,5 +357,7 @@ export function shown(value: unknown): string {
   if (Array.isArray(value)) return 'a list'
   if (value === null) return 'null'
   if (typeof value === 'object') return 'an object'
+  // JSON has no Infinity: a number too large for a double (1e400) is read as one, and JSON.stringify would say null.
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value)
   return JSON.stringify(value)
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MAX_ADVANCE_SECONDS } from '../../src/admin/routes/clock.js'
+import { MAX_SPEED } from '../../src/fleet/clock.js'
 import { admin, adminHarness, START, type AdminHarness } from './helpers.js'
 
 let h: AdminHarness
@@ -38,6 +39,21 @@ describe('the admin clock', () => {
     expect(response.statusCode).toBe(400)
     expect(response.json().errors[0].code).toBe('E_INVALID_VALUE')
     expect(response.json().errors[0].message).toContain('"speed" must be a positive finite number')
+  })
+
+  it.each([[1e7], [1e308]])('rejects the speed %s, past MAX_SPEED, and the clock still takes a speed after it', async (speed) => {
+    const response = await admin(h.app, 'POST', '/clock', { speed })
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors[0].message).toContain(`"speed" must be at most ${MAX_SPEED}`)
+    const after = await admin(h.app, 'POST', '/clock', { speed: MAX_SPEED })
+    expect(after.statusCode).toBe(200)
+    expect(after.json().speed).toBe(MAX_SPEED)
+    expect((await admin(h.app, 'GET', '/clock')).statusCode).toBe(200)
+  })
+
+  it('names a speed too large for a double as Infinity, not null', async () => {
+    const response = await admin(h.app, 'POST', '/clock', '{"speed": 1e400}', { 'content-type': 'application/json' })
+    expect(response.json().errors[0].message).toContain('got Infinity')
   })
 
   it('rejects a pause that is not a boolean', async () => {

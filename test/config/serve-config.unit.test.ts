@@ -331,6 +331,7 @@ describe('parseServeConfig messages', () => {
 
   it('rejects a speed that is not a positive number', () => {
     expect(errorOf(['--speed', '0']).message).toBe('--speed must be a positive number, got "0"')
+    expect(errorOf(['--speed', '1e7']).message).toMatch(/^--speed must be at most 1000000 \(11\.6 days a second/)
   })
 
   it('rejects a worker count outside 1 to 1024', () => {

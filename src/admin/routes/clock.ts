@@ -1,6 +1,6 @@
 /** GET /__admin/clock, POST /__admin/clock, POST /__admin/clock/advance. */
 import type { FastifyInstance } from 'fastify'
-import type { ClockState } from '../../fleet/clock.js'
+import { speedProblem, type ClockState } from '../../fleet/clock.js'
 import { apiError, shown } from '../../protocol/errors.js'
 import { objectBody, optionalBoolean, requireField, seconds } from '../body.js'
 import type { AdminContext } from '../context.js'
@@ -20,10 +20,11 @@ export function clockRoutes(app: FastifyInstance, { engine }: AdminContext): voi
     const body = objectBody(request.body, 'POST /__admin/clock', '{"paused": true, "speed": 60}', ['paused', 'speed'], true)
     const paused = optionalBoolean(body, 'paused')
     const speed = body.speed
-    if (speed !== undefined && (typeof speed !== 'number' || !Number.isFinite(speed) || speed <= 0)) {
-      throw apiError('E_INVALID_VALUE', { where: 'body field', name: 'speed', rule: 'must be a positive finite number of virtual seconds per real second', got: shown(speed) })
+    if (speed !== undefined) {
+      const problem = speedProblem(typeof speed === 'number' ? speed : Number.NaN)
+      if (problem !== undefined) throw apiError('E_INVALID_VALUE', { where: 'body field', name: 'speed', rule: problem, got: shown(speed) })
     }
-    return clockJson(engine.setClock({ ...(paused !== undefined ? { paused } : {}), ...(speed !== undefined ? { speed } : {}) }))
+    return clockJson(engine.setClock({ ...(paused !== undefined ? { paused } : {}), ...(typeof speed === 'number' ? { speed } : {}) }))
   })
 
   app.post('/clock/advance', { schema: adminSchema('adminAdvanceClock', 'Step the virtual clock forward by some seconds', true) }, async (request) => {
