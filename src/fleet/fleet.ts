@@ -142,7 +142,7 @@ export class FleetEngine implements Fleet, FleetObservation {
       .exclusive(async () => {
         const next = scenario === null ? undefined : (scenario ?? this.scenario?.compiled)
         await this.setup(next)
-        this.driver.releaseWaiters()
+        this.driver.newRun()
       })
       .finally(() => this.driver.schedule())
   }
@@ -316,9 +316,10 @@ export class FleetEngine implements Fleet, FleetObservation {
   }
 
   async reconnectAgents(indices: number[], operation?: ReconnectOperation): Promise<BatchOutcome> {
-    const { outcome, waitUntil } = await this.core.exclusive(() => mutations.reconnectAgents(this.core, this.scenario, indices, operation))
-    // The manager waits for the agents to come back, up to the reconnect wait, in virtual time.
-    await this.driver.until(waitUntil)
+    const { outcome, waitUntil, run } = await this.core.exclusive(() => ({ ...mutations.reconnectAgents(this.core, this.scenario, indices, operation), run: this.driver.run }))
+    // The manager waits for the agents to come back, up to the reconnect wait, in virtual time
+    // (not past a reset: the agents waited for are gone with their run).
+    await this.driver.until(waitUntil, run)
     return outcome
   }
 

@@ -68,6 +68,7 @@ export class StepDriver {
   private lastRoundEnd = -Infinity
   private closed = false
   private readonly waiters: Array<{ at: number; resolve: () => void }> = []
+  private runNumber = 0
 
   constructor(
     private readonly core: FleetCore,
@@ -207,6 +208,24 @@ export class StepDriver {
     }
   }
 
+  /**
+   * The run the fleet is in: a reset starts a new one (newRun), at its scenario's start. A
+   * second of the run before names nothing in the new one.
+   */
+  get run(): number {
+    return this.runNumber
+  }
+
+  /**
+   * A reset rebuilt the fleet (FleetEngine.reset): whoever waited for a second of the run before
+   * is let go now, as the new run may never reach that second (an advance of 30 days in flight
+   * during a reset waited for good, and its request with it).
+   */
+  newRun(): void {
+    this.runNumber++
+    for (const waiter of this.waiters.splice(0)) waiter.resolve()
+  }
+
   /** Resolves whoever waits for a second the fleet has reached. */
   releaseWaiters(): void {
     for (let k = this.waiters.length - 1; k >= 0; k--) {
@@ -217,9 +236,12 @@ export class StepDriver {
     }
   }
 
-  /** Resolves once the fleet has been stepped to virtual second `at`. */
-  until(at: number): Promise<void> {
-    if (at <= this.core.steppedTo) return Promise.resolve()
+  /**
+   * Resolves once the fleet has been stepped to virtual second `at` of run `run` (the current
+   * one unless said), or at once if a reset has started another run since (newRun).
+   */
+  until(at: number, run = this.runNumber): Promise<void> {
+    if (run !== this.runNumber || at <= this.core.steppedTo) return Promise.resolve()
     return new Promise((resolve) => {
       this.waiters.push({ at, resolve })
       this.schedule()
@@ -237,12 +259,13 @@ export class StepDriver {
   /** Moves the clock forward by exactly `seconds` and resolves once the fleet has been stepped there. */
   async advance(seconds: number): Promise<ClockState> {
     if (!Number.isInteger(seconds) || seconds < 0) throw new RangeError(`seconds must be a non-negative integer, got ${seconds}`)
+    const run = this.runNumber
     // Advance from the fleet's own second, so that the outcome does not depend on how much
     // wall time passed before the call while paused.
     const target = this.core.steppedTo + seconds
     this.core.clock.advance(Math.max(0, target * 1000 - this.core.clock.elapsedMs()))
     await this.catchUp()
-    await this.until(target)
+    await this.until(target, run)
     return this.core.clock.state()
   }
 

@@ -55,6 +55,18 @@ describe('library scenarios in the engine', () => {
     expect(engine.connectedCount()).toBeGreaterThan(1000)
   })
 
+  it('lets an advance and a reconnect wait in flight go at a reset: the new run never reaches their seconds', async () => {
+    const engine = await run('scenarios/partial-reconnect-failure.yaml')
+    // The clock is paused: the reconnect wait (10 virtual seconds) ends only with an advance.
+    const waiting = engine.reconnectAgents([...engine.indices()], 'assigntemplatetoagent')
+    const advancing = engine.advance(30 * 86_400)
+    await engine.reset()
+    // Both were waiting for seconds of the run before; without newRun they waited for good.
+    const [clock] = await Promise.all([advancing, waiting])
+    expect(clock.now).toBeLessThan(START + 30 * 86_400_000)
+    expect(engine.scenarioInfo()?.second).toBeLessThan(30 * 86_400)
+  })
+
   it('starts again from the scenario start on reset, with the same digest', async () => {
     const engine = await run('scenarios/flapping-network.yaml')
     await engine.advance(1800)
