@@ -14,7 +14,7 @@
  * - onSend (the operation has run): stall holds the finished answer; slow and truncated
  *   bodies shape how it is sent.
  */
-import { setTimeout as sleep } from 'node:timers/promises'
+import { waitWall } from '../lib/wall-wait.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Readable } from 'node:stream'
 import { sendEnvelope } from '../http/reply.js'
@@ -41,7 +41,7 @@ function isStream(payload: unknown): payload is Readable {
 async function faultsPluginImpl(app: FastifyInstance, options: FaultsPluginOptions): Promise<void> {
   const state = options.state ?? (options.engine !== undefined ? new FaultState(options.engine) : undefined)
   if (state === undefined) throw new TypeError('faultsPlugin needs a `state` or an `engine`')
-  const wait: Wait = options.wait ?? ((ms) => sleep(ms))
+  const wait: Wait = options.wait ?? waitWall
   // Plans of calls still being answered; a WeakMap so nothing is added to every request.
   const plans = new WeakMap<FastifyRequest, FaultPlan>()
 
