@@ -14,10 +14,19 @@ import { SESSION_TTL_MS, type SessionStore } from './session.js'
 export const LOGIN_PATH = `${CONSOLE_PREFIX}/login`
 export const HOME_PATH = `${CONSOLE_PREFIX}/fleet`
 
-/** Where to go after logging in: a console path only, so the form is no open redirect. */
+/**
+ * Where to go after logging in: a console path only, so the form is no open redirect. It goes
+ * into a Location header, which takes printable ASCII only (Node refused the redirect with a
+ * 500 for `/console/東` or a CR/LF): any other character is sent percent-encoded, as a browser
+ * sends it; a path that cannot be (a lone surrogate) goes home.
+ */
 export function safeNext(next: unknown): string {
   if (typeof next !== 'string' || !next.startsWith(`${CONSOLE_PREFIX}/`) || next.startsWith('//') || next.includes('\\') || next.startsWith(LOGIN_PATH)) return HOME_PATH
-  return next
+  try {
+    return next.replace(/[^\x21-\x7e]/gu, (character) => encodeURIComponent(character))
+  } catch {
+    return HOME_PATH
+  }
 }
 
 /** The login page's location for a request that needs a login. */

@@ -5,6 +5,7 @@
  * authentication untouched.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { safeNext } from '../../src/console/login.js'
 import { AUTH, BASIC, CONSOLE_HEADERS, REST, consoleHarness, json, rest, sessionOf, type ConsoleHarness } from './helpers.js'
 
 type Envelope = { servicename: string; errors: Array<{ status: number; code: string; message: string }> }
@@ -103,6 +104,21 @@ describe('console authentication', () => {
       const response = await login('admin', 'secret', { next })
       expect(response.headers.location, next).toBe('/console/fleet')
     }
+  })
+
+  it('sends a login back to a page whose path is not printable ASCII, percent-encoded, with its cookie', async () => {
+    for (const [next, location] of [
+      ['/console/agents/東', '/console/agents/%E6%9D%B1'],
+      ['/console/\r\nX:1', '/console/%0D%0AX:1']
+    ]) {
+      const response = await login('admin', 'secret', { next })
+      expect({ next, status: response.statusCode, location: response.headers.location }).toEqual({ next, status: 303, location })
+      expect(response.headers['set-cookie']).toBeDefined()
+    }
+    const get = await h.app.inject({ url: `/console/login?next=${encodeURIComponent('/console/東')}`, headers: { authorization: BASIC } })
+    expect([get.statusCode, get.headers.location]).toEqual([303, '/console/%E6%9D%B1'])
+    // No request brings one (its bytes are read as UTF-8), but a lone surrogate cannot be encoded.
+    expect(safeNext('/console/\ud800')).toBe('/console/fleet')
   })
 
   it('ends the session at log-out', async () => {
