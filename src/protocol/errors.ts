@@ -28,15 +28,21 @@ const LISTED_CHARS = 200
 const list = (items: readonly unknown[]): string => items.map((item) => JSON.stringify(item)).join(', ')
 
 /**
+ * One value a client sent (a path, a header, a name), quoted for a message and cut at
+ * LISTED_CHARS: a 60 kB Accept header came back whole in its 406.
+ */
+function sent(value: unknown): string {
+  const text = JSON.stringify(value)
+  return text.length > LISTED_CHARS ? `${text.slice(0, LISTED_CHARS)}…` : text
+}
+
+/**
  * Values a client sent, quoted for a message: at most LISTED_VALUES, each cut at LISTED_CHARS,
  * the rest counted. A client that asks for 90,000 unknown names gets a message of a few hundred
  * bytes, not the 1.3 MB of its own names back.
  */
 const listSent = (items: readonly unknown[]): string => {
-  const shown = items.slice(0, LISTED_VALUES).map((item) => {
-    const text = JSON.stringify(item)
-    return text.length > LISTED_CHARS ? `${text.slice(0, LISTED_CHARS)}…` : text
-  })
+  const shown = items.slice(0, LISTED_VALUES).map(sent)
   return items.length > LISTED_VALUES ? `${shown.join(', ')} and ${items.length - LISTED_VALUES} more` : shown.join(', ')
 }
 
@@ -58,12 +64,12 @@ function unknownOperation(p: UnknownOperation): string {
       return `The path names no operation: call ${p.servicePath}<operation>, e.g. ${p.servicePath}appinfo.json; GET /openapi.json lists the operations.`
     case 'unknown':
       return p.nearest === undefined
-        ? `Unknown operation ${JSON.stringify(p.written)}: the operations live at ${p.servicePath}<operation>; GET /openapi.json lists them.`
-        : `Unknown operation ${JSON.stringify(p.written)}: did you mean ${p.nearest}? (GET /openapi.json lists the operations.)`
+        ? `Unknown operation ${sent(p.written)}: the operations live at ${p.servicePath}<operation>; GET /openapi.json lists them.`
+        : `Unknown operation ${sent(p.written)}: did you mean ${p.nearest}? (GET /openapi.json lists the operations.)`
     case 'suffix':
       return `Operation "${p.operation}" takes no .json/.xml suffix (only ${SUFFIX_OPERATIONS.join(', ')} do): call ${p.servicePath}${p.operation} and name the format with the accept header.`
     case 'subpath':
-      return `Nothing is served at ${JSON.stringify(p.path)}: operation "${p.operation}" is at ${p.servicePath}${p.operation}, with its parameters in the query string.`
+      return `Nothing is served at ${sent(p.path)}: operation "${p.operation}" is at ${p.servicePath}${p.operation}, with its parameters in the query string.`
   }
 }
 
@@ -79,8 +85,8 @@ export const ERRORS = {
     404,
     (p) =>
       p.switchedOff !== undefined
-        ? `Nothing is served at ${JSON.stringify(p.path)}: this simulator was started with ${p.switchedOff}; start it without that flag to serve it.`
-        : `Nothing is served at ${JSON.stringify(p.path)}: the operations live under ${p.appPath}/restservice/ (this simulator's --app-path is ${p.appPath}); ` +
+        ? `Nothing is served at ${sent(p.path)}: this simulator was started with ${p.switchedOff}; start it without that flag to serve it.`
+        : `Nothing is served at ${sent(p.path)}: the operations live under ${p.appPath}/restservice/ (this simulator's --app-path is ${p.appPath}); ` +
           (p.instead === undefined ? `e.g. GET ${p.appPath}/restservice/appinfo.json, and GET /openapi.json lists them.` : `call ${p.instead}.`)
   ),
   E_METHOD_NOT_ALLOWED: entry<{ operation: string; method: string; allowed: string }>(
@@ -89,11 +95,11 @@ export const ERRORS = {
   ),
   E_NOT_ACCEPTABLE: entry<{ accept: string }>(
     406,
-    (p) => `Cannot answer in any type of Accept ${JSON.stringify(p.accept)}: accept application/json or application/xml, or use the .json/.xml suffix where the operation has one.`
+    (p) => `Cannot answer in any type of Accept ${sent(p.accept)}: accept application/json or application/xml, or use the .json/.xml suffix where the operation has one.`
   ),
   E_UNSUPPORTED_MEDIA_TYPE: entry<{ contentType: string }>(
     415,
-    (p) => `Content-Type ${JSON.stringify(p.contentType)} is not supported: send the body as application/json or application/xml.`
+    (p) => `Content-Type ${sent(p.contentType)} is not supported: send the body as application/json or application/xml.`
   ),
   E_BODY_TOO_LARGE: entry<{ limit: number }>(
     413,
@@ -203,7 +209,7 @@ export const ERRORS = {
   ),
   E_UNKNOWN_NAME: entry<{ name: string }>(
     404,
-    (p) => `No agent or template named ${JSON.stringify(p.name)}: check the name with agentinfo.`
+    (p) => `No agent or template named ${sent(p.name)}: check the name with agentinfo.`
   ),
   // Built by src/http/names.ts: `name` comes quoted, `problem` names the character and its
   // position, `reason` says what the character would break and how to fix the name.
@@ -213,24 +219,24 @@ export const ERRORS = {
   ),
   E_DUPLICATE_NAME: entry<{ name: string; owner: string }>(
     409,
-    (p) => `The name ${JSON.stringify(p.name)} is already used by ${p.owner}: choose another name.`
+    (p) => `The name ${sent(p.name)} is already used by ${p.owner}: choose another name.`
   ),
   E_NAME_RESERVED: entry<{ name: string; uuid: string }>(
     409,
     (p) =>
-      `The name ${JSON.stringify(p.name)} is kept for the deleted agent ${p.uuid}: it was deleted without revokeCert, so it rejoins under this name. Choose another name, or wait until it is back and delete it with revokeCert=true.`
+      `The name ${sent(p.name)} is kept for the deleted agent ${p.uuid}: it was deleted without revokeCert, so it rejoins under this name. Choose another name, or wait until it is back and delete it with revokeCert=true.`
   ),
   E_UNKNOWN_CA_FINGERPRINT: entry<{ got: string; expected: string }>(
     400,
-    (p) => `global-config.ca-fingerprint ${JSON.stringify(p.got)} is not the manager's certificate authority: use ${p.expected} (from certificateinfo).`
+    (p) => `global-config.ca-fingerprint ${sent(p.got)} is not the manager's certificate authority: use ${p.expected} (from certificateinfo).`
   ),
   E_UNKNOWN_CERT_FINGERPRINT: entry<{ got: string }>(
     400,
-    (p) => `global-config.cert-fingerprint ${JSON.stringify(p.got)} names no certificate: use a fingerprint from certificateinfo or omit it to have one issued.`
+    (p) => `global-config.cert-fingerprint ${sent(p.got)} names no certificate: use a fingerprint from certificateinfo or omit it to have one issued.`
   ),
   E_CERTIFICATE_REVOKED: entry<{ got: string }>(
     400,
-    (p) => `The certificate ${JSON.stringify(p.got)} is revoked: assign a valid certificate or omit cert-fingerprint to have one issued.`
+    (p) => `The certificate ${sent(p.got)} is revoked: assign a valid certificate or omit cert-fingerprint to have one issued.`
   ),
   E_BAD_REQUEST: entry<{ detail: string }>(400, (p) => `The request could not be read (${p.detail}).`),
   // Strict mode (--strict): one code per rule of src/journal/rules.ts; the message names the rule.
@@ -258,7 +264,7 @@ export const ERRORS = {
   // `what`: a scenario, or one of its fault rules (POST /__admin/faults).
   E_SCENARIO_MEDIA_TYPE: entry<{ contentType: string; what: string }>(
     415,
-    (p) => `Content-Type ${JSON.stringify(p.contentType)} is not a type of the scenario language: send the ${p.what} as application/yaml, text/yaml or application/json.`
+    (p) => `Content-Type ${sent(p.contentType)} is not a type of the scenario language: send the ${p.what} as application/yaml, text/yaml or application/json.`
   ),
   E_NO_SCENARIO: entry(
     404,
@@ -267,14 +273,14 @@ export const ERRORS = {
   E_UNKNOWN_SCENARIO: entry<{ name: string; nearest?: string; names: readonly string[] }>(
     404,
     (p) =>
-      `No scenario named ${JSON.stringify(p.name)} in the library` +
-      (p.nearest === undefined ? '' : `: did you mean ${JSON.stringify(p.nearest)}?`) +
+      `No scenario named ${sent(p.name)} in the library` +
+      (p.nearest === undefined ? '' : `: did you mean ${sent(p.nearest)}?`) +
       ` The library has ${list(p.names)} (GET /__admin/scenarios); load any other scenario with PUT /__admin/scenario.`
   ),
   E_UNKNOWN_JOURNAL_ENTRY: entry<{ id: string; held: { first: number; last: number } | null }>(
     404,
     (p) =>
-      `No journal entry has the id ${JSON.stringify(p.id)}: ` +
+      `No journal entry has the id ${sent(p.id)}: ` +
       (p.held === null ? 'the journal is empty' : `the journal holds the entries ${p.held.first} to ${p.held.last}`) +
       ' (it keeps the newest --journal-size entries; GET /__admin/requests lists them).'
   ),
@@ -285,7 +291,7 @@ export const ERRORS = {
   E_UNKNOWN_FAULT_RULE: entry<{ id: string; ids: readonly string[] }>(
     404,
     (p) =>
-      `No fault rule has the id ${JSON.stringify(p.id)}: ` +
+      `No fault rule has the id ${sent(p.id)}: ` +
       (p.ids.length === 0 ? 'no rule is in force.' : `the rules in force are ${list(p.ids)} (GET /__admin/faults lists them).`)
   ),
   E_TOO_MANY_FAULT_RULES: entry<{ limit: number }>(
@@ -351,7 +357,7 @@ export function apiError<C extends ErrorCode>(
   return new ApiError(code, message)
 }
 
-/** JSON-ish rendering of a received value for messages: strings quoted, others as text. */
+/** JSON-ish rendering of a received value for messages: strings quoted (cut at 200 characters), others as text. */
 export function shown(value: unknown): string {
   if (value === undefined) return 'nothing'
   if (Array.isArray(value)) return 'a list'
@@ -359,5 +365,5 @@ export function shown(value: unknown): string {
   if (typeof value === 'object') return 'an object'
   // JSON has no Infinity: a number too large for a double (1e400) is read as one, and JSON.stringify would say null.
   if (typeof value === 'number' && !Number.isFinite(value)) return String(value)
-  return JSON.stringify(value)
+  return sent(value)
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { ERRORS, apiError } from '../../src/protocol/errors.js'
+import { ERRORS, apiError, shown } from '../../src/protocol/errors.js'
 
 const protocol = readFileSync(new URL('../../docs/protocol.md', import.meta.url), 'utf8')
 
@@ -35,6 +35,21 @@ describe('the error catalogue', () => {
     const long = apiError('E_UNKNOWN_AGENT', { by: 'name', values: ['x'.repeat(5000)] }).message
     expect(long).toBe(`No agent with name "${'x'.repeat(199)}…: check the value with agentinfo.`)
     expect(apiError('E_UNKNOWN_AGENT', { by: 'UUID', values: ['a', 'b'] }).message).toBe('No agent with UUID "a", "b": check the value with agentinfo.')
+  })
+
+  it('cuts one value a client sent at 200 characters: a header, a path, a name, a body field', () => {
+    const huge = 'x'.repeat(60_000)
+    const messages = [
+      apiError('E_NOT_ACCEPTABLE', { accept: huge }).message,
+      apiError('E_UNSUPPORTED_MEDIA_TYPE', { contentType: huge }).message,
+      apiError('E_SCENARIO_MEDIA_TYPE', { contentType: huge, what: 'scenario' }).message,
+      apiError('E_UNKNOWN_NAME', { name: huge }).message,
+      apiError('E_INVALID_VALUE', { where: 'body field', name: 'speed', rule: 'must be a number', got: shown(huge) }).message
+    ]
+    for (const message of messages) {
+      expect(message.length).toBeLessThan(500)
+      expect(message).toContain(`"${'x'.repeat(199)}…`)
+    }
   })
 
   it('names every value of its own, however many: the library, the allowed values', () => {
