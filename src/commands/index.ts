@@ -42,11 +42,24 @@ export async function main(argv: readonly string[], output: Output = stdio): Pro
     const command = await COMMANDS[name].load()
     return await command.run(args)
   } catch (error) {
-    if (error instanceof ConfigError) {
-      output.err(`fleetsim: ${error.message}\n`)
-      return EXIT.usage
-    }
-    output.err(`fleetsim: ${error instanceof Error ? error.message : String(error)}\n`)
+    return reportFailure(error, output)
+  }
+}
+
+/**
+ * A command's failure on stderr, and its exit code. A TypeError, RangeError or ReferenceError
+ * is fleetsim's own bug, not the user's mistake: its stack says where, for the report (a run
+ * once failed with "Maximum call stack size exceeded" alone).
+ */
+export function reportFailure(error: unknown, output: Output): number {
+  if (error instanceof ConfigError) {
+    output.err(`fleetsim: ${error.message}\n`)
+    return EXIT.usage
+  }
+  if (error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError) {
+    output.err(`fleetsim: ${error.message}\nThis is a bug in fleetsim: please report it with these lines.\n${error.stack ?? ''}\n`)
     return EXIT.failed
   }
+  output.err(`fleetsim: ${error instanceof Error ? error.message : String(error)}\n`)
+  return EXIT.failed
 }

@@ -13,6 +13,7 @@ import { UPLOT_FILES, webPath } from '../lib/web-assets.js'
 import type { JournalEntry, KeptBody } from './journal.js'
 import type { ClientReport, Finding, Outcome } from './report.js'
 import type { Timeline } from './report-timeline.js'
+import { maxOf } from '../lib/extremes.js'
 
 /** Text for an HTML element or a double- or single-quoted attribute. */
 export function escapeHtml(text: string): string {
@@ -142,7 +143,7 @@ ${examples}
 function timelineSection(timeline: Timeline): string {
   if (timeline.requests === 0 || timeline.from === null) return '<p>No requests journalled yet.</p>'
   const fromMs = Date.parse(timeline.from)
-  const last = Math.max(...timeline.offsetsMs)
+  const last = maxOf(timeline.offsetsMs)
   const span = `${plural(timeline.requests, 'request')} from ${timeline.from} to ${new Date(fromMs + last).toISOString()} (wall time, UTC)`
   const sampled = timeline.sampled
     ? ` The chart shows ${plural(timeline.ids.length, 'request')} of them: every failed one up to half of those, the others evenly spread.`

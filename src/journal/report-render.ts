@@ -3,6 +3,7 @@
  * report-html.ts). A view of the JSON report: it computes nothing new.
  */
 import type { ClientReport, Finding, Outcome } from './report.js'
+import { maxOf } from '../lib/extremes.js'
 
 
 const OUTCOME_WORDS: Record<Outcome, string> = { pass: 'PASS', 'pass-with-warnings': 'PASS WITH WARNINGS', fail: 'FAIL' }
@@ -10,7 +11,7 @@ const LEVEL_MARKS: Record<Finding['level'], string> = { problem: '✗', warning:
 
 function table(rows: string[][]): string {
   if (rows.length === 0) return ''
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)))
+  const widths = rows[0].map((_, c) => maxOf(rows.map((r) => (r[c] ?? '').length)))
   return rows.map((r) => `  ${r.map((cell, c) => (c < r.length - 1 ? cell.padEnd(widths[c]) : cell)).join('  ')}`.trimEnd()).join('\n')
 }
 

@@ -23,6 +23,7 @@ import { CUT_BYTES } from './journal-bounds.js'
 import type { JournalEntry } from './journal.js'
 import { buildTimeline, type Timeline } from './report-timeline.js'
 import { RULES_BY_ID } from './rules.js'
+import { minOf } from '../lib/extremes.js'
 
 /** Attempts of one call further apart than this (wall ms) are separate calls, not retries. */
 export const RETRY_WINDOW_MS = 30_000
@@ -267,7 +268,7 @@ function retrySummary(chains: RetryChain[]): ClientReport['retries'] {
     backoff: judged.length === 0 ? 'not-seen' : judged.some((c) => c.backoff === 'flat') ? 'missing' : 'present',
     immediate: gaps.filter((g) => g < IMMEDIATE_MS).length,
     nonIdempotent: chains.filter((c) => c.nonIdempotent).length,
-    fastestGapMs: gaps.length === 0 ? null : Math.min(...gaps)
+    fastestGapMs: gaps.length === 0 ? null : minOf(gaps)
   }
 }
 

@@ -11,6 +11,7 @@ import type { AgentStateName } from '../protocol/states.js'
 import { formatSeconds } from '../lib/units.js'
 import { escapeMarkup } from './markup.js'
 import type { FiredEvent, RunResult, StateSample } from './runner.js'
+import { maxOf } from '../lib/extremes.js'
 
 /** Bottom to top: healthy first, gone last, so trouble reads as bands eating into green. */
 export const STACK_ORDER: readonly AgentStateName[] = ['ONLINE', 'ERROR', 'UNTRUSTED', 'FORGED', 'UNMANAGED', 'OFFLINE']
@@ -122,12 +123,12 @@ export function renderChart(result: RunResult): string {
   const at = (second: number) => clockTime(startTime + second * 1000, withDay)
   const x = (second: number) => fixed(MARGIN.left + (second / durationSeconds) * PLOT_WIDTH)
 
-  const maxAgents = Math.max(1, ...samples.map((s) => s.agents))
+  const maxAgents = maxOf(samples.map((s) => s.agents), 1)
   const yStep = niceStep(maxAgents, 5)
   const yMax = Math.ceil(maxAgents / yStep) * yStep
   const y = (agents: number) => fixed(mainBottom - (agents / yMax) * MAIN_HEIGHT)
   // The second panel: asinh, linear near 0 and logarithmic above, so 0 sits on the axis.
-  const detailMax = Math.max(10, 3 * Math.max(0, ...samples.flatMap((s) => DETAIL_STATES.map((state) => s.byState[state]))))
+  const detailMax = Math.max(10, 3 * maxOf(samples.flatMap((s) => DETAIL_STATES.map((state) => s.byState[state])), 0))
   const yDetail = (agents: number) => fixed(detailBottom - (Math.asinh(agents) / Math.asinh(detailMax)) * DETAIL_HEIGHT)
 
   const out: string[] = []

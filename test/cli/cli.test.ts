@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { main, type Output } from '../../src/commands/index.js'
+import { main, reportFailure, type Output } from '../../src/commands/index.js'
 import { run as serve } from '../../src/commands/serve.js'
 import { COMMANDS } from '../../src/commands/table.js'
 import { SERVE_FLAGS } from '../../src/config.js'
@@ -61,6 +61,15 @@ describe('main', () => {
     const output = capture()
     await main(['--help'], output)
     for (const command of Object.values(COMMANDS)) expect(output.stdout).toContain(`fleetsim ${command.usage}`)
+  })
+
+  it('prints the stack of a failure that is fleetsim\'s own bug, and only the message of any other', () => {
+    const bug = capture()
+    expect(reportFailure(new RangeError('Maximum call stack size exceeded'), bug)).toBe(1)
+    expect(bug.stderr).toMatch(/^fleetsim: Maximum call stack size exceeded\nThis is a bug in fleetsim: please report it with these lines\.\nRangeError: Maximum call stack size exceeded\n\s+at /)
+    const failed = capture()
+    expect(reportFailure(new Error('scenario x.yaml: no such file'), failed)).toBe(1)
+    expect(failed.stderr).toBe('fleetsim: scenario x.yaml: no such file\n')
   })
 
   it('rejects a mistyped command with exit code 2, suggesting the nearest', async () => {

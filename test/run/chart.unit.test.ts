@@ -3,9 +3,16 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { clockTime, niceStep, peaks, renderChart, STATE_COLOURS, timeTicks } from '../../src/run/chart.js'
 import { webPath } from '../../src/lib/web-assets.js'
-import { runResult } from './run-result.fixture.js'
+import { counts, runResult } from './run-result.fixture.js'
 
 describe('the run chart (SVG)', () => {
+  it('draws a run of more samples than a call can take as arguments (12 hours at --sample 1s)', () => {
+    const samples = Array.from({ length: 43_201 }, (_, second) => ({ second, agents: 100, byState: counts({ ONLINE: 99, OFFLINE: 1 }) }))
+    // The second panel's maximum ran Math.max over 4 values a sample: "Maximum call stack size exceeded".
+    const svg = renderChart(runResult({ samples, durationSeconds: 43_200, sampleSeconds: 1, final: samples[43_200], events: [], lockouts: [], lockedOut: false }))
+    expect(svg.startsWith('<svg')).toBe(true)
+  })
+
   it('stacks one area per state present in the main panel, and escapes text from the scenario', () => {
     const svg = renderChart(runResult())
     // ONLINE, UNTRUSTED, FORGED, OFFLINE are present: four areas, titled by state.

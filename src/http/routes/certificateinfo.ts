@@ -10,6 +10,7 @@ import { selfLink } from '../links.js'
 import { sendList } from '../reply.js'
 import type { RouteKit } from '../route-kit.js'
 import { CertificateItem, CertificateinfoQuery, ERROR_RESPONSES, Envelope } from '../schemas.js'
+import { maxOf } from '../../lib/extremes.js'
 
 export function certificateRoutes(app: FastifyInstance, kit: RouteKit): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>()
@@ -22,7 +23,7 @@ export function certificateRoutes(app: FastifyInstance, kit: RouteKit): void {
     }
     typed.get(url, { ...options, schema }, async (request, reply) => {
       const { expirein } = request.query
-      const within = expirein === undefined ? undefined : Math.max(...expirein)
+      const within = expirein === undefined ? undefined : maxOf(expirein)
       return sendList(request, reply, 'certificateinfo', certificates.list(within), [selfLink(kit.links.base(request), request)])
     })
   }
