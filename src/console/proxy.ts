@@ -9,6 +9,7 @@
  * (it says `User-Agent: fleetsim-console`).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } from 'fastify'
+import { apiError } from '../protocol/errors.js'
 import { CONSOLE_PREFIX } from './paths.js'
 import type { ConsoleContext } from './page.js'
 
@@ -18,15 +19,25 @@ const REST_FROM = `${CONSOLE_PREFIX}/api/rest/`
 
 type Forwarded = Pick<InjectOptions, 'method' | 'url' | 'headers' | 'payload'>
 
+/** `.` or `..`, written plainly or percent-encoded (`%2e`, `.%2E`, ...), as a URL parser reads them. */
+function isDotSegment(segment: string): boolean {
+  const plain = segment.replace(/%2e/gi, '.')
+  return plain === '.' || plain === '..'
+}
+
 /**
  * The request to run for a console request: its URL after `from` (as sent, still encoded, query
  * included) put after `to`; same method, body and content type.
  */
 function forwarded(request: FastifyRequest, from: string, to: string, headers: Record<string, string>): Forwarded {
+  const rest = request.url.slice(from.length)
+  // The forwarded URL is parsed as a URL, which resolves `..` and `%2e%2e` segments: one of them
+  // took /console/api/rest/ to /__admin/ with the REST credentials, or admin's to the operations.
+  if (rest.split('?')[0].split('/').some(isDotSegment)) throw apiError('E_CONSOLE_PATH_OUTSIDE', { path: request.url.split('?')[0], target: to })
   const contentType = request.headers['content-type']
   return {
     method: request.method as Forwarded['method'],
-    url: to + request.url.slice(from.length),
+    url: to + rest,
     headers: { 'user-agent': CONSOLE_USER_AGENT, ...(contentType === undefined ? {} : { 'content-type': contentType }), ...headers },
     ...(Buffer.isBuffer(request.body) && request.body.length > 0 ? { payload: request.body } : {})
   }

@@ -325,6 +325,10 @@ export const ERRORS = {
     404,
     (p) => `Nothing in the console at ${p.method} ${p.path}: its pages are ${p.pages.join(', ')}; docs/console.md lists its API.`
   ),
+  E_CONSOLE_PATH_OUTSIDE: entry<{ path: string; target: string }>(
+    404,
+    (p) => `The console forwards ${sent(p.path)} only within ${p.target}, and this path has a "." or ".." segment that would leave it: name the operation or admin path itself.`
+  ),
   E_FAULT_INJECTED: entry<{ message: string }>(503, (p) => p.message),
   E_INTERNAL: entry(500, () => 'The simulator failed to answer this request; this is a bug in fleetsim, please report it.')
 } as const

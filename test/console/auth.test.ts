@@ -4,6 +4,7 @@
  * them, changes that could come from another site refused, and the REST API's own header
  * authentication untouched.
  */
+import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { safeNext } from '../../src/console/login.js'
 import { AUTH, BASIC, CONSOLE_HEADERS, REST, consoleHarness, json, rest, sessionOf, type ConsoleHarness } from './helpers.js'
@@ -166,6 +167,43 @@ describe('console authentication', () => {
     await h.app.inject({ url: '/console/nothing-here', headers: { authorization: BASIC } })
     await h.app.inject({ method: 'GET', url: '/console/api/rest/appinfo.json', headers: CONSOLE_HEADERS })
     expect(h.built.traffic.journal.entries().map((e) => e.operation)).toEqual(['appinfo'])
+  })
+})
+
+describe('the console API over a socket', () => {
+  let h: ConsoleHarness
+  beforeAll(async () => {
+    h = await consoleHarness()
+  })
+  afterAll(async () => {
+    await h?.close()
+  })
+
+  /** A GET with the path sent as written (fetch and inject would resolve its dot segments first). */
+  const rawGet = (path: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(`${h.origin}${path}`, { headers: { authorization: BASIC } }, (response) => {
+        let body = ''
+        response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+      })
+      request.on('error', reject)
+      request.path = path
+      request.end()
+    })
+
+  it('forwards only within /__admin/ and the operations: a dot segment that would leave them is refused', async () => {
+    for (const path of [
+      '/console/api/rest/%2e%2e/%2e%2e/%2e%2e/__admin/clock',
+      '/console/api/admin/%2e%2e/%2e%2e/manager/mvc/restservice/appinfo.json',
+      '/console/api/admin/../../metrics',
+      '/console/api/rest/.%2E/x'
+    ]) {
+      const { status, body } = await rawGet(path)
+      expect({ path, status, code: (JSON.parse(body) as Envelope).errors[0].code }).toEqual({ path, status: 404, code: 'E_CONSOLE_PATH_OUTSIDE' })
+    }
+    // A dot inside a name is no segment of its own.
+    expect((await rawGet('/console/api/rest/appinfo.json')).status).toBe(200)
   })
 })
 
