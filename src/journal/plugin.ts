@@ -118,9 +118,11 @@ async function trafficPluginImpl(app: FastifyInstance, options: TrafficPluginOpt
     ...(options.faultCounts === undefined ? {} : { faultCounts: options.faultCounts })
   })
 
-  // Errors of these endpoints are JSON (the facade's error handler answers in request.format).
+  // Errors of these endpoints are JSON (the facade's error handler answers in request.format), in
+  // the admin API's envelope (servicename "admin", as the other /__admin endpoints' errors).
   const onRequest = (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
     request.format = 'json'
+    request.operation = 'admin'
     done(authCheck(request.headers) ? undefined : apiError('E_UNAUTHORIZED'))
   }
   const route = { onRequest, schema: { hide: true } }

@@ -141,6 +141,18 @@ describe('the request journal', () => {
     expect(response.json().errors[0].code).toBe('E_UNAUTHORIZED')
     expect((await h.app.inject({ method: 'DELETE', url: '/__admin/requests' })).statusCode).toBe(401)
   })
+
+  it('answers its errors in the admin envelope, servicename "admin" as the other /__admin endpoints', async () => {
+    for (const [url, headers] of [
+      ['/__admin/requests', {}],
+      ['/__admin/requests?limit=-1', AUTH],
+      ['/__admin/requests/abc', AUTH],
+      ['/__admin/report?format=xml', AUTH]
+    ] as const) {
+      const response = await h.app.inject({ method: 'GET', url, headers })
+      expect({ url, status: response.statusCode >= 400, servicename: response.json().servicename }).toEqual({ url, status: true, servicename: 'admin' })
+    }
+  })
 })
 
 describe('the request journal, kept answers', () => {
