@@ -36,6 +36,7 @@ import { PAGES } from './pages/index.js'
 import { proxyRoutes } from './proxy.js'
 import { SessionStore } from './session.js'
 import { EventHub } from './stream.js'
+import { otherMethods } from '../http/allowed-methods.js'
 
 const SERVICE = 'console'
 /** While no page is open, the chart's history is still sampled this often (wall ms). */
@@ -116,6 +117,13 @@ export async function consolePlugin(app: FastifyInstance, options: ConsolePlugin
         return sendErrors(reply, status, [apiErr, ...apiErr.more].map((e) => ({ status, message: e.message, code: e.code })))
       })
       scope.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+        const path = request.url.split('?')[0]
+        const allowed = otherMethods(request.server, request.method, path)
+        if (allowed.length > 0) {
+          const wrongMethod = apiError('E_PATH_METHOD_NOT_ALLOWED', { path, method: request.method, allowed })
+          reply.header('allow', allowed.join(', '))
+          return sendErrors(reply, wrongMethod.statusCode, [{ status: wrongMethod.statusCode, message: wrongMethod.message, code: wrongMethod.code }])
+        }
         const error = apiError('E_UNKNOWN_CONSOLE_PATH', { method: request.method, path: request.url.split('?')[0], pages: pages.filter((p) => p.navId === undefined).map((p) => `${CONSOLE_PREFIX}${p.path}`) })
         return sendErrors(reply, error.statusCode, [{ status: error.statusCode, message: error.message, code: error.code }])
       })

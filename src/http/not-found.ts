@@ -12,6 +12,7 @@ import { suggest } from '../lib/suggest.js'
 import { apiError, type ApiError } from '../protocol/errors.js'
 import { negotiate } from '../protocol/negotiation.js'
 import { OPERATIONS, OPERATION_NAMES, isOperation, splitSuffix, withSuffix, type OperationName } from '../protocol/operations.js'
+import { otherMethods } from './allowed-methods.js'
 import { sendEnvelope } from './reply.js'
 import '../protocol/request-context.js'
 
@@ -38,7 +39,11 @@ export function createNotFoundHandler(appPath: string, switchedOff: readonly Swi
     request.operation = written
     let error: ApiError
     const off = rest === undefined ? offAt(path) : undefined
-    if (off !== undefined) {
+    const allowed = rest === undefined ? otherMethods(request.server, request.method, path) : []
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '))
+      error = apiError('E_PATH_METHOD_NOT_ALLOWED', { path, method: request.method, allowed })
+    } else if (off !== undefined) {
       error = apiError('E_UNKNOWN_PATH', { path, appPath, switchedOff: off.flag })
     } else if (rest === undefined) {
       error = apiError('E_UNKNOWN_PATH', { path, appPath, ...insteadOf(path, servicePath) })

@@ -93,6 +93,10 @@ export const ERRORS = {
     405,
     (p) => `Operation "${p.operation}" does not accept ${p.method}: use ${p.allowed}.`
   ),
+  E_PATH_METHOD_NOT_ALLOWED: entry<{ path: string; method: string; allowed: readonly string[] }>(
+    405,
+    (p) => `${sent(p.path)} is not served with ${p.method}: use ${p.allowed.length > 1 ? `${p.allowed.slice(0, -1).join(', ')} or ${p.allowed[p.allowed.length - 1]}` : p.allowed[0]}.`
+  ),
   E_NOT_ACCEPTABLE: entry<{ accept: string }>(
     406,
     (p) => `Cannot answer in any type of Accept ${sent(p.accept)}: accept application/json or application/xml, or use the .json/.xml suffix where the operation has one.`

@@ -122,6 +122,13 @@ describe('console authentication', () => {
     expect(safeNext('/console/\ud800')).toBe('/console/fleet')
   })
 
+  it('answers a console path asked for with a method it is not served with 405 and Allow, in its envelope', async () => {
+    const response = await h.app.inject({ method: 'OPTIONS', url: '/console/login' })
+    expect([response.statusCode, response.headers.allow]).toEqual([405, 'GET, HEAD, POST'])
+    expect((response.json() as Envelope).errors[0]).toEqual({ status: 405, code: 'E_PATH_METHOD_NOT_ALLOWED', message: '"/console/login" is not served with OPTIONS: use GET, HEAD or POST.' })
+    expect((await h.app.inject({ method: 'POST', url: '/console/nothing' })).statusCode).toBe(404)
+  })
+
   it('ends the session at log-out', async () => {
     const cookie = sessionOf(await login('admin', 'secret'))
     const refused = await h.app.inject({ method: 'POST', url: '/console/logout', headers: { cookie } })

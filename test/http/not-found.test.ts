@@ -131,3 +131,22 @@ describe('a path outside <app-path>/restservice/', () => {
     )
   })
 })
+
+describe('a path outside the operations asked for with a method it is not served with', () => {
+  it('answers 405 with Allow naming the methods it is served with, not 404', async () => {
+    for (const [method, url, allow] of [
+      ['POST', '/metrics', 'GET, HEAD'],
+      ['DELETE', '/metrics', 'GET, HEAD'],
+      ['PUT', '/openapi.json', 'GET, HEAD']
+    ] as const) {
+      const response = await h.app.inject({ method, url, headers: { ...AUTH, ...JSON_ACCEPT } })
+      expect({ method, url, status: response.statusCode, allow: response.headers.allow }).toEqual({ method, url, status: 405, allow })
+      expect(response.json().errors[0]).toEqual({ status: 405, code: 'E_PATH_METHOD_NOT_ALLOWED', message: `"${url}" is not served with ${method}: use GET or HEAD.` })
+    }
+  })
+
+  it('still answers 404 for a path served with no method', async () => {
+    const response = await h.app.inject({ method: 'POST', url: '/nothing', headers: { ...AUTH, ...JSON_ACCEPT } })
+    expect([response.statusCode, response.json().errors[0].code]).toEqual([404, 'E_UNKNOWN_PATH'])
+  })
+})
