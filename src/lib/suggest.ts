@@ -1,7 +1,8 @@
 /**
  * "Did you mean" suggestions: the closest candidate by edit distance (insertions, deletions,
  * substitutions and swaps of neighbours), if it is close enough to be a plausible typo: at most
- * a third of the word's length, and at least one edit.
+ * a third of the word's length, and at least one edit. Failing that, the longest candidate of
+ * three letters or more that the word starts with: `--outdir` is `--out` with more written.
  */
 
 /** Optimal string alignment distance: Levenshtein plus adjacent transpositions. Three rows of memory. */
@@ -41,5 +42,10 @@ export function suggest<T extends string>(word: string, candidates: readonly T[]
       bestDistance = d
     }
   }
-  return bestDistance <= limit ? best : undefined
+  if (bestDistance <= limit) return best
+  let prefix: T | undefined
+  for (const candidate of candidates) {
+    if (candidate.length >= 3 && lower.startsWith(candidate.toLowerCase()) && (prefix === undefined || candidate.length > prefix.length)) prefix = candidate
+  }
+  return prefix
 }

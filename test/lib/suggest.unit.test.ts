@@ -8,6 +8,12 @@ describe('suggest', () => {
     expect(suggest('frobnicate', ['serve', 'run'])).toBeUndefined()
   })
 
+  it('falls back to the longest candidate of three letters or more that the word starts with', () => {
+    expect(suggest('outdir', ['out', 'duration', 'sample', 'workers'])).toBe('out')
+    expect(suggest('agentinfobyname', ['agent', 'agentinfo'])).toBe('agentinfo')
+    expect(suggest('ab-something', ['ab', 'run'])).toBeUndefined()
+  })
+
   it('counts a swap of neighbours as one edit', () => {
     expect(editDistance('agnet', 'agent')).toBe(1)
     expect(editDistance('kitten', 'sitting')).toBe(3)
