@@ -15,6 +15,7 @@ import { runSuite } from '../conformance/suite.js'
 import { TARGET_FLAGS, parseTargetArgs } from '../conformance/target-options.js'
 import { probeOperations } from '../conformance/target-probe.js'
 import { stdio, type Output } from './output.js'
+import { suggest } from '../lib/suggest.js'
 
 const READ_ONLY = switchFlag({ name: 'read-only', help: 'only GET operations: safe against a production manager' })
 const JUNIT = valueFlag({ name: 'junit', valueName: '<file>', defaultText: 'none', help: 'also write the results as JUnit XML', rule: nonEmpty })
@@ -36,6 +37,16 @@ ${formatFlags([...TARGET_FLAGS, ...OWN_FLAGS])}
 Checks: ${CHECKS.map((c) => c.id).join(', ')}
 `
 
+const CHECK_IDS = CHECKS.map((c) => c.id)
+
+/** A name --only was given that is no check: what it may have meant (a typo of one, or the checks it begins). */
+function unknownCheck(id: string): string {
+  const near = suggest(id, CHECK_IDS)
+  const begun = CHECK_IDS.filter((check) => id !== '' && check.startsWith(id))
+  const meant = near !== undefined ? [near] : begun
+  return `"${id}" is none${meant.length === 0 ? '' : ` (did you mean ${meant.map((m) => `"${m}"`).join(' or ')}?)`}`
+}
+
 export async function run(argv: string[], io: Output = stdio): Promise<number> {
   const { options, flags } = parseTargetArgs(argv, 'fleetsim conformance', OWN_FLAGS, {})
   if (flags.help) {
@@ -44,7 +55,7 @@ export async function run(argv: string[], io: Output = stdio): Promise<number> {
   }
   const only = flags.maybe(ONLY)?.split(',').map((s) => s.trim())
   const unknown = only?.filter((id) => !CHECKS.some((c) => c.id === id)) ?? []
-  if (unknown.length > 0) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--only must name checks of the suite, got "${unknown.join(',')}" (see fleetsim conformance --help)`)
+  if (unknown.length > 0) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--only must name checks of the suite: ${unknown.map(unknownCheck).join('; ')}. The checks: ${CHECK_IDS.join(', ')}`)
   const problem = await probeOperations(options)
   if (problem !== undefined) {
     io.err(`fleetsim conformance: ${problem}\n`)

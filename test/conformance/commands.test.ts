@@ -60,7 +60,11 @@ describe('fleetsim conformance and fleetsim report', () => {
 
   it('conformance needs --target', async () => {
     await expect(conformance([], capture())).rejects.toThrow(ConfigError)
-    await expect(conformance(['--target', sim.baseUrl, '--only', 'nonsense'], capture())).rejects.toThrow('--only must name checks')
+    await expect(conformance(['--target', sim.baseUrl, '--only', 'nonsense'], capture())).rejects.toThrow('--only must name checks of the suite: "nonsense" is none. The checks: auth-rejected, ')
+    // Which name is wrong, and what it may have meant: a typo of one, or the checks it begins.
+    await expect(conformance(['--target', sim.baseUrl, '--only', 'appinfo-record,addagnet,stop'], capture())).rejects.toThrow(
+      '--only must name checks of the suite: "addagnet" is none (did you mean "addagent"?); "stop" is none (did you mean "stop-start"?). The checks: '
+    )
   })
 
   it('report prints the client report for a terminal', async () => {
