@@ -23,7 +23,7 @@ import type { FleetEngine } from '../fleet/fleet.js'
 import { Journal } from '../journal/journal.js'
 import type { Manager } from '../manager/manager.js'
 import { createAuthCheck, type Credentials } from '../protocol/auth.js'
-import { apiError } from '../protocol/errors.js'
+import { apiError, shown } from '../protocol/errors.js'
 import { STATIC_DIRS, UPLOT_DIR } from './assets.js'
 import { consoleUser, crossSiteReason, isSafeMethod, type ConsoleUser } from './auth.js'
 import { FleetHistory } from './fleet-history.js'
@@ -167,6 +167,9 @@ export async function consolePlugin(app: FastifyInstance, options: ConsolePlugin
           async (api) => {
             api.get<{ Querystring: { topics?: string } }>('/events', async (request, reply) => {
               const wanted = typeof request.query.topics === 'string' && request.query.topics !== '' ? request.query.topics.split(',') : hub.topicNames()
+              // An unknown topic would make a stream that never says anything: refused while it can still be answered.
+              const unknown = wanted.find((topic) => !hub.topicNames().includes(topic))
+              if (unknown !== undefined) throw apiError('E_NOT_IN_ENUM', { where: 'query parameter', name: 'topics', allowed: hub.topicNames(), got: shown(unknown) })
               // The stream outlives the handler: fastify hands the socket over and sends nothing itself.
               reply.hijack()
               hub.attach(reply.raw, wanted)
