@@ -198,6 +198,14 @@ function mapOne(error: RawError, data: unknown, context: Context): ApiError[] {
       return [apiError('E_WRONG_TYPE', { where, name: name || 'body', expected: article(String(error.params.type)), got })]
     case 'enum':
       return [apiError('E_NOT_IN_ENUM', { where, name, allowed: (error.params.allowedValues as unknown[]) ?? [], got })]
+    case 'minItems': {
+      // `agentUuids=,,,` is a list once its empty items are dropped: "got a list" said nothing.
+      const items = valueAt(data, path)
+      const count = Array.isArray(items) ? items.length : 0
+      const limit = Number(error.params.limit)
+      const rule = `must name at least ${limit === 1 ? 'one value' : `${limit} values`}${isQuery ? ' (empty items between commas are dropped)' : ''}`
+      return [apiError('E_INVALID_VALUE', { where, name: name || 'body', rule, got: count === 0 ? 'none' : `${count}` })]
+    }
     default:
       return [apiError('E_INVALID_VALUE', { where, name: name || 'body', rule: error.message, got })]
   }

@@ -48,6 +48,15 @@ describe('stopagent and startagent', () => {
     const response = await call(h.app, 'POST', 'stopagent')
     expect(response.json().errors[0]).toMatchObject({ code: 'E_MISSING_PARAMETER', status: 400 })
   })
+
+  it('says what is wrong with agentUuids that are only commas: no value once the empty items are dropped', async () => {
+    const response = await call(h.app, 'POST', 'stopagent?agentUuids=,,,')
+    expect(response.json().errors[0]).toEqual({
+      status: 400,
+      code: 'E_INVALID_VALUE',
+      message: 'The query parameter "agentUuids" must name at least one value (empty items between commas are dropped), got none.'
+    })
+  })
 })
 
 describe('assigntemplatetoagent', () => {
