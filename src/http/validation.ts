@@ -12,6 +12,7 @@ import { coerce } from './coerce.js'
 import { convertLenient } from '../protocol/lenient.js'
 import { ApiError, apiError, shown, type Where } from '../protocol/errors.js'
 import { NAME_RULE, nameError, type NameKind } from './names.js'
+import { suggest } from '../lib/suggest.js'
 
 interface RawError {
   keyword: string
@@ -191,7 +192,7 @@ function mapOne(error: RawError, data: unknown, context: Context): ApiError[] {
       const missing = (error.params.requiredProperties as string[] | undefined) ?? []
       return missing.map((property) => {
         const full = name === '' ? property : `${name}.${property}`
-        return isQuery ? apiError('E_MISSING_PARAMETER', { name: full }) : apiError('E_MISSING_FIELD', { name: full })
+        return isQuery ? apiError('E_MISSING_PARAMETER', { name: full, ...nearKey(data, full) }) : apiError('E_MISSING_FIELD', { name: full })
       })
     }
     case 'type':
@@ -209,6 +210,13 @@ function mapOne(error: RawError, data: unknown, context: Context): ApiError[] {
     default:
       return [apiError('E_INVALID_VALUE', { where, name: name || 'body', rule: error.message, got })]
   }
+}
+
+/** A name the query has that is a plausible typo of `name` (`agentUuid`, `agentuuids`), for the message. */
+export function nearKey(query: unknown, name: string): { near?: string } {
+  if (query === null || typeof query !== 'object') return {}
+  const near = Object.keys(query).find((key) => key !== name && suggest(key, [name]) === name)
+  return near === undefined ? {} : { near }
 }
 
 function article(type: string): string {

@@ -36,6 +36,11 @@ function sent(value: unknown): string {
   return text.length > LISTED_CHARS ? `${text.slice(0, LISTED_CHARS)}…` : text
 }
 
+/** What a request sent under a name close to the one it lacks: parameter names are exact, case included. */
+function nearName(sentName: string | undefined, meant: string): string {
+  return sentName === undefined ? '' : ` The request has ${sent(sentName)}: did you mean "${meant}"? Parameter names are spelled exactly, case included.`
+}
+
 /**
  * Values a client sent, quoted for a message: at most LISTED_VALUES, each cut at LISTED_CHARS,
  * the rest counted. A client that asks for 90,000 unknown names gets a message of a few hundred
@@ -153,9 +158,9 @@ export const ERRORS = {
     400,
     (p) => `Operation "${p.operation}" needs a request body (the ${p.body} object) in JSON or XML.`
   ),
-  E_MISSING_PARAMETER: entry<{ name: string }>(
+  E_MISSING_PARAMETER: entry<{ name: string; near?: string }>(
     400,
-    (p) => `Query parameter "${p.name}" is required: add ?${p.name}=... to the request.`
+    (p) => `Query parameter "${p.name}" is required: add ?${p.name}=... to the request.${nearName(p.near, p.name)}`
   ),
   E_MISSING_FIELD: entry<{ name: string }>(
     400,
@@ -191,9 +196,11 @@ export const ERRORS = {
     400,
     (p) => `The query parameters "${p.first}" and "${p.second}" cannot be combined: send one of them.`
   ),
-  E_AGENTINFO_NO_PARAMETER: entry(
+  E_AGENTINFO_NO_PARAMETER: entry<{ near?: { sent: string; meant: string } } | Record<string, never>>(
     400,
-    () => 'agentinfo needs at least one query parameter: agentname, agentstate or agentwithmodules (agentwithmodules alone lists every agent).'
+    (p) =>
+      'agentinfo needs at least one query parameter: agentname, agentstate or agentwithmodules (agentwithmodules alone lists every agent).' +
+      ('near' in p && p.near !== undefined ? nearName(p.near.sent, p.near.meant) : '')
   ),
   E_NOTHING_TO_ASSIGN: entry(
     400,

@@ -49,6 +49,15 @@ describe('stopagent and startagent', () => {
     expect(response.json().errors[0]).toMatchObject({ code: 'E_MISSING_PARAMETER', status: 400 })
   })
 
+  it('names a parameter it got that is a typo of the one it lacks (agentUuid for agentUuids)', async () => {
+    const response = await call(h.app, 'POST', 'stopagent?agentUuid=x')
+    expect(response.json().errors[0]).toEqual({
+      status: 400,
+      code: 'E_MISSING_PARAMETER',
+      message: 'Query parameter "agentUuids" is required: add ?agentUuids=... to the request. The request has "agentUuid": did you mean "agentUuids"? Parameter names are spelled exactly, case included.'
+    })
+  })
+
   it('says what is wrong with agentUuids that are only commas: no value once the empty items are dropped', async () => {
     const response = await call(h.app, 'POST', 'stopagent?agentUuids=,,,')
     expect(response.json().errors[0]).toEqual({

@@ -73,6 +73,13 @@ describe('agentinfo', () => {
     expect(response.json().errors[0].code).toBe('E_AGENTINFO_NO_PARAMETER')
   })
 
+  it('names a parameter it got that is a typo of one it takes (agentName for agentname)', async () => {
+    const response = await call(h.app, 'GET', 'agentinfo?agentName=web-01')
+    expect(response.json().errors[0].message).toBe(
+      'agentinfo needs at least one query parameter: agentname, agentstate or agentwithmodules (agentwithmodules alone lists every agent). The request has "agentName": did you mean "agentname"? Parameter names are spelled exactly, case included.'
+    )
+  })
+
   it('refuses agentname together with agentstate', async () => {
     const response = await call(h.app, 'GET', `agentinfo?agentname=${h.fleet.name(0)}&agentstate=ONLINE`)
     expect(response.statusCode).toBe(400)

@@ -16,14 +16,19 @@ import type { Link } from '../schemas.js'
 import { Answer } from '../answer-cache.js'
 import type { Format } from '../../protocol/negotiation.js'
 import type { RouteKit } from '../route-kit.js'
-import { fieldsOf, withRules, type RequestRule } from '../validation.js'
+import { fieldsOf, nearKey, withRules, type RequestRule } from '../validation.js'
 import { AgentinfoItem, AgentinfoQuery, ERROR_RESPONSES, Envelope } from '../schemas.js'
 import type { Fleet } from '../../fleet/fleet-api.js'
 
 /** At least one of agentname, agentstate, agentwithmodules. */
 const someParameter: RequestRule = (query) => {
   const q = fieldsOf(query)
-  return q !== undefined && q.agentname === undefined && q.agentstate === undefined && q.agentwithmodules === undefined ? apiError('E_AGENTINFO_NO_PARAMETER') : undefined
+  if (q === undefined || q.agentname !== undefined || q.agentstate !== undefined || q.agentwithmodules !== undefined) return undefined
+  for (const meant of ['agentname', 'agentstate', 'agentwithmodules']) {
+    const { near } = nearKey(q, meant)
+    if (near !== undefined) return apiError('E_AGENTINFO_NO_PARAMETER', { near: { sent: near, meant } })
+  }
+  return apiError('E_AGENTINFO_NO_PARAMETER', {})
 }
 
 /** agentname and agentstate select in two ways: one of them. */
