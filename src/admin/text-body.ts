@@ -4,14 +4,23 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { apiError } from '../protocol/errors.js'
+import { bodyText } from '../http/body-text.js'
 
 /** Content types of a body in the scenario language. */
 export const SCENARIO_TYPES: ReadonlyArray<string | RegExp> = ['application/json', 'application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml', /^application\/[\w.-]+\+(json|yaml)$/]
 
-/** Replaces the scope's parsers: every scenario-language type is handed over as text, untouched. */
+/** Replaces the scope's parsers: every scenario-language type is handed over as text, read in its charset (body-text.ts). */
 export function readTextBodies(scope: FastifyInstance): void {
   scope.removeAllContentTypeParsers()
-  for (const type of SCENARIO_TYPES) scope.addContentTypeParser(type, { parseAs: 'string' }, (_request, text, done) => done(null, text))
+  for (const type of SCENARIO_TYPES) {
+    scope.addContentTypeParser(type, { parseAs: 'buffer' }, (request, bytes: Buffer, done) => {
+      try {
+        done(null, bodyText(bytes, request.headers['content-type']))
+      } catch (error) {
+        done(error as Error, undefined)
+      }
+    })
+  }
 }
 
 /** The body's text; E_MISSING_BODY naming `endpoint` and `what` when there is none. */

@@ -8,14 +8,31 @@ import type { FastifyBodyParser, FastifyInstance } from 'fastify'
 import { coerce } from './coerce.js'
 import { apiError } from '../protocol/errors.js'
 import { parseXmlBody } from './xml-reader.js'
+import { bodyText } from './body-text.js'
 
 const JSON_TYPES: Array<string | RegExp> = ['application/json', /^application\/[\w.-]+\+json$/]
 const XML_TYPES: Array<string | RegExp> = ['application/xml', 'text/xml', /^application\/[\w.-]+\+xml$/]
 
 export function registerContentParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers()
-  for (const type of JSON_TYPES) app.addContentTypeParser(type, { parseAs: 'string' }, parseJson)
-  for (const type of XML_TYPES) app.addContentTypeParser(type, { parseAs: 'string' }, parseXml)
+  for (const type of JSON_TYPES) app.addContentTypeParser(type, { parseAs: 'buffer' }, asText(parseJson))
+  for (const type of XML_TYPES) app.addContentTypeParser(type, { parseAs: 'buffer' }, asText(parseXml))
+}
+
+/** A parser of text, given the body's bytes read in its charset (body-text.ts). */
+function asText(parse: FastifyBodyParser<string>): FastifyBodyParser<Buffer> {
+  return function (this: FastifyInstance, request, bytes, done) {
+    let text: string
+    try {
+      text = bodyText(bytes, request.headers['content-type'])
+    } catch (error) {
+      // The journal shows what came, as far as it reads.
+      request.bodyText = bytes.toString('utf8')
+      done(error as Error, undefined)
+      return
+    }
+    parse.call(this, request, text, done)
+  }
 }
 
 const parseJson: FastifyBodyParser<string> = (request, text, done) => {

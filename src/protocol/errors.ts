@@ -142,6 +142,14 @@ export const ERRORS = {
     505,
     (p) => `The HTTP version of the request line (${p.version}) is not supported: send the request as HTTP/1.1 (or HTTP/1.0).`
   ),
+  E_BODY_ENCODING: entry<{ at: number | undefined }>(
+    400,
+    (p) => `The request body is not valid UTF-8${p.at === undefined ? '' : ` (from byte ${p.at})`}: send it as UTF-8, or declare the charset it is in (charset=iso-8859-1).`
+  ),
+  E_UNSUPPORTED_CHARSET: entry<{ charset: string; supported: readonly string[] }>(
+    415,
+    (p) => `The body's charset ${sent(p.charset)} is not one this server reads: send it as ${p.supported.join(' or ')}.`
+  ),
   E_MALFORMED_JSON: entry<{ detail: string }>(
     400,
     (p) => `The request body is not valid JSON (${p.detail}): fix the syntax or send the Content-Type that matches the body.`

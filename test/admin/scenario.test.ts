@@ -81,6 +81,13 @@ describe('loading a scenario through the admin API', () => {
     expect(response.json().errors[0].code).toBe('E_SCENARIO_MEDIA_TYPE')
   })
 
+  it('refuses a scenario in a charset it does not read with E_UNSUPPORTED_CHARSET, and keeps the fleet', async () => {
+    const response = await admin(h.app, 'PUT', '/scenario', small, { 'content-type': 'application/yaml; charset=utf-16' })
+    expect(response.statusCode).toBe(415)
+    expect(response.json()).toMatchObject({ servicename: 'admin', errors: [{ code: 'E_UNSUPPORTED_CHARSET' }] })
+    expect(h.engine.counts().agents).toBe(20)
+  })
+
   it('refuses an empty body with E_MISSING_BODY', async () => {
     const response = await admin(h.app, 'PUT', '/scenario', ' ', YAML)
     expect(response.json().errors[0].code).toBe('E_MISSING_BODY')

@@ -39,6 +39,29 @@ describe('JSON and XML', () => {
     expect(h.fleet.config(index)).toMatchObject({ port: 4041, isLogToFile: false })
   })
 
+  it('reads a body in the charset its Content-Type declares, and refuses bytes that are not in it', async () => {
+    const xml = (name: string) => `<agent><name>${name}</name><global-config><address>10.1.1.1</address><port>4041</port><ca-fingerprint>${CA.fingerprint}</ca-fingerprint></global-config></agent>`
+    const latin1 = await h.app.inject({
+      method: 'POST',
+      url: `${REST}/addagent`,
+      headers: { ...AUTH, 'content-type': 'application/xml; charset=iso-8859-1', accept: 'application/json' },
+      payload: Buffer.from(xml('latin-café'), 'latin1')
+    })
+    expect(latin1.statusCode).toBe(200)
+    expect(h.fleet.findByName('latin-café')).toBeDefined()
+    // The same bytes without the charset are not UTF-8: refused, and no agent named with U+FFFD.
+    const undeclared = await h.app.inject({
+      method: 'POST',
+      url: `${REST}/addagent`,
+      headers: { ...AUTH, 'content-type': 'application/xml', accept: 'application/json' },
+      payload: Buffer.from(xml('bad-café'), 'latin1')
+    })
+    expect([undeclared.statusCode, undeclared.json().errors[0].code]).toEqual([400, 'E_BODY_ENCODING'])
+    expect(h.fleet.findByName('bad-caf\ufffd')).toBeUndefined()
+    const json = await h.app.inject({ method: 'POST', url: `${REST}/addagent`, headers: { ...AUTH, 'content-type': 'application/json' }, payload: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]) })
+    expect(json.json().errors[0]).toMatchObject({ status: 400, code: 'E_BODY_ENCODING', message: expect.stringContaining('(from byte 2)') })
+  })
+
   it('answers a JSON body with JSON when accept is a wildcard', async () => {
     const response = await h.app.inject({
       method: 'POST',
