@@ -58,17 +58,36 @@ export async function probeOperations(options: TargetOptions): Promise<string | 
   if (status === 401 || status === 403) {
     return `${base.origin} refused user "${options.user}" (${status}): check --user and --password (the manager's REST_USER and REST_PASSWORD; default admin / admin)`
   }
-  if (status !== 404) return undefined
   const tried = serviceUrl(base)
+  if (status !== 404) return envelopeProblem(probed.answer, `${tried}appinfo.json`, base)
   if (base.pathname === USUAL_APP_PATH) {
-    return `no operations at ${tried} (404): is the application path another one? (fleetsim serve --app-path; on a real manager the path of its web application, ending in /mvc)`
+    return `no operations at ${tried} (404): is the application path another one? (fleetsim serve --app-path; on a real manager the path of its web application, ending in /mvc) Or is ${base.origin} no agent manager at all?`
   }
   const usual = new URL(USUAL_APP_PATH, base.origin)
   const there = await send(options, operationsProbe(options, usual))
-  const hint = there.ok && there.answer.status !== 404 ? `${baseText(usual)} answers: use --target ${baseText(usual)}` : `the usual one is ${USUAL_APP_PATH}: --target ${baseText(usual)}`
   const path = appPath(base)
   const what = path === '' ? 'the target has no application path' : `the application path ${path} is wrong`
-  return `no operations at ${tried} (404): ${what}; ${hint}`
+  if (there.ok && there.answer.status !== 404) return `no operations at ${tried} (404): ${what}; ${baseText(usual)} answers: use --target ${baseText(usual)}`
+  // The usual path was tried too: recommending it would send the user round in a circle.
+  return `no operations at ${tried} (404), nor at the usual ${serviceUrl(usual)}: is ${base.origin} an agent manager (or fleetsim)? Check the host and port (fleetsim serve listens on 9443), and the application path of the manager's web application`
+}
+
+/**
+ * Whatever status it has, an answer of the operations is JSON (the spec's envelope, an error or
+ * a fault fleetsim injects included; a JSON answer that is wrong is the checks' to judge).
+ * Anything else (a web page, plain text) means the target is no manager: the suite, which
+ * writes, is not run against it.
+ */
+function envelopeProblem(answer: HttpAnswer, url: string, base: URL): string | undefined {
+  try {
+    const body: unknown = JSON.parse(answer.body)
+    if (typeof body === 'object' && body !== null) return undefined
+  } catch {
+    // not JSON: said below
+  }
+  const type = answer.headers['content-type']
+  const what = `${answer.status}${typeof type === 'string' ? ` ${type.split(';')[0]}` : ''}`
+  return `${url} answered ${what}, not JSON: is ${base.origin} an agent manager (or fleetsim)? The suite writes, so it is not run against it`
 }
 
 /**

@@ -212,16 +212,31 @@ describe('fleetsim conformance and fleetsim report check the target first', () =
       expect(result.code).toBe(1)
     })
 
-    it('conformance names the usual path when no path answers', async () => {
+    it('conformance says the target may be no manager when neither its path nor the usual one answers', async () => {
       const origin = `http://127.0.0.1:${notFoundPort}`
       expect(await call(conformance, ['--target', `${origin}/app/mvc`])).toEqual({
         code: 1,
         out: '',
-        err: `fleetsim conformance: no operations at ${origin}/app/mvc/restservice/ (404): the application path /app/mvc is wrong; the usual one is /manager/mvc: --target ${origin}/manager/mvc\n`
+        err: `fleetsim conformance: no operations at ${origin}/app/mvc/restservice/ (404), nor at the usual ${origin}/manager/mvc/restservice/: is ${origin} an agent manager (or fleetsim)? Check the host and port (fleetsim serve listens on 9443), and the application path of the manager's web application\n`
       })
       expect((await call(conformance, ['--target', `${origin}/manager/mvc`])).err).toBe(
-        `fleetsim conformance: no operations at ${origin}/manager/mvc/restservice/ (404): is the application path another one? (fleetsim serve --app-path; on a real manager the path of its web application, ending in /mvc)\n`
+        `fleetsim conformance: no operations at ${origin}/manager/mvc/restservice/ (404): is the application path another one? (fleetsim serve --app-path; on a real manager the path of its web application, ending in /mvc) Or is ${origin} no agent manager at all?\n`
       )
+    })
+
+    it('conformance runs nothing against a target whose operations answer a web page', async () => {
+      const page = createHttpServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>hello</body></html>'))
+      await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve))
+      try {
+        const origin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`
+        expect(await call(conformance, ['--target', `${origin}/manager/mvc`])).toEqual({
+          code: 1,
+          out: '',
+          err: `fleetsim conformance: ${origin}/manager/mvc/restservice/appinfo.json answered 200 text/html, not JSON: is ${origin} an agent manager (or fleetsim)? The suite writes, so it is not run against it\n`
+        })
+      } finally {
+        await new Promise((resolve) => page.close(resolve))
+      }
     })
 
     it('report asks whether a target without /__admin/report is fleetsim', async () => {
