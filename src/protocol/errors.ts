@@ -106,9 +106,10 @@ export const ERRORS = {
     406,
     (p) => `Cannot answer in any type of Accept ${sent(p.accept)}: accept application/json or application/xml, or use the .json/.xml suffix where the operation has one.`
   ),
-  E_UNSUPPORTED_MEDIA_TYPE: entry<{ contentType: string }>(
+  // `expected`: what the endpoint takes, where it is not JSON or XML (the console's login form).
+  E_UNSUPPORTED_MEDIA_TYPE: entry<{ contentType: string; expected?: string }>(
     415,
-    (p) => `Content-Type ${sent(p.contentType)} is not supported: send the body as application/json or application/xml.`
+    (p) => `Content-Type ${sent(p.contentType)} is not supported: send the body as ${p.expected ?? 'application/json or application/xml'}.`
   ),
   E_BODY_TOO_LARGE: entry<{ limit: number }>(
     413,

@@ -129,6 +129,14 @@ describe('console authentication', () => {
     expect((await h.app.inject({ method: 'POST', url: '/console/nothing' })).statusCode).toBe(404)
   })
 
+  it('tells a login posted in another type to send the form', async () => {
+    const response = await h.app.inject({ method: 'POST', url: '/console/login', headers: { 'content-type': 'text/plain' }, payload: 'user=admin' })
+    expect(response.statusCode).toBe(415)
+    expect((response.json() as Envelope).errors[0].message).toBe(
+      'Content-Type "text/plain" is not supported: send the body as application/x-www-form-urlencoded (the login form\'s fields user, password and next).'
+    )
+  })
+
   it('ends the session at log-out', async () => {
     const cookie = sessionOf(await login('admin', 'secret'))
     const refused = await h.app.inject({ method: 'POST', url: '/console/logout', headers: { cookie } })
