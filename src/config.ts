@@ -34,13 +34,6 @@ export const MAX_AGENTS = 10_000_000
 export const MAX_SEED = 0xffff_ffff
 /** Upper bound of --body-limit, --max-list-items and the stored-data limits (1 GiB, a billion items). */
 export const MAX_LIMIT = 1024 * 1024 * 1024
-/** --speed: a positive number up to the clock's MAX_SPEED. */
-const speedFactor: Rule<number> = (text) => {
-  const speed = positiveNumber(text)
-  if (speed > MAX_SPEED) throw new RuleError(`be at most ${MAX_SPEED} (11.6 days a second; the fleet steps back to back well below that)`)
-  return speed
-}
-
 /** Upper bound of --max-query-length: the query travels in the request head, which Node holds in memory. */
 export const MAX_QUERY_LENGTH = 16 * 1024 * 1024
 /** Lower bound of --journal-max-bytes (1 MiB): room for hundreds of ordinary entries. */
@@ -145,6 +138,13 @@ function on(spec: { name: string; help: string }): SwitchFlag & { readonly env: 
 
 /** Any text, even empty: the value is checked after parsing (a file read through the context). */
 const anyText: Rule<string> = (text) => text
+
+/** --speed: a positive number up to the clock's MAX_SPEED. */
+const speedFactor: Rule<number> = (text) => {
+  const speed = positiveNumber(text)
+  if (speed > MAX_SPEED) throw new RuleError(`be at most ${MAX_SPEED} (11.6 days a second; the fleet steps back to back well below that)`)
+  return speed
+}
 
 /** Any text but the empty one: unlike a user name, a password of spaces is a password. */
 const password: Rule<string> = (text) => {

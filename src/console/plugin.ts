@@ -128,7 +128,7 @@ export async function consolePlugin(app: FastifyInstance, options: ConsolePlugin
           reply.header('allow', allowed.join(', '))
           return sendErrors(reply, wrongMethod.statusCode, [{ status: wrongMethod.statusCode, message: wrongMethod.message, code: wrongMethod.code }])
         }
-        const error = apiError('E_UNKNOWN_CONSOLE_PATH', { method: request.method, path: request.url.split('?')[0], pages: pages.filter((p) => p.navId === undefined).map((p) => `${CONSOLE_PREFIX}${p.path}`) })
+        const error = apiError('E_UNKNOWN_CONSOLE_PATH', { method: request.method, path, pages: pages.filter((p) => p.navId === undefined).map((p) => `${CONSOLE_PREFIX}${p.path}`) })
         return sendErrors(reply, error.statusCode, [{ status: error.statusCode, message: error.message, code: error.code }])
       })
 
