@@ -205,11 +205,11 @@ export const ERRORS = {
     400,
     (p) => `The query parameters "${p.first}" and "${p.second}" cannot be combined: send one of them.`
   ),
-  E_AGENTINFO_NO_PARAMETER: entry<{ near?: { sent: string; meant: string } } | Record<string, never>>(
+  E_AGENTINFO_NO_PARAMETER: entry<{ near?: { sent: string; meant: string } }>(
     400,
     (p) =>
       'agentinfo needs at least one query parameter: agentname, agentstate or agentwithmodules (agentwithmodules alone lists every agent).' +
-      ('near' in p && p.near !== undefined ? nearName(p.near.sent, p.near.meant) : '')
+      (p.near === undefined ? '' : nearName(p.near.sent, p.near.meant))
   ),
   E_NOTHING_TO_ASSIGN: entry(
     400,
