@@ -113,8 +113,10 @@ export async function startFleetsim(options: FleetsimOptions = {}): Promise<Runn
       '--agents', String(options.agents ?? 100),
       '--seed', String(options.seed ?? 1),
       '--data-dir', dataDir,
-      '--user', user,
-      '--password', password,
+      // With `=`: a random password starts with `--` one time in 4,096 (base64url), and `--password --x`
+      // reads as a flag without its value.
+      `--user=${user}`,
+      `--password=${password}`,
       '--workers', String(options.workers ?? 1),
       '--speed', String(options.speed ?? 1),
       '--start-time', options.startTime ?? '2026-01-01T00:00:00Z',

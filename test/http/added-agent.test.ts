@@ -65,6 +65,12 @@ describe('startFleetsim({ joinDelay })', () => {
     expect(stopped.values).toEqual([{ message: 'web-01: stop call sent, modules stopped' }])
   })
 
+  it('takes credentials that start with dashes, as a random password does one time in 4,096', async () => {
+    sim = await startFleetsim({ http: true, agents: 5, user: '--user', password: '--Kx9_a' })
+    const response = await fetch(`${sim.url}/appinfo.json`, { headers: sim.headers })
+    expect(response.status).toBe(200)
+  })
+
   it('refuses a joinDelay that is not whole seconds, naming the flag it stands for', async () => {
     await expect(startFleetsim({ http: true, agents: 5, joinDelay: '1.5s' })).rejects.toThrow('--join-delay must be a duration of whole seconds')
   })
