@@ -2,7 +2,7 @@
  * `fleetsim conformance --target URL [--user U --password P] [--insecure | --ca FILE]
  * [--data-dir DIR] [--read-only] [--junit FILE] [--only id,id]`: checks the target can be used
  * (one line naming the cause when not), then runs the black-box protocol suite against it and
- * prints a pass/fail table. Exit code 0 when nothing failed, 1 otherwise.
+ * prints a pass/fail table. Exit code 0 when a check passed and none failed, 1 otherwise.
  */
 import { writeFile } from 'node:fs/promises'
 import { ConfigError } from '../flags/config-error.js'
@@ -29,7 +29,8 @@ per check: PASS, FAIL with the reason, or SKIP with why. URL is the base URL, th
 path ending in mvc: https://host:9443/<app>/mvc (fleetsim's is /manager/mvc); operations are
 under <URL>/restservice. A target that cannot be used (nothing listening, HTTP and HTTPS mixed
 up, a certificate not trusted, credentials refused, a wrong path) gets one line saying why.
-Exit code 0 when no check failed, 1 when one failed or the target cannot be used.
+Exit code 0 when a check passed and none failed, 1 when one failed, every one selected was
+skipped, or the target cannot be used.
 
 Flags:
 ${formatFlags([...TARGET_FLAGS, ...OWN_FLAGS])}
@@ -65,5 +66,11 @@ export async function run(argv: string[], io: Output = stdio): Promise<number> {
   io.out(formatTable(results))
   const junit = flags.maybe(JUNIT)
   if (junit !== undefined) await writeFile(junit, formatJunit(results, options.target))
-  return results.some((r) => r.status === 'fail') ? 1 : 0
+  if (results.some((r) => r.status === 'fail')) return 1
+  // A selection that ran nothing (every check skipped) proves nothing: a CI gate must not pass on it.
+  if (!results.some((r) => r.status === 'pass')) {
+    io.err('fleetsim conformance: no check ran, every one selected was skipped (why: above); select checks that can run here\n')
+    return 1
+  }
+  return 0
 }

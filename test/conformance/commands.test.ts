@@ -29,11 +29,19 @@ describe('fleetsim conformance and fleetsim report', () => {
   it('conformance prints a pass/fail table, writes JUnit XML and exits 0 when all pass', async () => {
     const io = capture()
     const junit = join(dir, 'junit.xml')
-    const args = ['--target', sim.baseUrl, '--user', sim.credentials.user, '--password', sim.credentials.password, '--insecure', '--read-only', '--junit', junit]
+    const args = ['--target', sim.baseUrl, '--user', sim.credentials.user, `--password=${sim.credentials.password}`, '--insecure', '--read-only', '--junit', junit]
     expect(await conformance(args, io)).toBe(0)
     expect(io.text).toMatch(/^PASS {2}auth-rejected/m)
     expect(io.text).toMatch(/^SKIP {2}addagent/m)
     expect(await readFile(junit, 'utf8')).toContain('<testsuites')
+  })
+
+  it('conformance exits 1 when every check selected was skipped: it ran nothing', async () => {
+    const io = capture()
+    const args = ['--target', sim.baseUrl, '--user', sim.credentials.user, `--password=${sim.credentials.password}`, '--insecure', '--read-only', '--only', 'addagent']
+    expect(await conformance(args, io)).toBe(1)
+    expect(io.text).toMatch(/^SKIP {2}addagent/m)
+    expect(io.errors).toBe('fleetsim conformance: no check ran, every one selected was skipped (why: above); select checks that can run here\n')
   })
 
   it('conformance prints the table and exits 1 when a check fails', async () => {
@@ -69,7 +77,7 @@ describe('fleetsim conformance and fleetsim report', () => {
 
   it('report prints the client report for a terminal', async () => {
     const io = capture()
-    expect(await report(['--target', sim.origin, '--user', sim.credentials.user, '--password', sim.credentials.password, '--ca', await caFile()], io)).toBe(0)
+    expect(await report(['--target', sim.origin, '--user', sim.credentials.user, `--password=${sim.credentials.password}`, '--ca', await caFile()], io)).toBe(0)
     expect(io.text).toContain('fleetsim client report')
     expect(io.text).toContain('Coverage')
   })

@@ -71,7 +71,7 @@ describe('fleetsim conformance and fleetsim report check the target first', () =
     await loadOrCreateTls({ dataDir: otherDir, hosts: ['127.0.0.1'] })
     sim = await startFleetsim({ agents: 5, dataDir: simDir })
     port = Number(new URL(sim.origin).port)
-    login = ['--user', sim.credentials.user, '--password', sim.credentials.password]
+    login = ['--user', sim.credentials.user, `--password=${sim.credentials.password}`]
 
     // A port nothing listens on: taken from the system, then given back.
     const closed = createNetServer()
