@@ -70,7 +70,9 @@ export function loginRoutes(scope: FastifyInstance, sessions: SessionStore, admi
     return sendPage(reply, 200, loginPage(next))
   })
 
-  scope.post<{ Body: Record<string, string> | undefined }>('/login', async (request, reply) => {
+  // The one body of the console's own that is not JSON: a 415 names the form's type (error-handler.ts).
+  const form = { bodyTypes: "application/x-www-form-urlencoded (the login form's fields user, password and next)" }
+  scope.post<{ Body: Record<string, string> | undefined }>('/login', { config: form }, async (request, reply) => {
     const body = typeof request.body === 'object' && request.body !== null ? request.body : {}
     const next = safeNext(body.next)
     // A form on another site may post here; its Origin gives it away (SameSite keeps the

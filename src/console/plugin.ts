@@ -30,7 +30,7 @@ import { FleetHistory } from './fleet-history.js'
 import { fleetTopic } from './fleet-topic.js'
 import { shell } from './layout.js'
 import { API_PREFIX, CONSOLE_PREFIX } from './paths.js'
-import { HOME_PATH, LOGIN_PATH, loginLocation, loginRoutes } from './login.js'
+import { HOME_PATH, loginLocation, loginRoutes } from './login.js'
 import type { ConsoleContext, ConsolePage } from './page.js'
 import { PAGES } from './pages/index.js'
 import { proxyRoutes } from './proxy.js'
@@ -111,11 +111,7 @@ export async function consolePlugin(app: FastifyInstance, options: ConsolePlugin
         route.schema = { ...route.schema, ...UNDOCUMENTED }
       })
       scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-        let apiErr = toCatalogueError(error, request, bodyLimit)
-        // The login form is the one body of the console's own that is not JSON.
-        if (apiErr.code === 'E_UNSUPPORTED_MEDIA_TYPE' && request.url.split('?')[0] === LOGIN_PATH) {
-          apiErr = apiError('E_UNSUPPORTED_MEDIA_TYPE', { contentType: request.headers['content-type'] ?? '', expected: 'application/x-www-form-urlencoded (the login form\'s fields user, password and next)' })
-        }
+        const apiErr = toCatalogueError(error, request, bodyLimit)
         if (apiErr.statusCode >= 500) request.log.error({ err: error }, 'console request failed')
         const status = apiErr.statusCode
         return sendErrors(reply, status, [apiErr, ...apiErr.more].map((e) => ({ status, message: e.message, code: e.code })))

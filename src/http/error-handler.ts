@@ -19,7 +19,7 @@ export function toCatalogueError(error: FastifyError | ApiError | Error, request
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_EMPTY_TYPE':
     case 'FST_ERR_CTP_INVALID_TYPE':
-      return apiError('E_UNSUPPORTED_MEDIA_TYPE', { contentType: request.headers['content-type'] ?? '' })
+      return apiError('E_UNSUPPORTED_MEDIA_TYPE', { contentType: request.headers['content-type'] ?? '', expected: request.routeOptions.config?.bodyTypes })
   }
   const status = fastifyError.statusCode
   if (status !== undefined && status >= 400 && status < 500) return apiError('E_BAD_REQUEST', { detail: fastifyError.message })

@@ -106,7 +106,7 @@ export const ERRORS = {
     406,
     (p) => `Cannot answer in any type of Accept ${sent(p.accept)}: accept application/json or application/xml, or use the .json/.xml suffix where the operation has one.`
   ),
-  // `expected`: what the endpoint takes, where it is not JSON or XML (the console's login form).
+  // `expected`: what the route takes, where it is not JSON or XML (its config's bodyTypes: the console's login form).
   E_UNSUPPORTED_MEDIA_TYPE: entry<{ contentType: string; expected?: string }>(
     415,
     (p) => `Content-Type ${sent(p.contentType)} is not supported: send the body as ${p.expected ?? 'application/json or application/xml'}.`

@@ -29,6 +29,8 @@ declare module 'fastify' {
     operation?: string
     /** set on the `.json` / `.xml` suffix routes */
     format?: Format
+    /** the body types a route takes where they are not JSON or XML, for its 415 (the console's login form) */
+    bodyTypes?: string
   }
 }
 
