@@ -23,6 +23,7 @@ import { loadServeScenario, startSimulation } from './simulation.js'
 import { stateSaver } from './state/state-saver.js'
 import type { CaInfo } from './tls/ca-info.js'
 import { TLS_CIPHERS, TLS_MIN_VERSION, loadOrCreateTls } from './tls/tls-store.js'
+import { prepareOutputDir } from './flags/output-dir.js'
 
 /** Room in the request head for the request line and the headers beyond the query string. */
 const HEADER_ROOM_BYTES = 16 * 1024
@@ -81,6 +82,8 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
   // and a client keeps the same fingerprint whichever transport it uses.
   // A server certificate issued for this start is written once the server listens: a start that
   // cannot listen (a --host not on this machine, a port in use) keeps the last good one.
+  // Checked first, so a --data-dir that cannot be written is named as the flag it is.
+  await prepareOutputDir('data-dir', config.dataDir)
   const tls = await loadOrCreateTls({ dataDir: config.dataDir, hosts: certificateHosts(config.host), serverWrite: 'later' })
   if (tls.created.ca) logger.info({ caPath: tls.caPath, fingerprint: tls.ca.fingerprint }, 'created a certificate authority')
 

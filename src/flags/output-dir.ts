@@ -3,7 +3,8 @@
  * `EEXIST: file already exists, mkdir '/etc/passwd'`.
  */
 import { constants } from 'node:fs'
-import { access, mkdir, stat } from 'node:fs/promises'
+import { access, stat } from 'node:fs/promises'
+import { makeDirs } from '../lib/make-dirs.js'
 import { ConfigError } from './config-error.js'
 
 /** Creates `dir` if missing and checks it is a writable directory; throws ConfigError naming `flag`. */
@@ -13,7 +14,7 @@ export async function prepareOutputDir(flag: string, dir: string): Promise<void>
     throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a directory, got "${dir}", which is a file; choose a new or empty directory`)
   }
   try {
-    if (info === undefined) await mkdir(dir, { recursive: true })
+    if (info === undefined) await makeDirs(dir)
     await access(dir, constants.W_OK)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code

@@ -4,8 +4,9 @@
  * (timeline events with their virtual times) and summary.json (final counts, transitions,
  * lockouts, digest, the command).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { makeDirs } from '../lib/make-dirs.js'
 import { UPLOT_FILES, webPath } from '../lib/web-assets.js'
 import { AGENT_STATES } from '../protocol/states.js'
 import { renderChart } from './chart.js'
@@ -66,7 +67,7 @@ export async function chartAssets(): Promise<ChartAssets> {
 
 /** Writes every report file into dir (created if missing); returns their paths. */
 export async function writeReport(dir: string, result: RunResult, context: ReportContext): Promise<string[]> {
-  await mkdir(dir, { recursive: true })
+  await makeDirs(dir)
   const contents: Record<(typeof REPORT_FILES)[number], string> = {
     'index.html': renderIndexHtml(result, await chartAssets(), context),
     'states.csv': statesCsv(result),

@@ -14,9 +14,10 @@
 import { X509Certificate as NodeX509Certificate, createPrivateKey, randomBytes, webcrypto } from 'node:crypto'
 type CryptoKey = webcrypto.CryptoKey
 type Algorithm = webcrypto.Algorithm
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { readFile, rename, writeFile } from 'node:fs/promises'
 import { isIP } from 'node:net'
 import { join } from 'node:path'
+import { makeDirs } from '../lib/make-dirs.js'
 import { x509 } from './x509.js'
 import type { CaInfo } from './ca-info.js'
 import { describeCertificate } from './certificate-info.js'
@@ -115,8 +116,7 @@ export async function loadOrCreateTls(options: TlsOptions): Promise<TlsMaterial>
   const dir = join(options.dataDir, TLS_DIR)
   // Both private to this user whatever the umask (mkdir's mode is masked by it, never widened):
   // they hold the CA's private key. An existing directory keeps its mode.
-  await mkdir(options.dataDir, { recursive: true, mode: 0o700 })
-  await mkdir(dir, { recursive: true, mode: 0o700 })
+  await makeDirs(dir, 0o700)
   const paths = {
     ca: join(dir, TLS_FILES.ca),
     caKey: join(dir, TLS_FILES.caKey),

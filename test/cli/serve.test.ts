@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { X509Certificate } from 'node:crypto'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { request } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -79,6 +79,20 @@ describe('startServer', () => {
     await expect(startServer(taken, { announce: () => undefined, logger: createLogger('silent', { pretty: false }) })).rejects.toThrow(
       `cannot listen on 127.0.0.1:${server.port}: the port is in use (another fleetsim? choose one with --port)`
     )
+  })
+
+  it('names --data-dir when it cannot be made, at once (a path under /proc hung in mkdir)', async () => {
+    const file = join(dataDir, 'file')
+    await writeFile(file, 'x')
+    for (const [dir, why] of [
+      [join(file, 'data'), 'a part of the path is a file'],
+      ['/proc/fleetsim-test-data', 'ENOENT']
+    ]) {
+      const config = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dir], {})
+      await expect(startServer(config, { announce: () => undefined, logger: createLogger('silent', { pretty: false }) })).rejects.toThrow(
+        new RegExp(`^--data-dir must name a directory fleetsim can write, got "${dir}" \\(${why}`)
+      )
+    }
   })
 
   it('gives addagent the room of --max-added-agents, then 409', async () => {
