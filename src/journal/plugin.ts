@@ -15,7 +15,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthCheck, Credentials } from '../protocol/auth.js'
-import { apiError } from '../protocol/errors.js'
+import { apiError, sent } from '../protocol/errors.js'
+import { OPERATION_NAMES, isOperation } from '../protocol/operations.js'
+import { suggest } from '../lib/suggest.js'
 import '../protocol/request-context.js'
 import { JOURNAL_DEFAULTS, Journal, type JournalFilter } from './journal.js'
 import { registerRecorder } from './recorder.js'
@@ -70,6 +72,21 @@ export interface TrafficPluginOptions {
   faultCounts?: () => Readonly<Record<string, number>>
 }
 
+/**
+ * The operations of `?operation=`, each one of the interface's: a name that is none (a typo,
+ * a path) would match no entry, and an empty answer would read as "no such requests".
+ */
+function operationNames(text: string): string[] {
+  const names = text.split(',').map((o) => o.trim()).filter((o) => o !== '')
+  for (const name of names) {
+    if (isOperation(name)) continue
+    const near = suggest(name.toLowerCase(), OPERATION_NAMES)
+    const hint = near === undefined ? '' : ` (did you mean "${near}"?)`
+    throw apiError('E_INVALID_VALUE', { where: 'query parameter', name: 'operation', rule: `must name operations of the interface, comma-delimited, as GET /openapi.json lists them: ${sent(name)} is none${hint}`, got: sent(text) })
+  }
+  return names
+}
+
 function parseFilter(query: Record<string, string | string[] | undefined>): JournalFilter {
   const one = (name: string): string | undefined => {
     const value = query[name]
@@ -77,7 +94,7 @@ function parseFilter(query: Record<string, string | string[] | undefined>): Jour
   }
   const filter: JournalFilter = { limit: DEFAULT_REQUESTS_LIMIT }
   const operation = one('operation')
-  if (operation !== undefined && operation !== '') filter.operations = operation.split(',').map((o) => o.trim())
+  if (operation !== undefined && operation !== '') filter.operations = operationNames(operation)
   const status = one('status')
   if (status !== undefined && status !== '') {
     if (!/^([1-5]xx|\d{3})$/i.test(status)) throw apiError('E_INVALID_VALUE', { where: 'query parameter', name: 'status', rule: 'must be a status like 503 or a class like 5xx', got: JSON.stringify(status) })

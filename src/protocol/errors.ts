@@ -31,7 +31,7 @@ const list = (items: readonly unknown[]): string => items.map((item) => JSON.str
  * One value a client sent (a path, a header, a name), quoted for a message and cut at
  * LISTED_CHARS: a 60 kB Accept header came back whole in its 406.
  */
-function sent(value: unknown): string {
+export function sent(value: unknown): string {
   const text = JSON.stringify(value)
   return text.length > LISTED_CHARS ? `${text.slice(0, LISTED_CHARS)}…` : text
 }

@@ -130,6 +130,19 @@ describe('the request journal', () => {
     expect(response.json().errors[0].message).toContain('"since"')
   })
 
+  it('rejects an operation that is none of the interface, with the nearest one (it matched nothing, silently)', async () => {
+    const response = await h.app.inject({ method: 'GET', url: '/__admin/requests?operation=appinfo,agentinf', headers: AUTH })
+    expect(response.statusCode).toBe(400)
+    const message = response.json().errors[0].message as string
+    expect(message).toContain('"operation"')
+    expect(message).toContain('"agentinf" is none (did you mean "agentinfo"?)')
+    const none = await h.app.inject({ method: 'GET', url: '/__admin/requests?operation=zzzzzzzz', headers: AUTH })
+    expect(none.statusCode).toBe(400)
+    expect(none.json().errors[0].message).not.toContain('did you mean')
+    // Spaces and empty items are taken (entries() expects a 200).
+    await entries('?operation=appinfo,%20agentinfo,')
+  })
+
   it('does not record its own admin requests', async () => {
     await entries()
     expect(await entries()).toEqual([])
