@@ -6,10 +6,11 @@
  *
  * Safety: DOCTYPE declarations are refused before parsing and entity processing is off, so no
  * entity can expand (no "billion laughs", no external entities). The five predefined entities
- * and numeric character references are decoded here, which needs no DTD.
+ * and numeric character references are decoded here, which needs no DTD; any other entity, or a
+ * reference to a character XML does not allow, makes the body malformed, as XML has it.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
-import { apiError } from '../protocol/errors.js'
+import { apiError, sent } from '../protocol/errors.js'
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -26,7 +27,9 @@ const parser = new XMLParser({
 })
 
 const DOCTYPE = /<!DOCTYPE/i
-const ENTITY = /&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);/g
+/** A reference in text the validator let through: it refuses a `&` that starts none. */
+const REFERENCE = /&([^&;\s]*);/g
+const NUMERIC = /^#(?:x([0-9a-fA-F]+)|([0-9]+))$/
 // Keys that would reach an object's prototype if assigned; dropped from XML input.
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
@@ -51,8 +54,8 @@ export function parseXmlBody(text: string): unknown {
 
 function decode(text: string): string {
   if (!text.includes('&')) return text
-  return text.replace(ENTITY, (_, entity: string) => {
-    switch (entity) {
+  return text.replace(REFERENCE, (whole, name: string) => {
+    switch (name) {
       case 'lt':
         return '<'
       case 'gt':
@@ -64,9 +67,18 @@ function decode(text: string): string {
       case 'apos':
         return "'"
     }
-    const code = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10)
-    return code <= 0x10ffff ? String.fromCodePoint(code) : '\uFFFD'
+    const numeric = NUMERIC.exec(name)
+    // Without a DTD (refused) no other entity is declared: XML makes its use an error, not text.
+    if (numeric === null) throw apiError('E_MALFORMED_XML', { detail: `${sent(whole)} is no entity XML defines without a DTD: write & as &amp;, or a character as &#NNNN;` })
+    const code = numeric[1] !== undefined ? parseInt(numeric[1], 16) : parseInt(numeric[2], 10)
+    if (!isXmlChar(code)) throw apiError('E_MALFORMED_XML', { detail: `${sent(whole)} refers to a character XML does not allow` })
+    return String.fromCodePoint(code)
   })
+}
+
+/** XML 1.0's Char: tab, newline, carriage return and the rest of Unicode but the surrogates, U+FFFE and U+FFFF. */
+function isXmlChar(code: number): boolean {
+  return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff)
 }
 
 function toPlain(node: unknown): unknown {

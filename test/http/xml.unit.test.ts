@@ -40,6 +40,18 @@ describe('XML request bodies', () => {
     expect(parseXmlBody('<x><v>a &amp; b &#65;&#x42;</v></x>')).toEqual({ v: 'a & b AB' })
   })
 
+  it('refuses an entity no DTD declares, naming it (it was kept as text)', () => {
+    expect(() => parseXmlBody('<x><v>caf&eacute;</v></x>')).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML', message: expect.stringContaining('"&eacute;" is no entity XML defines') }))
+    expect(() => parseXmlBody('<x><field name="a&b;c">v</field></x>')).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML' }))
+  })
+
+  it('refuses a character reference to a character XML does not allow', () => {
+    for (const reference of ['&#0;', '&#x1F;', '&#xD800;', '&#xFFFF;', '&#x110000;']) {
+      expect(() => parseXmlBody(`<x><v>${reference}</v></x>`)).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML', message: expect.stringContaining('a character XML does not allow') }))
+    }
+    expect(parseXmlBody('<x><v>&#9;&#x1F600;&#xFFFD;</v></x>')).toEqual({ v: '\t\u{1F600}\uFFFD' })
+  })
+
   it('refuses a DOCTYPE declaration', () => {
     const bomb = '<!DOCTYPE x [<!ENTITY a "aaaa">]><x><v>&a;</v></x>'
     expect(() => parseXmlBody(bomb)).toThrow(expect.objectContaining({ code: 'E_XML_DOCTYPE' }))
