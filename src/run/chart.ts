@@ -12,6 +12,7 @@ import { formatSeconds } from '../lib/units.js'
 import { escapeMarkup } from './markup.js'
 import type { FiredEvent, RunResult, StateSample } from './runner.js'
 import { maxOf } from '../lib/extremes.js'
+import { minMaxPerColumn } from './decimate.js'
 
 /** Bottom to top: healthy first, gone last, so trouble reads as bands eating into green. */
 export const STACK_ORDER: readonly AgentStateName[] = ['ONLINE', 'ERROR', 'UNTRUSTED', 'FORGED', 'UNMANAGED', 'OFFLINE']
@@ -35,7 +36,8 @@ const MAIN_HEIGHT = 300
 const GAP = 48
 const DETAIL_HEIGHT = 170
 const AXIS_HEIGHT = 62
-const PLOT_WIDTH = WIDTH - MARGIN.left - MARGIN.right
+/** The plot's width in pixels (SVG units): a series is drawn with at most two points per pixel column. */
+export const PLOT_WIDTH = WIDTH - MARGIN.left - MARGIN.right
 const EVENT_LINE_HEIGHT = 16
 const TIME_STEPS = [60, 300, 600, 900, 1800, 3600, 7200, 10800, 14400, 21600, 43200, 86400, 172800, 604800]
 
@@ -130,6 +132,10 @@ export function renderChart(result: RunResult): string {
   // The second panel: asinh, linear near 0 and logarithmic above, so 0 sits on the axis.
   const detailMax = Math.max(10, 3 * maxOf(samples.flatMap((s) => DETAIL_STATES.map((state) => s.byState[state])), 0))
   const yDetail = (agents: number) => fixed(detailBottom - (Math.asinh(agents) / Math.asinh(detailMax)) * DETAIL_HEIGHT)
+  // A run of days at --sample 1s has hundreds of thousands of samples for 722 pixel columns: each
+  // series is drawn with its lowest and highest sample per column, so a short outage still shows.
+  const columns = samples.map((s) => (s.second / durationSeconds) * PLOT_WIDTH)
+  const drawn = (values: readonly number[]) => minMaxPerColumn(columns, values, PLOT_WIDTH)
 
   const out: string[] = []
   out.push(
@@ -146,8 +152,10 @@ export function renderChart(result: RunResult): string {
   for (const state of STACK_ORDER) {
     const upper = samples.map((s, k) => lower[k] + s.byState[state])
     if (upper.some((u, k) => u !== lower[k])) {
-      const top = samples.map((s, k) => `${x(s.second)},${y(upper[k])}`)
-      const bottom = samples.map((s, k) => `${x(s.second)},${y(lower[k])}`).reverse()
+      // Each boundary (a running total) is decimated on its own, the same way wherever it is drawn,
+      // so a layer's bottom is exactly the top of the layer below it.
+      const top = drawn(upper).map((k) => `${x(samples[k].second)},${y(upper[k])}`)
+      const bottom = drawn(lower).map((k) => `${x(samples[k].second)},${y(lower[k])}`).reverse()
       out.push(`<path d="M${top.join('L')}L${bottom.join('L')}Z" fill="${STATE_COLOURS[state]}" stroke="${STATE_COLOURS[state]}" stroke-width="0.5"><title>${state}</title></path>`)
     }
     upper.forEach((u, k) => (lower[k] = u))
@@ -166,7 +174,9 @@ export function renderChart(result: RunResult): string {
   for (const state of DETAIL_STATES) {
     if (!samples.some((s) => s.byState[state] > 0)) continue
     const dash = DASHES[state] === undefined ? '' : ` stroke-dasharray="${DASHES[state]}"`
-    out.push(`<path d="M${samples.map((s) => `${x(s.second)},${yDetail(s.byState[state])}`).join('L')}" fill="none" stroke="${STATE_COLOURS[state]}" stroke-width="2"${dash}><title>${state}</title></path>`)
+    const values = samples.map((s) => s.byState[state])
+    const points = drawn(values).map((k) => `${x(samples[k].second)},${yDetail(values[k])}`)
+    out.push(`<path d="M${points.join('L')}" fill="none" stroke="${STATE_COLOURS[state]}" stroke-width="2"${dash}><title>${state}</title></path>`)
   }
   out.push(`<text transform="translate(18 ${detailTop + DETAIL_HEIGHT / 2}) rotate(-90)" text-anchor="middle" fill="#333">not ONLINE (log)</text>`)
 
