@@ -80,6 +80,25 @@ function yamlIssue(error: YAMLError, sourceName: string): ScenarioIssue {
   return { code: 'FSC_YAML', file: sourceName, path: '', line: pos?.line ?? null, column: pos?.col ?? null, message: `invalid YAML: ${first}` }
 }
 
+/**
+ * The parser's errors as issues. A line indented deeper than the keys beside it (`  seed: 3`
+ * under `agents: 10`) continues the text above it, and the parser reports two errors at the
+ * start of that text, a line above the mistake: they become one issue at the line to fix.
+ */
+function yamlIssues(errors: readonly YAMLError[], text: string, sourceName: string): ScenarioIssue[] {
+  const continued = errors.filter((e) => e.code === 'MULTILINE_IMPLICIT_KEY' && e.linePos !== undefined && e.linePos[1].line > e.linePos[0].line)
+  const starts = new Set(continued.map((e) => e.pos[0]))
+  const issues = errors.filter((e) => !starts.has(e.pos[0])).map((e) => yamlIssue(e, sourceName))
+  for (const error of continued) {
+    const [from, to] = error.linePos as [{ line: number; col: number }, { line: number; col: number }]
+    const lineText = text.split('\n')[to.line - 1] ?? ''
+    const column = lineText.length - lineText.trimStart().length + 1
+    const message = `invalid YAML: line ${to.line} continues the text that starts at line ${from.line}, column ${from.col}, so it cannot hold a key: indent it as the keys beside it, or quote the text`
+    issues.push({ code: 'FSC_YAML', file: sourceName, path: '', line: to.line, column, message })
+  }
+  return issues
+}
+
 function aliasMessage(problem: AliasProblem): string {
   const { name } = problem
   switch (problem.kind) {
@@ -122,7 +141,7 @@ export function parseYamlWith<T>(text: string, sourceName: string, read: (value:
   let value: unknown
   try {
     doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter: lines })
-    const issues = doc.errors.map((e) => yamlIssue(e, sourceName))
+    const issues = yamlIssues(doc.errors, text, sourceName)
     for (const { key, offset, firstOffset } of duplicateKeys(doc.contents)) {
       const message = `invalid YAML: the key ${JSON.stringify(key)} is already in this mapping at line ${at(firstOffset).line}; keep one of the two`
       issues.push({ code: 'FSC_YAML', file: sourceName, path: '', ...at(offset), message })

@@ -34,6 +34,10 @@ const label: Read<{ name: string; value: string | null }> = (value, path, sink) 
   if (m === null || m[1] === undefined || (m[2] !== undefined && m[2].trim() === '')) {
     return sink.add('FSC_FORMAT', path, `expected a label like "site=paris" or "site", got ${JSON.stringify(raw)}`)
   }
+  // "site==paris" would select the value "=paris": a doubled "=" is a typo far more often.
+  if (m[2] !== undefined && m[2].trim().startsWith('=')) {
+    return sink.add('FSC_FORMAT', path, `expected a label like "site=paris" (one "=" between name and value), got ${JSON.stringify(raw)}`)
+  }
   return { name: m[1].trim(), value: m[2] === undefined ? null : m[2].trim() }
 }
 

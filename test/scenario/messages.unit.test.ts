@@ -130,6 +130,12 @@ describe('scenario validation messages', () => {
     expect(issue.code).toBe('FSC_FORMAT')
   })
 
+  it('reports a label selector with a doubled "=" (it selected the value "=paris")', () => {
+    const issue = onlyIssue(doc('stages: [{ select: { label: "site==paris" }, rate: 1/h, next: offline }]\n'))
+    expect(issue.code).toBe('FSC_FORMAT')
+    expect(issue.message).toBe('expected a label like "site=paris" (one "=" between name and value), got "site==paris"')
+  })
+
   it('reports a successful reconnect delay that can reach the 10 s wait', () => {
     const issue = onlyIssue(doc('reconnect: { delay: { dist: uniform, min: 1s, max: 12s } }\n'))
     expect(issue.code).toBe('FSC_NUMBER')
@@ -140,6 +146,12 @@ describe('scenario validation messages', () => {
     const issue = onlyIssue('description: x\ndescription: y\n')
     expect(issue.code).toBe('FSC_YAML')
     expect(issue.line).toBe(2)
+  })
+
+  it('reports a line indented deeper than its siblings at that line, not at the text it continues', () => {
+    const issue = onlyIssue('description: x\nfleet:\n  agents: 10\n   seed: 3\n')
+    expect(issue).toMatchObject({ code: 'FSC_YAML', line: 4, column: 4 })
+    expect(issue.message).toBe('invalid YAML: line 4 continues the text that starts at line 3, column 11, so it cannot hold a key: indent it as the keys beside it, or quote the text')
   })
 
   it('reports invalid YAML with its position', () => {
