@@ -124,6 +124,13 @@ export interface FleetCounts {
 export interface Fleet {
   /** current virtual time in epoch ms */
   now(): number
+  /**
+   * The run the agents belong to: a reset rebuilds the fleet as a new run, whose agents take the
+   * indices from 0 again, so an index kept from an earlier run names another agent (or none).
+   */
+  readonly run: number
+  /** agent slots of the run: every index an agent of it can have, added agents' too, is below it */
+  readonly capacity: number
   /** number of agents that exist (deleted agents excluded) */
   size(): number
   counts(): FleetCounts

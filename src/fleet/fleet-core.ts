@@ -25,6 +25,12 @@ export type FilledOptions = Required<Omit<FleetOptions, 'program' | 'headroom' |
 export class FleetCore {
   /** agent slots allocated (per run; kept when the size does not change) */
   capacity = 0
+  /**
+   * Runs begun: begin() counts one as it rebuilds the fleet, before the new agents exist, so
+   * whoever keeps something by agent index sees from the first read that the indices name
+   * other agents now (the step driver's run number moves only once the rebuild is done).
+   */
+  runs = 0
   buffers!: FleetBuffers
   v!: FleetViews
   /** per run */
@@ -69,6 +75,7 @@ export class FleetCore {
    * the memory was allocated anew (the step driver then cuts new shards).
    */
   begin(agents: number, seed: number, program: FleetProgram): boolean {
+    this.runs++
     this.seed = seed
     this.program = program
     this.program.epochMs = this.options.startTime

@@ -164,6 +164,10 @@ export class FleetEngine implements Fleet, FleetObservation {
     return this.core.capacity
   }
 
+  get run(): number {
+    return this.core.runs
+  }
+
   clockState(): ClockState {
     return this.core.clock.state()
   }
