@@ -5,9 +5,14 @@
  * configuration); only certificates that were issued, shared, revoked or outlived their agent
  * are kept in a map.
  *
- * Ids: the CA is 1; an agent's certificate is its agent index + 2 (a certificate is issued for
- * exactly one agent index, so ids never collide and are stable across restarts with the same
- * seed).
+ * Ids: the CA is 1; an agent's certificate is its agent index + 2 (within a run a certificate
+ * is issued for exactly one agent index, and indices are not reused, so these never collide and
+ * are stable across restarts with the same seed). A reset starts a new run whose agents take the
+ * indices from 0 again, while the manager keeps its certificates: a kept certificate that is not
+ * the new run's agent's at its index then moves to an id above every agent slot of the run (the
+ * fleet's capacity + 2, room for added agents included), from a counter that only grows and is
+ * saved in the state file, so no id is handed out twice. A resumed run with more slots than the
+ * saved one moves such ids above its own slots the same way.
  */
 import { createHash } from 'node:crypto'
 import type { Fleet } from '../fleet/fleet-api.js'
@@ -66,6 +71,10 @@ interface SubjectDefaults {
 export interface CertificatesSnapshot {
   issued: number
   certificates: Certificate[]
+  /** ids below it are agent indices + 2 of the saved run (absent in states saved before it) */
+  floor?: number
+  /** the id the next certificate moved out of the agents' ids gets (absent as floor) */
+  nextId?: number
 }
 
 export class CertificateRegistry {
@@ -73,15 +82,28 @@ export class CertificateRegistry {
   private readonly caCert: Certificate
   private readonly defaults: SubjectDefaults
   private issued = 0
+  /** the fleet run whose agent indices the kept ids below `floor` are (Fleet.run) */
+  private run: number
+  /** kept ids below it are index + 2 of an agent of `run`; those from it on came from nextId */
+  private floor: number
+  /** the next id for a certificate moved out of the agents' ids (only grows) */
+  private nextId: number
 
   snapshot(): CertificatesSnapshot {
-    return { issued: this.issued, certificates: structuredClone([...this.explicit.values()]) }
+    this.sync()
+    return { issued: this.issued, certificates: structuredClone([...this.explicit.values()]), floor: this.floor, nextId: this.nextId }
   }
 
+  /** Puts saved certificates back; the fleet is the saved run, resumed (its slots may differ). */
   restore(saved: CertificatesSnapshot): void {
     this.explicit.clear()
     this.issued = saved.issued
     for (const cert of structuredClone(saved.certificates)) this.explicit.set(cert.fingerprint, cert)
+    this.run = this.fleet.run
+    // A state saved before ids were moved has neither: its kept ids are all agent indices + 2.
+    this.floor = saved.floor ?? this.fleet.capacity + 2
+    this.nextId = Math.max(saved.nextId ?? 0, this.floor, this.highestId() + 1)
+    this.sync()
   }
 
   constructor(
@@ -98,6 +120,9 @@ export class CertificateRegistry {
       isCa: true
     }
     this.defaults = subjectDefaults(ca.subject)
+    this.run = fleet.run
+    this.floor = fleet.capacity + 2
+    this.nextId = this.floor
   }
 
   /** The CA fingerprint in display form, as addagent's ca-fingerprint must carry it. */
@@ -146,6 +171,7 @@ export class CertificateRegistry {
 
   /** Gives an issued certificate the id of the agent it was issued for. */
   bind(fingerprint: string, index: number): void {
+    this.sync()
     const cert = this.explicit.get(normaliseFingerprint(fingerprint))
     if (cert !== undefined && cert.id === -1) cert.id = index + 2
   }
@@ -161,6 +187,7 @@ export class CertificateRegistry {
    * agent is given it (so it is listed once, whatever the agents do next).
    */
   keep(fingerprint: string): void {
+    this.sync()
     const cert = this.find(fingerprint)
     if (cert !== undefined && !cert.isCa) this.explicit.set(cert.fingerprint, cert)
   }
@@ -182,6 +209,7 @@ export class CertificateRegistry {
    * without a million-item array (only the UNTRUSTED agents' indices are collected first).
    */
   *list(withinDays?: number): Generator<CertificateRecord> {
+    this.sync()
     const now = this.fleet.now()
     const limit = withinDays === undefined ? Infinity : now + withinDays * DAY_MS
     const wanted = (cert: Certificate): boolean => withinDays === undefined || (cert.notAfter >= now && cert.notAfter <= limit)
@@ -205,8 +233,50 @@ export class CertificateRegistry {
 
   /** The certificateinfo record of the certificate with this fingerprint, or undefined when the manager has none. */
   recordOf(fingerprint: string): CertificateRecord | undefined {
+    this.sync()
     const cert = this.find(fingerprint)
     return cert === undefined ? undefined : this.record(cert, this.fleet.now())
+  }
+
+  /**
+   * Moves kept ids out of the way when agent indices changed meaning since the last call: after
+   * a reset (a new run), a kept id below the floor that is not the certificate of the new run's
+   * agent at its index, and any moved id the new run's slots reach; after a resume with more
+   * slots, the moved ids those reach. Lazy, so every way of resetting the fleet is covered;
+   * cheap when nothing changed (two numbers compared).
+   */
+  private sync(): void {
+    const { run } = this.fleet
+    const floor = this.fleet.capacity + 2
+    const newRun = run !== this.run
+    // A resumed run with fewer slots keeps the floor it had: the ids between are nobody's.
+    if (!newRun && floor <= this.floor) return
+    this.nextId = Math.max(this.nextId, floor)
+    for (const cert of this.explicit.values()) {
+      // -1: issued, not bound yet (bind gives it its agent's index + 2).
+      if (cert.id < 2) continue
+      const moved = cert.id >= this.floor
+      if (moved ? cert.id < floor : newRun && !this.isAgentsOwn(cert)) cert.id = this.nextId++
+    }
+    this.run = run
+    this.floor = floor
+  }
+
+  /** The highest id a kept certificate has (a loop: there may be more than a call takes arguments). */
+  private highestId(): number {
+    let highest = 0
+    for (const cert of this.explicit.values()) highest = Math.max(highest, cert.id)
+    return highest
+  }
+
+  /**
+   * Whether a kept certificate is the one the run's agent at its index has from the start (the
+   * same seed gives the same fingerprints), so it keeps index + 2: read from the agent's
+   * configuration, which is the new run's from the start of a reset, built or not.
+   */
+  private isAgentsOwn(cert: Certificate): boolean {
+    const index = cert.id - 2
+    return index < this.fleet.capacity && normaliseFingerprint(this.fleet.config(index).certFingerprint) === cert.fingerprint
   }
 
   private find(fingerprint: string): Certificate | undefined {

@@ -59,4 +59,23 @@ describe('the certificate registry', () => {
     expect([...certificates.list(700)].every((c) => c.type === 'CERT')).toBe(true)
     expect([...certificates.list(700)]).toHaveLength(10)
   })
+
+  it('restores a state saved before ids were moved: its ids stay, and one moved later takes an id above them all', async () => {
+    const own = await createFleet({ agents: 10, seed: 3, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint, headroom: 5 })
+    try {
+      const before = new CertificateRegistry(own, CA)
+      const fingerprint = before.issue('added')
+      before.bind(fingerprint, 10)
+      // An id from a larger fleet of an older run, above this run's 15 slots.
+      const older = { ...before.snapshot().certificates[0], fingerprint: 'ab'.repeat(20), name: 'older', id: 40 }
+      const { issued, certificates } = before.snapshot()
+      const restored = new CertificateRegistry(own, CA)
+      restored.restore({ issued, certificates: [...certificates, older] })
+      expect([...restored.list()].filter((c) => c.name === 'added' || c.name === 'older').map((c) => c.id)).toEqual([12, 40])
+      await own.reset()
+      expect([...restored.list()].filter((c) => c.name === 'added' || c.name === 'older').map((c) => c.id)).toEqual([41, 40])
+    } finally {
+      await own.close()
+    }
+  })
 })

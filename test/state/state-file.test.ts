@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
-import { createManager } from '../../src/manager/manager.js'
+import { createManager, type Manager } from '../../src/manager/manager.js'
 import { resumeSimulation, saveSimulation } from '../../src/state/simulation-state.js'
 import { readStateFile } from '../../src/state/state-file.js'
 import type { CaInfo } from '../../src/tls/ca-info.js'
@@ -101,5 +101,71 @@ describe('the state file', () => {
     bytes.writeUInt32BE(99, 'FLEETSIM-STATE\n'.length)
     await writeFile(path, bytes)
     await expect(readStateFile(path)).rejects.toMatchObject({ code: 'E_STATE_VERSION', message: expect.stringContaining('format 99') })
+  })
+})
+
+describe('certificate ids in the state file', () => {
+  /** An added agent with a certificate issued for it, as addagent makes one. */
+  async function addWithIssuedCertificate(engine: FleetEngine, manager: Manager, name: string): Promise<void> {
+    const certFingerprint = manager.certificates.issue(name)
+    const config = { address: 'manager', port: 4041, caFingerprint: ca.fingerprint, certFingerprint, isLogToFile: true, logLevel: 'INFO', mode: 'Connect', verbatim: '' } as const
+    manager.certificates.bind(certFingerprint, await engine.addAgent({ name, config }))
+  }
+
+  const listed = (manager: Manager) => [...manager.certificates.list()]
+  const idOf = (manager: Manager, name: string) => listed(manager).find((cert) => cert.name === name)?.id
+  const uniqueIds = (manager: Manager) => new Set(listed(manager).map((cert) => cert.id)).size === listed(manager).length
+
+  it('keeps ids unique after a restart, when the resumed run has more room for added agents, and after a reset following it', async () => {
+    const engine = await createFleet({ agents: 10, seed: 41, workers: 1, paused: true, startTime: START, caFingerprint: ca.fingerprint, headroom: 5 })
+    open.push(engine)
+    const manager = createManager(engine, ca)
+    await addWithIssuedCertificate(engine, manager, 'first-run')
+    await engine.reset()
+    // The new run's first added agent has index 10 again, as the first run's had.
+    await addWithIssuedCertificate(engine, manager, 'second-run')
+    expect(idOf(manager, 'second-run')).toBe(12)
+    expect(idOf(manager, 'first-run')).toBe(engine.capacity + 2)
+    const path = join(await mkdtemp(join(tmpdir(), 'fleetsim-state-')), 'state.bin')
+    await saveSimulation(path, engine, manager, ca)
+
+    // More room than the saved run: added agents now reach the id the first run's certificate had.
+    const resumed = await resumeSimulation(path, { ca, workers: 1, maxAddedAgents: 20 })
+    open.push(resumed.engine)
+    const movedBefore = idOf(manager, 'first-run') as number
+    for (let k = 0; k < 10; k++) await addWithIssuedCertificate(resumed.engine, resumed.manager, `resumed-${k}`)
+    expect(resumed.engine.capacity + 2).toBeGreaterThan(movedBefore)
+    expect(idOf(resumed.manager, 'second-run')).toBe(12)
+    expect(uniqueIds(resumed.manager)).toBe(true)
+
+    // A reset after the restart moves the resumed run's certificates to ids never handed out before.
+    await resumed.engine.reset()
+    await addWithIssuedCertificate(resumed.engine, resumed.manager, 'after-restart')
+    expect(uniqueIds(resumed.manager)).toBe(true)
+    const kept = ['first-run', 'second-run', ...Array.from({ length: 10 }, (_, k) => `resumed-${k}`)].map((name) => idOf(resumed.manager, name) as number)
+    expect(new Set(kept).size).toBe(kept.length)
+    expect(Math.min(...kept)).toBeGreaterThanOrEqual(resumed.engine.capacity + 2)
+  })
+
+  it('does not hand out again, after a restart, an id it gave a certificate before', async () => {
+    const engine = await createFleet({ agents: 10, seed: 41, workers: 1, paused: true, startTime: START, caFingerprint: ca.fingerprint, headroom: 5 })
+    open.push(engine)
+    const manager = createManager(engine, ca)
+    await addWithIssuedCertificate(engine, manager, 'first-run')
+    await engine.reset()
+    const moved = idOf(manager, 'first-run')
+    const path = join(await mkdtemp(join(tmpdir(), 'fleetsim-state-')), 'state.bin')
+    await saveSimulation(path, engine, manager, ca)
+    expect((await readStateFile(path)).manager.certificates).toMatchObject({ floor: engine.capacity + 2, nextId: (moved as number) + 1 })
+
+    // The same room as before the save: ids stay as they were.
+    const resumed = await resumeSimulation(path, { ca, workers: 1, maxAddedAgents: 5 })
+    open.push(resumed.engine)
+    expect(idOf(resumed.manager, 'first-run')).toBe(moved)
+    await addWithIssuedCertificate(resumed.engine, resumed.manager, 'second-run')
+    await resumed.engine.reset()
+    expect(idOf(resumed.manager, 'first-run')).toBe(moved)
+    expect(idOf(resumed.manager, 'second-run')).toBe((moved as number) + 1)
+    expect(uniqueIds(resumed.manager)).toBe(true)
   })
 })
