@@ -86,7 +86,7 @@ function yamlIssue(error: YAMLError, sourceName: string): ScenarioIssue {
  * start of that text, a line above the mistake: they become one issue at the line to fix.
  */
 function yamlIssues(errors: readonly YAMLError[], text: string, sourceName: string): ScenarioIssue[] {
-  const continued = errors.filter((e) => e.code === 'MULTILINE_IMPLICIT_KEY' && e.linePos !== undefined && e.linePos[1].line > e.linePos[0].line)
+  const continued = errors.filter((e) => e.code === 'MULTILINE_IMPLICIT_KEY' && e.linePos?.[1] !== undefined && e.linePos[1].line > e.linePos[0].line)
   const starts = new Set(continued.map((e) => e.pos[0]))
   const issues = errors.filter((e) => !starts.has(e.pos[0])).map((e) => yamlIssue(e, sourceName))
   for (const error of continued) {
