@@ -11,6 +11,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { createAuthCheck, type AuthCheck, type Credentials } from '../protocol/auth.js'
 import { toCatalogueError } from '../http/error-handler.js'
 import { apiError } from '../protocol/errors.js'
+import { credentialProblem } from '../protocol/credential-problem.js'
 import { FaultState } from '../faults/state.js'
 import type { FleetEngine } from '../fleet/fleet.js'
 import type { Manager } from '../manager/manager.js'
@@ -55,7 +56,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   await app.register(
     async (scope) => {
       scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
-        done(authCheck(request.headers) ? undefined : apiError('E_UNAUTHORIZED'))
+        done(authCheck(request.headers) ? undefined : apiError('E_UNAUTHORIZED', { problem: credentialProblem(request.headers, request.url) }))
       })
 
       scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {

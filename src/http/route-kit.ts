@@ -14,6 +14,7 @@ import type { ItemFragments } from './kept-items.js'
 import type { SlabPool } from './slab-pool.js'
 import type { AuthCheck } from '../protocol/auth.js'
 import { apiError } from '../protocol/errors.js'
+import { credentialProblem } from '../protocol/credential-problem.js'
 import type { Links } from './links.js'
 import { negotiate, type Format } from '../protocol/negotiation.js'
 import { OPERATIONS, type OperationName } from '../protocol/operations.js'
@@ -59,7 +60,7 @@ export function createRouteKit(parts: Omit<RouteKit, 'routes' | 'serial'> & { au
       }
       request.format = format
       if (!authCheck(request.headers)) {
-        done(apiError('E_UNAUTHORIZED'))
+        done(apiError('E_UNAUTHORIZED', { problem: credentialProblem(request.headers, request.url) }))
         return
       }
       done()

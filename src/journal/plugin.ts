@@ -16,6 +16,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthCheck, Credentials } from '../protocol/auth.js'
 import { apiError, sent } from '../protocol/errors.js'
+import { credentialProblem } from '../protocol/credential-problem.js'
 import { OPERATION_NAMES, isOperation } from '../protocol/operations.js'
 import { suggest } from '../lib/suggest.js'
 import '../protocol/request-context.js'
@@ -140,7 +141,7 @@ async function trafficPluginImpl(app: FastifyInstance, options: TrafficPluginOpt
   const onRequest = (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
     request.format = 'json'
     request.operation = 'admin'
-    done(authCheck(request.headers) ? undefined : apiError('E_UNAUTHORIZED'))
+    done(authCheck(request.headers) ? undefined : apiError('E_UNAUTHORIZED', { problem: credentialProblem(request.headers, request.url) }))
   }
   const route = { onRequest, schema: { hide: true } }
 

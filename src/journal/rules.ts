@@ -113,10 +113,7 @@ export function checkRequest(facts: RequestFacts): JournalViolation[] {
 
   const params = parseQuery(facts.rawQuery)
   for (const [key, values] of params) {
-    if (CREDENTIAL_KEY.test(key)) {
-      add('credentials-in-query', `query parameter "${key}"`)
-      continue
-    }
+    if (CREDENTIAL_KEY.test(key)) continue
     if (!facts.routed) continue
     const bracketed = key.endsWith('[]') ? key.slice(0, -2) : undefined
     const type = facts.queryProperties[bracketed ?? key]
@@ -140,6 +137,9 @@ export function checkRequest(facts: RequestFacts): JournalViolation[] {
       }
     }
   }
+  // One finding per request, however many credentials it carries: the report counts findings.
+  const credentialKeys = [...params.keys()].filter((key) => CREDENTIAL_KEY.test(key))
+  if (credentialKeys.length > 0) add('credentials-in-query', `query ${credentialKeys.length === 1 ? 'parameter' : 'parameters'} ${credentialKeys.map((key) => `"${key}"`).join(' and ')}`)
   if (facts.routed && params.has('agentname') && params.has('agentstate')) add('agentname-with-agentstate', 'both agentname and agentstate given')
 
   if (facts.hasBody) {

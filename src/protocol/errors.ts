@@ -79,9 +79,10 @@ function unknownOperation(p: UnknownOperation): string {
 }
 
 export const ERRORS = {
-  E_UNAUTHORIZED: entry(
+  // `problem`: what credentialProblem (credential-problem.ts) found in the request.
+  E_UNAUTHORIZED: entry<{ problem: string }>(
     401,
-    () => 'Missing or wrong credentials: send the headers REST_USER and REST_PASSWORD with a valid user name and password.'
+    (p) => `Missing or wrong credentials (${p.problem}): send the headers REST_USER and REST_PASSWORD with a valid user name and password.`
   ),
   // Under <app-path>/restservice/: which case src/http/not-found.ts found (UnknownOperation).
   E_UNKNOWN_OPERATION: entry<UnknownOperation>(404, unknownOperation),

@@ -94,6 +94,10 @@ describe('the strict-mode rules', () => {
 
   it('credentials-in-query: credentials in the query string', () => {
     expect(rules({ rawQuery: 'agentUuids=a&REST_PASSWORD=x' })).toEqual(['credentials-in-query'])
+    // Once per request, naming both: the report counted such a request twice.
+    expect(checkRequest({ ...base, rawQuery: 'REST_USER=a&agentUuids=a&REST_PASSWORD=x' }).filter((v) => v.rule === 'credentials-in-query')).toEqual([
+      { rule: 'credentials-in-query', detail: 'query parameters "REST_USER" and "REST_PASSWORD"' }
+    ])
   })
 
   it('agentname-with-agentstate: both filters of agentinfo', () => {
