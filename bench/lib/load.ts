@@ -96,12 +96,13 @@ export async function runLoad(spec: LoadSpec, progress: (line: string) => void):
     non2xx: result.non2xx,
     serverCpuUsPerRequest: cpu === undefined || result.requests.total === 0 ? null : Math.round((cpu.cpuMs * 1000) / result.requests.total),
     serverCores: cpu === undefined ? null : round(cpu.cpuMs / cpu.wallMs),
+    serverGcUsPerRequest: cpu === undefined || result.requests.total === 0 ? null : round((cpu.gcMs * 1000) / result.requests.total, 1),
     ratio: null,
     baseline: null
   }
   progress(
     `${spec.group} | ${spec.name} [${spec.target}]: ${row.requestsPerSec} req/s, p50 ${row.latencyMs.p50} ms, p99 ${row.latencyMs.p99} ms, ` +
-      `${(row.bytesPerSec / 1e6).toFixed(1)} MB/s, server ${row.serverCpuUsPerRequest ?? '?'} µs CPU/request (${row.serverCores ?? '?'} cores), errors ${row.errors}, timeouts ${row.timeouts}, non-2xx ${row.non2xx}`
+      `${(row.bytesPerSec / 1e6).toFixed(1)} MB/s, server ${row.serverCpuUsPerRequest ?? '?'} µs CPU/request (${row.serverGcUsPerRequest ?? '?'} in GC; ${row.serverCores ?? '?'} cores), errors ${row.errors}, timeouts ${row.timeouts}, non-2xx ${row.non2xx}`
   )
   return row
 }
@@ -224,12 +225,13 @@ async function largeAnswerLoad(spec: LoadSpec, progress: (line: string) => void)
     non2xx,
     serverCpuUsPerRequest: cpu === undefined || times.length === 0 ? null : Math.round((cpu.cpuMs * 1000) / times.length),
     serverCores: cpu === undefined ? null : round(cpu.cpuMs / cpu.wallMs),
+    serverGcUsPerRequest: cpu === undefined || times.length === 0 ? null : round((cpu.gcMs * 1000) / times.length, 1),
     ratio: null,
     baseline: null
   }
   progress(
     `${spec.group} | ${spec.name} [${spec.target}]: ${row.requestsPerSec} answers/s, p50 ${row.latencyMs.p50} ms, p99 ${row.latencyMs.p99} ms, ` +
-      `${(row.bytesPerSec / 1e6).toFixed(1)} MB/s, server ${row.serverCpuUsPerRequest ?? '?'} µs CPU/answer, errors ${errors}, timeouts ${timeouts}, non-2xx ${non2xx}`
+      `${(row.bytesPerSec / 1e6).toFixed(1)} MB/s, server ${row.serverCpuUsPerRequest ?? '?'} µs CPU/answer (${row.serverGcUsPerRequest ?? '?'} in GC), errors ${errors}, timeouts ${timeouts}, non-2xx ${non2xx}`
   )
   return row
 }

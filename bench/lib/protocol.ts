@@ -126,7 +126,8 @@ export interface CommandResults {
   cpu: { cores: number; userMs: number; systemMs: number; wallMs: number; virtualSeconds: number }
   stats: FleetStatsReply
   'cpu-start': null
-  'cpu-stop': { cpuMs: number; wallMs: number }
+  /** gcMs: the GC pauses among cpuMs (PerformanceObserver 'gc' entries) */
+  'cpu-stop': { cpuMs: number; wallMs: number; gcMs: number }
 }
 
 export interface Request {

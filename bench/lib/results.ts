@@ -31,6 +31,8 @@ export interface LoadRow {
   serverCpuUsPerRequest: number | null
   /** server process CPU over the run, in cores */
   serverCores: number | null
+  /** of serverCpuUsPerRequest, the server's GC pauses per answered request, µs (absent in results before 2026-11-24) */
+  serverGcUsPerRequest?: number | null
   ratio: number | null
   /** name of the bare fastify row the ratio is taken against */
   baseline: string | null

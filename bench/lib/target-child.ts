@@ -5,6 +5,7 @@
  * port, and answers the driver's commands over IPC (protocol.ts).
  */
 import { readFileSync } from 'node:fs'
+import { PerformanceObserver } from 'node:perf_hooks'
 import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import { once } from 'node:events'
@@ -175,15 +176,25 @@ function rssSampler() {
   }
 }
 
-let cpuMark = { cpu: process.cpuUsage(), at: performance.now() }
+/**
+ * GC pauses of this process so far, in ms. With --single-threaded-gc (the bench's default) the
+ * collector runs on the server's own thread, so this is time the server was not answering. The
+ * same observer runs in every target, bare or fleetsim.
+ */
+let gcMs = 0
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration
+}).observe({ entryTypes: ['gc'] })
+
+let cpuMark = { cpu: process.cpuUsage(), at: performance.now(), gcMs: 0 }
 
 async function handle(fleet: FleetEngine | undefined, sampler: ReturnType<typeof rssSampler>, command: Command): Promise<unknown> {
   if (command.op === 'sample-start') return sampler.start(command.everyMs), null
   if (command.op === 'sample-stop') return sampler.stop()
-  if (command.op === 'cpu-start') return (cpuMark = { cpu: process.cpuUsage(), at: performance.now() }), null
+  if (command.op === 'cpu-start') return (cpuMark = { cpu: process.cpuUsage(), at: performance.now(), gcMs }), null
   if (command.op === 'cpu-stop') {
     const used = process.cpuUsage(cpuMark.cpu)
-    return { cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - cpuMark.at } satisfies CommandResults['cpu-stop']
+    return { cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - cpuMark.at, gcMs: gcMs - cpuMark.gcMs } satisfies CommandResults['cpu-stop']
   }
   if (fleet === undefined) throw new Error(`${command.op} needs a fleetsim target`)
   const states = (state: string | undefined) => (state === undefined ? undefined : new Set([state as AgentStateName]))
