@@ -128,21 +128,27 @@ export class FleetHistory {
     this.generation++
   }
 
-  /** Occurrences fired since the last look, at the virtual second each was scheduled for. */
+  /**
+   * Occurrences fired since the last look, at the virtual second each was scheduled for: the
+   * newest MAX_EVENTS of them, as the history keeps no more. A timeline event every millisecond
+   * at speed 300 fires some 300,000 times between two samples; spreading them into one push
+   * overflowed the stack and took the server down.
+   */
   private newEvents(): ChartEvent[] {
     const timeline = this.engine.scenarioTimeline()
     if (timeline === undefined) return []
-    const out: ChartEvent[] = []
+    let out: ChartEvent[] = []
     timeline.fired.forEach((count, k) => {
       const event = timeline.events[k]
-      for (let n = this.fired[k] ?? 0; n < count; n++) {
+      for (let n = Math.max(this.fired[k] ?? 0, count - MAX_EVENTS); n < count; n++) {
         const at = occurrenceTime(event.schedule, n)
         if (at !== undefined) out.push({ second: at, label: `${event.name} (${event.action.type})` })
       }
       this.fired[k] = count
     })
     out.sort((a, b) => a.second - b.second)
-    this.events.push(...out)
+    if (out.length > MAX_EVENTS) out = out.slice(out.length - MAX_EVENTS)
+    for (const event of out) this.events.push(event)
     if (this.events.length > MAX_EVENTS) this.events.splice(0, this.events.length - MAX_EVENTS)
     return out
   }

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest'
+import { FleetHistory, MAX_EVENTS } from '../../src/console/fleet-history.js'
+import { createFleet } from '../../src/fleet/fleet.js'
+import { compileScenario } from '../../src/fleet/scenario-program.js'
+import { parseScenario } from '../../src/scenario/load.js'
+import { closeAfterEach, templateIds } from '../fleet/helpers.js'
+
+const START = Date.parse('2026-06-01T00:00:00Z')
+const open = closeAfterEach()
+
+describe('the console fleet history', () => {
+  // A timeline event every millisecond at speed 300 took the server down: its firings between
+  // two samples were spread into one push, past the stack's size.
+  it('keeps the newest events of a timeline that fired hundreds of thousands of times between two samples', async () => {
+    const parsed = parseScenario('description: x\nfleet: { agents: 10 }\ntimeline:\n  - { name: blink, every: 1ms, action: offline, for: 1s }\n', 'blink.yaml')
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues))
+    const engine = await createFleet({ agents: 0, seed: 0, workers: 1, paused: true, startTime: START, caFingerprint: 'AB', scenario: compileScenario(parsed.scenario, START, templateIds()) })
+    open.push(engine)
+    const history = new FleetHistory(engine)
+    history.record()
+    await engine.advance(600)
+    expect(() => history.record()).not.toThrow()
+    const series = history.series()
+    expect(series.events).toHaveLength(MAX_EVENTS)
+    expect(series.events.at(-1)?.second).toBe(600)
+    expect(series.events.every((event) => event.label === 'blink (offline)')).toBe(true)
+  })
+})
