@@ -146,9 +146,16 @@ const speedFactor: Rule<number> = (text) => {
   return speed
 }
 
-/** Any text but the empty one: unlike a user name, a password of spaces is a password. */
-const password: Rule<string> = (text) => {
+/**
+ * A REST_USER or REST_PASSWORD value: text a client can send as a header. HTTP drops the spaces
+ * and tabs around a header value and allows no control characters in it, so a password with a
+ * space at either end was accepted here and then refused to every client that sent it.
+ */
+const headerValue: Rule<string> = (text) => {
   if (text === '') throw new RuleError('not be empty')
+  if (/^[ \t]|[ \t]$/.test(text)) throw new RuleError('not start or end with a space or tab (HTTP drops them around a header value, so no client could send it)')
+  // eslint-disable-next-line no-control-regex -- the control characters are what is refused
+  if (/[\x00-\x1f\x7f]/.test(text)) throw new RuleError('not hold a control character (a header value cannot)')
   return text
 }
 
@@ -189,11 +196,11 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
   port: value({ name: 'port', valueName: '<port>', rule: integer(0, 65535), default: 9443, help: 'port to listen on (0: any free port)' }),
   http: off({ name: 'http', help: 'serve plain HTTP instead of HTTPS' }),
   appPath: value({ name: 'app-path', valueName: '<path>', rule: appPath, default: '/manager/mvc', help: 'application path; operations are at <app-path>/restservice/<operation>' }),
-  user: value({ name: 'user', valueName: '<name>', rule: nonEmpty, default: 'admin', help: 'the REST_USER clients must send' }),
-  password: value({ name: 'password', valueName: '<text>', rule: password, default: 'admin', help: 'the REST_PASSWORD clients must send' }),
+  user: value({ name: 'user', valueName: '<name>', rule: headerValue, default: 'admin', help: 'the REST_USER clients must send' }),
+  password: value({ name: 'password', valueName: '<text>', rule: headerValue, default: 'admin', help: 'the REST_PASSWORD clients must send' }),
   passwordFile: optional({ name: 'password-file', valueName: '<file>', rule: anyText, help: 'read the password from the first line of this file instead' }),
-  adminUser: valueFromFlags({ name: 'admin-user', valueName: '<name>', rule: nonEmpty, defaultText: 'the --user value', help: 'the REST_USER the /__admin endpoints require' }),
-  adminPassword: valueFromFlags({ name: 'admin-password', valueName: '<text>', rule: password, defaultText: 'the --password value', help: 'the REST_PASSWORD the /__admin endpoints require' }),
+  adminUser: valueFromFlags({ name: 'admin-user', valueName: '<name>', rule: headerValue, defaultText: 'the --user value', help: 'the REST_USER the /__admin endpoints require' }),
+  adminPassword: valueFromFlags({ name: 'admin-password', valueName: '<text>', rule: headerValue, defaultText: 'the --password value', help: 'the REST_PASSWORD the /__admin endpoints require' }),
   adminPasswordFile: optional({ name: 'admin-password-file', valueName: '<file>', rule: anyText, help: 'read the admin password from the first line of this file instead' }),
   agents: value({ name: 'agents', valueName: '<n>', rule: agentCount, default: 1000, help: 'number of simulated agents at start' }),
   maxAddedAgents: optional({
@@ -250,7 +257,7 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
     valueName: '<ms>',
     rule: milliseconds(0, MAX_SHUTDOWN_GRACE_MS),
     default: 5_000,
-    help: 'at SIGINT/SIGTERM, time requests in flight get to finish before their connections are cut'
+    help: 'at SIGINT, SIGTERM or SIGHUP, time requests in flight get to finish before their connections are cut'
   }),
   strict: off({ name: 'strict', help: 'reject requests that break a protocol rule with 400 (lenient: answer and record)' }),
   latency: optional({
@@ -442,5 +449,10 @@ function passwordFromFile(flags: ParsedFlags, context: ConfigContext, textFlag: 
   }
   const firstLine = text.split(/\r?\n/, 1)[0] ?? ''
   if (firstLine === '') throw invalidValue(fileFlag, path, 'name a file whose first line is the password', fileFrom)
-  return firstLine
+  try {
+    return headerValue(firstLine)
+  } catch (error) {
+    if (!(error instanceof RuleError)) throw error
+    throw invalidValue(fileFlag, path, `name a file whose first line, the password, does ${error.message}`, fileFrom)
+  }
 }

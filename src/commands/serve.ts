@@ -1,4 +1,4 @@
-/** `fleetsim serve`: parse the flags, start the server, close it gracefully on SIGINT or SIGTERM. */
+/** `fleetsim serve`: parse the flags, start the server, close it gracefully on SIGINT, SIGTERM or SIGHUP. */
 import { SERVE_FLAGS, parseServeArgs } from '../config.js'
 import { formatFlags } from '../flags/help.js'
 import { stdio, type Output } from './output.js'
@@ -11,7 +11,7 @@ export function formatServeFlags(): string {
 export function formatUsage(): string {
   return `Usage: fleetsim serve [flags]   (the default command: fleetsim [flags] is the same)
 
-Runs the simulated agent manager until SIGINT or SIGTERM.
+Runs the simulated agent manager until SIGINT, SIGTERM or SIGHUP.
 
 Flags (a flag beats its env twin, which beats the default):
 ${formatServeFlags()}
@@ -30,7 +30,8 @@ export async function run(argv: string[], io: Output = stdio): Promise<number> {
   // Listen for signals before starting: a client that reads the "listening" line and signals at
   // once must find the handler in place, and a signal during start-up stops the server as soon
   // as it is up.
-  const stop = watchSignals(['SIGINT', 'SIGTERM'])
+  // SIGHUP too: a closed terminal or a dropped SSH session ends the server as SIGTERM does, state saved.
+  const stop = watchSignals(['SIGINT', 'SIGTERM', 'SIGHUP'])
   try {
     // Loaded only after the flags are valid: a typo is reported without loading the server stack.
     const { startServer } = await import('../server.js')

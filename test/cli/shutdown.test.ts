@@ -124,4 +124,13 @@ describe('fleetsim serve on SIGTERM', () => {
     await Promise.all(closed)
     expect((await stat(stateFile)).size).toBeGreaterThan(0)
   })
+
+  it('shuts down the same on SIGHUP (a closed terminal), saving the state (it died at once, unsaved)', async () => {
+    const stateFile = join(dir, 'state.bin')
+    await serve(['--agents', '5', '--state-file', stateFile])
+    child!.kill('SIGHUP')
+    const [code, signal] = (await once(child!, 'exit')) as [number | null, NodeJS.Signals | null]
+    expect({ code, signal }).toEqual({ code: 0, signal: null })
+    expect((await stat(stateFile)).size).toBeGreaterThan(0)
+  })
 })

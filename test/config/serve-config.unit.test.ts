@@ -6,6 +6,8 @@ import { STORED_LIMIT_DEFAULTS } from '../../src/manager/limits.js'
 const NOW = Date.UTC(2030, 0, 2, 3, 4, 5)
 const files: Record<string, string> = {
   'secret.txt': 's3cret\nignored second line\n',
+  'spaced.txt': 'secret \n',
+  'crlf.txt': 'secret\r\n',
   'empty.txt': '\n',
   'scenario.yaml': 'stages: []\n'
 }
@@ -289,6 +291,17 @@ describe('parseServeConfig messages', () => {
 
   it('rejects an empty password', () => {
     expect(errorOf(['--password=']).message).toBe('--password must not be empty, got ""')
+  })
+
+  it('rejects credentials no client can send as a header: spaces or tabs at either end, control characters', () => {
+    const why = 'not start or end with a space or tab (HTTP drops them around a header value, so no client could send it)'
+    expect(errorOf(['--password', ' secret ']).message).toBe(`--password must ${why}, got " secret "`)
+    expect(errorOf(['--user', 'ops\t']).message).toBe(`--user must ${why}, got "ops\t"`)
+    expect(errorOf(['--admin-password', 'a\u0001b']).message).toContain('--admin-password must not hold a control character')
+    expect(errorOf(['--password-file', 'spaced.txt']).message).toBe(`--password-file must name a file whose first line, the password, does ${why}, got "spaced.txt"`)
+    // A password inside spaces is a password; a file's CRLF is its line end.
+    expect(parse(['--password', 'two words']).password).toBe('two words')
+    expect(parse(['--password-file', 'crlf.txt']).password).toBe('secret')
   })
 
   it('rejects --password together with --password-file', () => {
