@@ -23,7 +23,7 @@ import { loadServeScenario, startSimulation } from './simulation.js'
 import { stateSaver } from './state/state-saver.js'
 import type { CaInfo } from './tls/ca-info.js'
 import { TLS_CIPHERS, TLS_MIN_VERSION, loadOrCreateTls } from './tls/tls-store.js'
-import { prepareOutputDir } from './flags/output-dir.js'
+import { prepareOutputDir, prepareStateFile } from './flags/output-dir.js'
 
 /** Room in the request head for the request line and the headers beyond the query string. */
 const HEADER_ROOM_BYTES = 16 * 1024
@@ -57,8 +57,9 @@ export interface RunningServer {
   /**
    * Stops accepting connections, destroys idle and half-open ones, lets requests in flight
    * finish for at most --shutdown-grace, then closes the app, saves the state and closes the fleet.
+   * `saveFailed`: the save at close failed (logged), so the run since the last save is lost.
    */
-  close(): Promise<void>
+  close(): Promise<{ saveFailed: boolean }>
 }
 
 /**
@@ -84,6 +85,7 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
   // cannot listen (a --host not on this machine, a port in use) keeps the last good one.
   // Checked first, so a --data-dir that cannot be written is named as the flag it is.
   await prepareOutputDir('data-dir', config.dataDir)
+  if (config.stateFile !== undefined) await prepareStateFile(config.stateFile)
   const tls = await loadOrCreateTls({ dataDir: config.dataDir, hosts: certificateHosts(config.host), serverWrite: 'later' })
   if (tls.created.ca) logger.info({ caPath: tls.caPath, fingerprint: tls.ca.fingerprint }, 'created a certificate authority')
 
@@ -139,7 +141,7 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
     saveState !== undefined && config.snapshotInterval > 0
       ? setInterval(() => saveState().catch((error: unknown) => logger.error({ err: error }, 'could not save the simulation')), config.snapshotInterval * 1000).unref()
       : undefined
-  let closing: Promise<void> | undefined
+  let closing: Promise<{ saveFailed: boolean }> | undefined
   return {
     baseUrl,
     serviceUrl,
@@ -160,8 +162,12 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
         await connections.close(config.shutdownGrace)
         await app.close()
         // Saved once the last request has been answered, so nothing it changed is lost.
-        await saveState?.().catch((error: unknown) => logger.error({ err: error }, 'could not save the simulation'))
+        const saveFailed = await (saveState?.().then(
+          () => false,
+          (error: unknown) => (logger.error({ err: error }, 'could not save the simulation'), true)
+        ) ?? false)
         await fleet.close()
+        return { saveFailed }
       })()
       return closing
     }

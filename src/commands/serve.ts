@@ -40,8 +40,9 @@ export async function run(argv: string[], io: Output = stdio): Promise<number> {
     // Bounded: idle and half-open connections go at once, requests in flight get --shutdown-grace
     // (src/http/connections.ts); then the state is saved.
     server.logger.info({ signal, graceMs: config.shutdownGrace }, 'shutting down')
-    await server.close()
-    return 0
+    const { saveFailed } = await server.close()
+    // Not 0: a supervisor or script should know the run since the last save is lost.
+    return saveFailed ? 1 : 0
   } finally {
     stop.dispose()
   }

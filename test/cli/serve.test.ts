@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { X509Certificate } from 'node:crypto'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { request } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -93,6 +93,21 @@ describe('startServer', () => {
         new RegExp(`^--data-dir must name a directory fleetsim can write, got "${dir}" \\(${why}`)
       )
     }
+  })
+
+  it('makes the directory of --state-file, refuses a directory as the file, and says when the save at close failed', async () => {
+    const quiet = { announce: () => undefined, logger: createLogger('silent', { pretty: false }) }
+    const asDirectory = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir, '--state-file', dataDir], {})
+    await expect(startServer(asDirectory, quiet)).rejects.toThrow(`--state-file must name a file, got "${dataDir}", which is a directory; name a file in it`)
+    // A missing directory failed every save, the one at exit too, silently.
+    const stateDir = join(dataDir, 'missing', 'dir')
+    const config = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir, '--state-file', join(stateDir, 'state.bin')], {})
+    server = await startServer(config, quiet)
+    expect((await stat(stateDir)).isDirectory()).toBe(true)
+    await rm(stateDir, { recursive: true })
+    const closing = server
+    server = undefined
+    expect(await closing.close()).toEqual({ saveFailed: true })
   })
 
   it('gives addagent the room of --max-added-agents, then 409', async () => {
