@@ -49,7 +49,28 @@ export async function run(argv: string[], io: Output = stdio): Promise<number> {
     io.err(`fleetsim report: ${new URL(options.target).origin}${path} answered ${answer.status}: ${answer.body.slice(0, 300)}\n`)
     return 1
   }
-  if (html || flags.get(JSON_OUTPUT, false)) io.out(answer.body.endsWith('\n') ? answer.body : `${answer.body}\n`)
-  else io.out(renderText(JSON.parse(answer.body) as ClientReport))
+  // A server that answers 200 to anything (a web server, a mock) is no fleetsim: its page printed
+  // as the report, or read as one, said nothing true.
+  const report = html ? undefined : clientReportIn(answer.body)
+  if (html ? !answer.body.includes('<title>fleetsim client report') : report === undefined) {
+    io.err(`fleetsim report: ${new URL(options.target).origin}${path} answered 200 with something that is not fleetsim's client report: is it fleetsim? (it begins ${JSON.stringify(answer.body.slice(0, 80))})\n`)
+    return 1
+  }
+  if (report === undefined || flags.get(JSON_OUTPUT, false)) io.out(answer.body.endsWith('\n') ? answer.body : `${answer.body}\n`)
+  else io.out(renderText(report))
   return 0
+}
+
+/** The body as a client report, if it is one (the fields renderText reads are there). */
+function clientReportIn(body: string): ClientReport | undefined {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    return undefined
+  }
+  const report = parsed as Partial<ClientReport> | null
+  const isReport =
+    typeof report === 'object' && report !== null && typeof report.verdict?.outcome === 'string' && typeof report.journal === 'object' && Array.isArray(report.operations) && Array.isArray(report.violations)
+  return isReport ? (report as ClientReport) : undefined
 }

@@ -239,6 +239,31 @@ describe('fleetsim conformance and fleetsim report check the target first', () =
       }
     })
 
+    it('report refuses a 200 that is not its report, in each output (a TypeError, or the page printed as the report)', async () => {
+      const bodies: Record<string, string> = { json: '{"servicename":"appinfo","values":[{}]}', html: '<html><body>hello</body></html>' }
+      const other = createHttpServer((request, response) => {
+        const html = request.url?.includes('format=html') === true
+        response.writeHead(200, { 'content-type': html ? 'text/html' : 'application/json' }).end(html ? bodies.html : bodies.json)
+      })
+      await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+      try {
+        const origin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`
+        for (const [flags, path, body] of [
+          [[], '/__admin/report', bodies.json],
+          [['--json'], '/__admin/report', bodies.json],
+          [['--html'], '/__admin/report?format=html', bodies.html]
+        ] as const) {
+          expect(await call(report, ['--target', origin, ...flags])).toEqual({
+            code: 1,
+            out: '',
+            err: `fleetsim report: ${origin}${path} answered 200 with something that is not fleetsim's client report: is it fleetsim? (it begins ${JSON.stringify(body)})\n`
+          })
+        }
+      } finally {
+        await new Promise((resolve) => other.close(resolve))
+      }
+    })
+
     it('report asks whether a target without /__admin/report is fleetsim', async () => {
       const origin = `http://127.0.0.1:${notFoundPort}`
       expect(await call(report, ['--target', origin])).toEqual({
