@@ -244,6 +244,7 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
   requestTimeout: value({ name: 'request-timeout', valueName: '<ms>', rule: milliseconds(1, MAX_TIMEOUT_MS), default: 30_000, help: 'time a client has to send a whole request before the connection is closed' }),
   headersTimeout: value({ name: 'headers-timeout', valueName: '<ms>', rule: milliseconds(1, MAX_TIMEOUT_MS), default: 10_000, help: 'time a client has to send the request headers (at most --request-timeout)' }),
   keepAliveTimeout: value({ name: 'keep-alive-timeout', valueName: '<ms>', rule: milliseconds(1, MAX_TIMEOUT_MS), default: 5_000, help: 'an idle keep-alive connection is closed after this long' }),
+  sendTimeout: value({ name: 'send-timeout', valueName: '<ms>', rule: milliseconds(1, MAX_TIMEOUT_MS), default: 60_000, help: 'a connection whose client reads none of its answer for this long is closed' }),
   maxConnections: value({ name: 'max-connections', valueName: '<n>', rule: integer(1, 1_000_000), default: 1024, help: 'open connections served at once; requests on further ones get 503' }),
   maxConnectionsPerClient: value({
     name: 'max-connections-per-client',

@@ -115,6 +115,7 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
     // handshake gets as long as the request head does after it.
     connections = trackConnections(server, {
       perClient: config.maxConnectionsPerClient,
+      sendMs: config.sendTimeout,
       ...(config.http ? {} : { handshakeMs: config.headersTimeout }),
       onRefused: ({ refused, addresses }) =>
         logger.warn({ refused, addresses, limit: config.maxConnectionsPerClient }, 'connections refused: over --max-connections-per-client')

@@ -6,6 +6,9 @@
  * - on the HTTPS port, the first bytes decide whether the connection speaks TLS (tls-probe.ts),
  *   and a connection that has not completed its TLS handshake within `handshakeMs` of accept is
  *   destroyed (a TCP health check, a port scanner, a client that connects and waits);
+ * - a connection whose client stopped reading its answer is destroyed after `sendMs` without
+ *   progress (Node's request and headers timeouts end once the request is read, and such a
+ *   client held its connection, and its place under --max-connections, for as long as it liked);
  * - at shutdown (`close`), connections without a request in flight (idle keep-alive ones,
  *   half-open ones that never finished TLS or a request head) are destroyed at once, the others
  *   as soon as their answers are sent, and whatever is left when the grace period ends.
@@ -20,6 +23,8 @@ import { probeFirstBytes } from './tls-probe.js'
 export interface ConnectionOptions {
   /** connections one remote address may hold at once, counted from accept */
   perClient: number
+  /** ms an answer may wait on a client that reads none of it before the connection is destroyed */
+  sendMs: number
   /** HTTPS only: ms from accept to a completed TLS handshake; undefined for plain HTTP */
   handshakeMs?: number
   /**
@@ -60,7 +65,7 @@ const REFUSALS_ADDRESSES = 10
  * after every other 'connection' listener is in place.
  */
 export function trackConnections(server: Server, options: ConnectionOptions): Connections {
-  const { perClient, handshakeMs, onRefused } = options
+  const { perClient, sendMs, handshakeMs, onRefused } = options
   const inner = server.listeners('connection') as ((socket: Socket) => void)[]
   server.removeAllListeners('connection')
   const handOver = (raw: Socket) => {
@@ -162,6 +167,18 @@ export function trackConnections(server: Server, options: ConnectionOptions): Co
       // At shutdown a connection goes once its last answer has left: end() flushes, then closes.
       if (closing && connection.inFlight === 0) connection.http?.destroySoon()
     })
+  })
+
+  // Node fires the socket timeout after this long without a byte going either way (it holds it
+  // off while written bytes still leave) while a request is answered, and after the keep-alive
+  // timeout between requests. With a listener, Node no longer destroys the socket itself.
+  server.timeout = sendMs
+  server.on('timeout', (socket: Socket) => {
+    const connection = byHttpSocket.get(socket)
+    const answering = connection !== undefined && connection.inFlight > 0
+    // An answer still in flight with nothing waiting to leave keeps its connection: an update
+    // held by a paused clock, an event stream with nothing to say. Idle is Node's own case.
+    if (!answering || socket.writableNeedDrain || socket.writableLength > 0) socket.destroy()
   })
 
   return {

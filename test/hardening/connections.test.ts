@@ -8,7 +8,7 @@ import { connect as tlsConnect } from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { parseServeConfig } from '../../src/config.js'
 import { createLogger, startServer, type RunningServer } from '../../src/server.js'
-import { bodyOf, collect, open } from './socket.js'
+import { bodyOf, collect, exchange, open, rawRequest } from './socket.js'
 
 const REST = '/manager/mvc/restservice'
 const AUTH = { REST_USER: 'admin', REST_PASSWORD: 'admin' }
@@ -163,5 +163,62 @@ describe('--max-connections-per-client', () => {
     for (const socket of held) socket.destroy()
     await vi.waitFor(() => expect(server.openConnections()).toBe(0), { timeout: 2000 })
     expect(await appinfo(server, '127.0.0.1')).toBe(200)
+  })
+})
+
+describe('--send-timeout', () => {
+  // A client that sent its request and reads none of the answer held its connection for good.
+  it.each(['http', 'https'])('closes the connection of a client that stops reading a large answer over %s, and not that of one that reads it', async (scheme) => {
+    const tls = scheme === 'https'
+    // The keep-alive timeout is long, so only the send timeout can close a connection here.
+    const server = await start([...(tls ? [] : ['--http']), '--agents', '4000', '--send-timeout', '1000', '--keep-alive-timeout', '60000'])
+    const connect = async (): Promise<Socket> => {
+      const tcp = await openFrom(server.port, '127.0.0.1')
+      if (!tls) return tcp
+      const socket = tlsConnect({ socket: tcp, ca: server.ca.pem, servername: 'localhost' })
+      await new Promise((resolve) => socket.once('secureConnect', resolve))
+      return socket
+    }
+    try {
+      const request = `GET ${REST}/agentinfo.json?agentwithmodules=true HTTP/1.1\r\nHost: 127.0.0.1\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\n\r\n`
+      // Paused: it reads nothing, so it would not see the close either; the server's count does.
+      const stalled = await connect()
+      stalled.on('error', () => undefined)
+      stalled.pause()
+      stalled.write(request)
+      const reading = await connect()
+      const chunks: Buffer[] = []
+      let received = 0
+      reading.on('data', (chunk: Buffer) => {
+        chunks.push(chunk)
+        received += chunk.length
+      })
+      reading.write(request)
+      // The reader gets its whole answer, more than the sockets' buffers hold.
+      const whole = (): boolean => {
+        const head = Buffer.concat(chunks.slice(0, 1)).toString('latin1')
+        const length = /content-length: (\d+)/i.exec(head)
+        return length !== null && received === head.indexOf('\r\n\r\n') + 4 + Number(length[1])
+      }
+      await vi.waitFor(() => expect(whole()).toBe(true), { timeout: 10_000, interval: 50 })
+      expect(received).toBeGreaterThan(5_000_000)
+      await vi.waitFor(() => expect(server.openConnections()).toBe(1), { timeout: 8_000, interval: 50 })
+      expect(reading.destroyed).toBe(false)
+      stalled.destroy()
+      reading.destroy()
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('keeps a connection whose answer is still being made, with nothing to send yet', async () => {
+    const server = await start(['--http', '--send-timeout', '500', '--latency', '1500ms'])
+    try {
+      const answer = await exchange(server.port, rawRequest('GET', `${REST}/appinfo.json`, AUTH))
+      expect(answer.status).toBe(200)
+      expect(answer.closedAfterMs).toBeGreaterThanOrEqual(1400)
+    } finally {
+      await server.close()
+    }
   })
 })

@@ -37,7 +37,7 @@ describe('trackConnections', () => {
   it('refuses connections past the per-client limit at accept and reports them once per ten seconds, not once each', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const reports: { refused: number; addresses: string[] }[] = []
-    const port = await listen({ perClient: 2, onRefused: (report) => reports.push(report) })
+    const port = await listen({ perClient: 2, sendMs: 60_000, onRefused: (report) => reports.push(report) })
     await open(port)
     await open(port)
     await vi.waitFor(() => expect(connections!.open()).toBe(2))
@@ -50,7 +50,7 @@ describe('trackConnections', () => {
   })
 
   it('closes idle connections at once on close, without waiting for the grace period', async () => {
-    const port = await listen({ perClient: 10 })
+    const port = await listen({ perClient: 10, sendMs: 60_000 })
     const idle = await Promise.all([open(port), open(port)])
     await vi.waitFor(() => expect(connections!.open()).toBe(2))
     const closed = idle.map((socket) => once(socket, 'close'))
