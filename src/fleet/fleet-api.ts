@@ -129,6 +129,14 @@ export interface Fleet {
    * indices from 0 again, so an index kept from an earlier run names another agent (or none).
    */
   readonly run: number
+  /**
+   * Calls `listener` whenever a new run begins (a reset, a scenario loaded or removed), from then
+   * on: the indices of the run before name other agents (or none) now, so what is kept by index
+   * for those agents must go. Called synchronously inside the fleet's turn, before the new run's
+   * agents are built: it must not wait for the fleet. Not called for the run the fleet is
+   * created or resumed with.
+   */
+  onNewRun(listener: () => void): void
   /** agent slots of the run: every index an agent of it can have, added agents' too, is below it */
   readonly capacity: number
   /** number of agents that exist (deleted agents excluded) */

@@ -66,6 +66,8 @@ export class FleetCore {
    */
   readonly reportsInAt = new Map<number, number>()
   readonly turns = new TurnQueue()
+  /** told by begin() that a new run begins (FleetEngine.onNewRun) */
+  private readonly newRunListeners: Array<() => void> = []
 
   constructor(readonly options: FilledOptions) {}
 
@@ -102,7 +104,15 @@ export class FleetCore {
     this.steppedTo = 0
     this.lockout = false
     this.lockoutEndsAt = NEVER
+    // Every index names an agent of the new run (or none) from here on: whoever keeps something
+    // by index for the agents of the run before is told at once, before a read could see both.
+    for (const listener of this.newRunListeners) listener()
     return allocated
+  }
+
+  /** Calls `listener` in every begin() from now on, once the run before is gone (FleetEngine.onNewRun). */
+  onNewRun(listener: () => void): void {
+    this.newRunListeners.push(listener)
   }
 
   /**

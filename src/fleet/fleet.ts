@@ -136,6 +136,14 @@ export class FleetEngine implements Fleet, FleetObservation {
     return this.core.exclusive(() => takeSnapshot(this.core, this.scenario))
   }
 
+  /**
+   * snapshot(), and what `alongside` takes of what is kept next to the fleet (the manager's
+   * state), in the same turn: no change of the fleet, a reset in particular, comes between them.
+   */
+  snapshotWith<T>(alongside: () => T): Promise<{ engine: EngineSnapshot; alongside: T }> {
+    return this.core.exclusive(() => ({ engine: takeSnapshot(this.core, this.scenario), alongside: alongside() }))
+  }
+
   /** Rebuilds the fleet at its scenario's start (the same scenario, or a new one). */
   reset(scenario?: CompiledScenario | null): Promise<void> {
     return this.core
@@ -166,6 +174,10 @@ export class FleetEngine implements Fleet, FleetObservation {
 
   get run(): number {
     return this.core.runs
+  }
+
+  onNewRun(listener: () => void): void {
+    this.core.onNewRun(listener)
   }
 
   clockState(): ClockState {

@@ -161,6 +161,17 @@ export class LabelRegistry {
     this.perAgent.delete(index)
   }
 
+  /**
+   * Unassigns every label from the agents whose index `keep` does not keep (e.g. none, when the
+   * fleet's indices name the agents of a new run); labels left unassigned stay, as forgetAgent's.
+   */
+  retainAgents(keep: (index: number) => boolean): void {
+    for (const label of this.byName.values()) {
+      for (const index of label.agents.keys()) if (!keep(index)) label.agents.delete(index)
+    }
+    for (const index of this.perAgent.keys()) if (!keep(index)) this.perAgent.delete(index)
+  }
+
   all(): IterableIterator<Label> {
     return this.byName.values()
   }

@@ -33,7 +33,10 @@ export interface Manager {
   readonly startedAt: number
   /** E_DUPLICATE_NAME when an agent or template already has the name (other than `except`) */
   checkName(name: string, except?: string): void
-  /** forgets everything the manager keeps about agents that are being deleted */
+  /**
+   * forgets everything the manager keeps about agents that are being deleted (what it keeps
+   * about the agents of a run that ends, with a reset, it forgets by itself: Fleet.onNewRun)
+   */
   forgetAgents(indices: readonly number[], revokeCert: boolean): void
   snapshot(): ManagerSnapshot
 }
@@ -64,12 +67,26 @@ export function createManager(fleet: Fleet, ca: CaInfo, options: ManagerOptions 
   const labels = new LabelRegistry(limits, (index) => fleet.name(index))
   const certificates = new CertificateRegistry(fleet, ca)
   const fields = new FieldRegistry(limits)
+  /**
+   * The one place that decides what becomes of the records the manager keeps by agent index,
+   * the labels and templates a client gave an agent, when indices stop naming their agents. An
+   * index names one agent for the life of a run: addagent takes an index never used in the run,
+   * and deleteagent forgets the agent's records (forgetAgents). A new run (a reset, a scenario
+   * loaded or removed) hands the indices out from 0 again, to agents built anew at second 0, so
+   * every record goes with the run it was given in; the labels and templates themselves stay.
+   * Certificates are kept by fingerprint, and move their index-based ids themselves (certificates.ts).
+   */
+  const retainAgentRecords = (keep: (index: number) => boolean): void => {
+    labels.retainAgents(keep)
+    templates.retainAgents(keep)
+  }
   if (saved !== undefined) {
     templates.restore(saved.templates)
     labels.restore(saved.labels)
     fields.restore(saved.fields)
     certificates.restore(saved.certificates)
   }
+  fleet.onNewRun(() => retainAgentRecords(() => false))
   const startedAt = saved?.startedAt ?? fleet.now()
   return {
     fleet,

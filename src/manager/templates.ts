@@ -143,6 +143,11 @@ export class TemplateRegistry {
     this.assignments.delete(index)
   }
 
+  /** Forgets the templates assigned to the agents whose index `keep` does not keep; the templates stay. */
+  retainAgents(keep: (index: number) => boolean): void {
+    for (const index of this.assignments.keys()) if (!keep(index)) this.assignments.delete(index)
+  }
+
   all(): IterableIterator<Template> {
     return this.byName.values()
   }

@@ -11,10 +11,11 @@ import type { CaInfo } from '../tls/ca-info.js'
 import { readStateFile, writeStateFile } from './state-file.js'
 
 export async function saveSimulation(path: string, engine: FleetEngine, manager: Manager, ca: CaInfo): Promise<void> {
-  // The engine snapshot is taken between step rounds; the manager is only changed by
-  // requests on this thread, so the two agree.
-  const saved = await engine.snapshot()
-  await writeStateFile(path, { savedAt: new Date().toISOString(), caFingerprint: ca.fingerprint, engine: saved, manager: manager.snapshot() })
+  // One turn of the fleet, between step rounds, for both: a reset queued behind the save would
+  // otherwise begin its run (and the manager forget the old run's agents' labels and templates)
+  // before the manager's snapshot, which would then not agree with the saved fleet's.
+  const saved = await engine.snapshotWith(() => manager.snapshot())
+  await writeStateFile(path, { savedAt: new Date().toISOString(), caFingerprint: ca.fingerprint, engine: saved.engine, manager: saved.alongside })
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { LabelRegistry } from '../../src/manager/labels.js'
+import { storedLimits } from '../../src/manager/limits.js'
 
 describe('custom labels', () => {
   it('creates a label without agents as unassigned', () => {
@@ -83,5 +84,20 @@ describe('custom labels', () => {
     labels.set({ name: 'b', value: '2', agents: [5, 6] })
     labels.forgetAgent(5)
     expect(labels.labelsOf(5)).toEqual([])
+  })
+
+  it('unassigns the agents retainAgents does not keep, keeping every label and the room of those it keeps', () => {
+    const labels = new LabelRegistry(storedLimits({ maxLabelsPerAgent: 1 }))
+    labels.set({ name: 'a', value: '1', agents: [5] })
+    labels.set({ name: 'b', value: '2', agents: [6, 7] })
+    labels.retainAgents((index) => index === 7)
+    expect([5, 6, 7].map((index) => labels.labelsOf(index))).toEqual([[], [], [{ name: 'b', value: '2' }]])
+    expect([...labels.all()].map((label) => [label.name, [...label.agents.keys()]])).toEqual([
+      ['a', []],
+      ['b', [7]]
+    ])
+    // --max-labels-per-agent counts what each agent has now: 5 has room again, 7 has none.
+    labels.set({ name: 'a', value: '1', agents: [5] })
+    expect(() => labels.set({ name: 'a', value: '1', agents: [7] })).toThrow(expect.objectContaining({ code: 'E_LIMIT_REACHED' }))
   })
 })

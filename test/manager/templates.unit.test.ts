@@ -50,4 +50,16 @@ describe('templates', () => {
     templates.assign(3, undefined, [sub])
     expect(templates.assignmentOf(3)).toEqual({ master: master.id, subs: [sub.id] })
   })
+
+  it('forgets the assignments of the agents retainAgents does not keep, and keeps the templates', () => {
+    const templates = registry()
+    const master = templates.add('master', { name: 'm', config })
+    const sub = templates.add('sub', { name: 's', config: {} })
+    for (const index of [3, 4, 5]) templates.assign(index, master, [sub])
+    templates.retainAgents((index) => index !== 4)
+    expect([3, 4, 5].map((index) => templates.assignmentOf(index))).toEqual([{ master: master.id, subs: [sub.id] }, undefined, { master: master.id, subs: [sub.id] }])
+    templates.retainAgents(() => false)
+    expect([3, 5].map((index) => templates.assignmentOf(index))).toEqual([undefined, undefined])
+    expect([...templates.all()].map((t) => t.name)).toEqual(['m', 's'])
+  })
 })

@@ -169,3 +169,38 @@ describe('certificate ids in the state file', () => {
     expect(uniqueIds(resumed.manager)).toBe(true)
   })
 })
+
+describe('what the manager keeps by agent index, in the state file', () => {
+  const config = (certFingerprint: string) => ({ address: 'manager', port: 4041, caFingerprint: ca.fingerprint, certFingerprint, isLogToFile: true, logLevel: 'INFO', mode: 'Connect', verbatim: '' }) as const
+  const master = { address: 'manager', port: 4041, caFingerprint: ca.fingerprint, isLogToFile: true, logLevel: 'INFO', mode: 'Connect', verbatim: '' } as const
+
+  async function small(): Promise<{ engine: FleetEngine; manager: Manager; path: string }> {
+    const engine = await createFleet({ agents: 10, seed: 41, workers: 1, paused: true, startTime: START, caFingerprint: ca.fingerprint, headroom: 5 })
+    open.push(engine)
+    const manager = createManager(engine, ca)
+    manager.templates.add('master', { name: 'base', config: master })
+    manager.templates.add('sub', { name: 'extra', config: {} })
+    return { engine, manager, path: join(await mkdtemp(join(tmpdir(), 'fleetsim-state-')), 'state.bin') }
+  }
+
+  /** Gives agent `index` the label env=prod and the templates base and extra, as the REST operations do. */
+  function give(manager: Manager, index: number): void {
+    manager.labels.set({ name: 'env', value: 'prod', agents: [index] })
+    manager.templates.assign(index, manager.templates.get('base'), [manager.templates.get('extra')].filter((t) => t !== undefined))
+  }
+
+  const records = (manager: Manager, index: number) => ({ labels: manager.labels.labelsOf(index), templates: manager.templates.assignmentOf(index) })
+
+  it('saves the fleet and the manager of one run when a reset comes during the save', async () => {
+    const { engine, manager, path } = await small()
+    const added = await engine.addAgent({ name: 'added', config: config('cert-added') })
+    give(manager, added)
+    await Promise.all([saveSimulation(path, engine, manager, ca), engine.reset()])
+    const state = await readStateFile(path)
+    // The save took its turn first: the run before the reset, its agent with its records.
+    expect(state.engine.used).toBe(11)
+    expect(state.manager.labels.labels).toMatchObject([{ name: 'env', agents: [[added, 'prod']] }])
+    expect(state.manager.templates.assignments).toEqual([[added, { master: 1, subs: [2] }]])
+    expect(records(manager, added)).toEqual({ labels: [], templates: undefined })
+  })
+})
