@@ -141,6 +141,8 @@ export interface Fleet {
   readonly capacity: number
   /** number of agents that exist (deleted agents excluded) */
   size(): number
+  /** whether an agent of the run has this index (false for a deleted agent, rejoining or not) */
+  exists(index: number): boolean
   counts(): FleetCounts
   /** agents connected to the manager (every state but OFFLINE and UNMANAGED) */
   connectedCount(): number

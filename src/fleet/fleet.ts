@@ -208,6 +208,10 @@ export class FleetEngine implements Fleet, FleetObservation {
     return this.core.census.existing
   }
 
+  exists(i: number): boolean {
+    return this.core.exists(i)
+  }
+
   counts(): FleetCounts {
     return this.core.census.counts()
   }

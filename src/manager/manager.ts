@@ -85,6 +85,10 @@ export function createManager(fleet: Fleet, ca: CaInfo, options: ManagerOptions 
     labels.restore(saved.labels)
     fields.restore(saved.fields)
     certificates.restore(saved.certificates)
+    // The saved fleet is resumed as it was, so its agents keep their records; a state saved by an
+    // older fleetsim may hold records a reset left behind, and those of indices without an agent
+    // go (there, addagent would hand them to the agent it adds).
+    retainAgentRecords((index) => fleet.exists(index))
   }
   fleet.onNewRun(() => retainAgentRecords(() => false))
   const startedAt = saved?.startedAt ?? fleet.now()

@@ -191,6 +191,32 @@ describe('what the manager keeps by agent index, in the state file', () => {
 
   const records = (manager: Manager, index: number) => ({ labels: manager.labels.labelsOf(index), templates: manager.templates.assignmentOf(index) })
 
+  it('resumes the agents of the saved run with their labels and templates', async () => {
+    const { engine, manager, path } = await small()
+    const added = await engine.addAgent({ name: 'added', config: config('cert-added') })
+    give(manager, 3)
+    give(manager, added)
+    await saveSimulation(path, engine, manager, ca)
+    const resumed = await resumeSimulation(path, { ca, workers: 1 })
+    open.push(resumed.engine)
+    for (const index of [3, added]) expect(records(resumed.manager, index)).toEqual(records(manager, index))
+    expect(records(resumed.manager, 3)).toMatchObject({ labels: [{ name: 'env', value: 'prod' }], templates: { master: 1, subs: [2] } })
+  })
+
+  it('drops, on resuming, what a state keeps for an index no agent has, so an agent added then does not get it', async () => {
+    const { engine, manager, path } = await small()
+    // As a fleetsim that kept them across a reset saved them: records of the run before's agent 10.
+    give(manager, 10)
+    give(manager, 4)
+    await saveSimulation(path, engine, manager, ca)
+    const resumed = await resumeSimulation(path, { ca, workers: 1 })
+    open.push(resumed.engine)
+    expect(await resumed.engine.addAgent({ name: 'added', config: config('cert-added') })).toBe(10)
+    expect(records(resumed.manager, 10)).toEqual({ labels: [], templates: undefined })
+    expect(records(resumed.manager, 4)).toMatchObject({ labels: [{ name: 'env', value: 'prod' }], templates: { master: 1, subs: [2] } })
+    expect(resumed.manager.labels.get('env')?.agents).toEqual(new Map([[4, 'prod']]))
+  })
+
   it('saves the fleet and the manager of one run when a reset comes during the save', async () => {
     const { engine, manager, path } = await small()
     const added = await engine.addAgent({ name: 'added', config: config('cert-added') })
