@@ -319,32 +319,44 @@ export class FleetEngine implements Fleet, FleetObservation {
     return this.core.exclusive(() => mutations.addAgent(this.core, agent))
   }
 
-  modifyAgent(i: number, name: string, config: AgentConfig): Promise<void> {
-    return this.core.exclusive(() => mutations.modifyAgent(this.core, i, name, config))
+  // Indices name agents of one run (Fleet.run): a mutation whose run ended before its turn acts
+  // on none of them (see Fleet, "Mutations").
+
+  modifyAgent(i: number, name: string, config: AgentConfig, run = this.core.runs): Promise<void> {
+    return this.core.exclusive(() => {
+      if (run === this.core.runs) mutations.modifyAgent(this.core, i, name, config)
+    })
   }
 
-  deleteAgents(indices: number[], revokeCert: boolean): Promise<void> {
-    return this.core.exclusive(() => mutations.deleteAgents(this.core, indices, revokeCert))
+  deleteAgents(indices: number[], revokeCert: boolean, run = this.core.runs): Promise<void> {
+    return this.core.exclusive(() => {
+      if (run === this.core.runs) mutations.deleteAgents(this.core, indices, revokeCert)
+    })
   }
 
-  stopAgents(indices: number[]): Promise<BatchOutcome> {
-    return this.core.exclusive(() => mutations.stopAgents(this.core, indices))
+  stopAgents(indices: number[], run = this.core.runs): Promise<BatchOutcome> {
+    return this.core.exclusive(() => (run === this.core.runs ? mutations.stopAgents(this.core, indices) : goneWithRun(indices)))
   }
 
-  startAgents(indices: number[]): Promise<BatchOutcome> {
-    return this.core.exclusive(() => mutations.startAgents(this.core, indices))
+  startAgents(indices: number[], run = this.core.runs): Promise<BatchOutcome> {
+    return this.core.exclusive(() => (run === this.core.runs ? mutations.startAgents(this.core, indices) : goneWithRun(indices)))
   }
 
-  async reconnectAgents(indices: number[], operation?: ReconnectOperation): Promise<BatchOutcome> {
-    const { outcome, waitUntil, run } = await this.core.exclusive(() => ({ ...mutations.reconnectAgents(this.core, this.scenario, indices, operation), run: this.driver.run }))
+  async reconnectAgents(indices: number[], operation?: ReconnectOperation, run = this.core.runs): Promise<BatchOutcome> {
+    const sent = await this.core.exclusive(() =>
+      run === this.core.runs ? { ...mutations.reconnectAgents(this.core, this.scenario, indices, operation), steps: this.driver.run } : undefined
+    )
+    if (sent === undefined) return goneWithRun(indices)
     // The manager waits for the agents to come back, up to the reconnect wait, in virtual time
     // (not past a reset: the agents waited for are gone with their run).
-    await this.driver.until(waitUntil, run)
-    return outcome
+    await this.driver.until(sent.waitUntil, sent.steps)
+    return sent.outcome
   }
 
-  setTemplate(indices: number[], templateId: number): Promise<void> {
-    return this.core.exclusive(() => mutations.setTemplate(this.core, indices, templateId))
+  setTemplate(indices: number[], templateId: number, run = this.core.runs): Promise<void> {
+    return this.core.exclusive(() => {
+      if (run === this.core.runs) mutations.setTemplate(this.core, indices, templateId)
+    })
   }
 
   /** A manager restart: every agent is locked out until the agentmanager operation is called. */
@@ -365,13 +377,17 @@ export class FleetEngine implements Fleet, FleetObservation {
    * Applies a scenario action to one agent now (admin override), e.g. `offline` for 300 s.
    * Accepts the actions a stage can take, by their scenario names.
    */
-  overrideAgent(i: number, action: OverrideAction, forSeconds = 0): Promise<void> {
-    return this.core.exclusive(() => mutations.overrideAgent(this.core, i, action, forSeconds))
+  overrideAgent(i: number, action: OverrideAction, forSeconds = 0, run = this.core.runs): Promise<void> {
+    return this.core.exclusive(() => {
+      if (run === this.core.runs) mutations.overrideAgent(this.core, i, action, forSeconds)
+    })
   }
 
   /** Forces the next reconnect of agent i to fail (admin control). */
-  failNextReconnect(i: number): Promise<void> {
-    return this.core.exclusive(() => mutations.failNextReconnect(this.core, i))
+  failNextReconnect(i: number, run = this.core.runs): Promise<void> {
+    return this.core.exclusive(() => {
+      if (run === this.core.runs) mutations.failNextReconnect(this.core, i)
+    })
   }
 
   // ---- scenario ------------------------------------------------------------------------------
@@ -430,6 +446,11 @@ export class FleetEngine implements Fleet, FleetObservation {
   close(): Promise<void> {
     return this.driver.close()
   }
+}
+
+/** The outcome of a batch whose run ended before its turn: its agents are gone with the run. */
+function goneWithRun(indices: readonly number[]): BatchOutcome {
+  return { ok: [], failed: indices.map((index) => ({ index, reason: 'agent no longer exists: the fleet was reset' })) }
 }
 
 /** The join delay of the options, or the default; a range of whole seconds from min up to max. */

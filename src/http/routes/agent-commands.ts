@@ -54,15 +54,16 @@ export function agentCommandRoutes(app: FastifyInstance, kit: RouteKit): void {
     typed.post(url, { ...options, schema }, async (request, reply) => {
       const { agentUuids, templateName, subTemplateNames, updateAgents } = request.query
       // Lookups and assignment in one serial section (a pending delete finishes first); the
-      // reconnect wait below runs outside it.
-      const { indices, master, subs, names } = await kit.serial(async () => {
+      // reconnect wait below runs outside it, on the agents of the run they were looked up in.
+      const { indices, master, subs, names, run } = await kit.serial(async () => {
+        const run = fleet.run
         const indices = resolveUuids(fleet, agentUuids)
         const master = templateName === undefined ? undefined : templates.require('master', [templateName])[0]
         const subs = subTemplateNames === undefined ? [] : templates.require('sub', subTemplateNames)
         const names = namesOf(kit, indices)
         for (const index of indices) templates.assign(index, master, subs)
-        if (master !== undefined) await fleet.setTemplate(indices, master.id)
-        return { indices, master, subs, names }
+        if (master !== undefined) await fleet.setTemplate(indices, master.id, run)
+        return { indices, master, subs, names, run }
       })
       const values: Array<{ message: string }> = []
       for (const name of names.values()) {
@@ -71,7 +72,7 @@ export function agentCommandRoutes(app: FastifyInstance, kit: RouteKit): void {
       }
       let errors: ErrorItem[] = []
       if (updateAgents === true) {
-        const outcome = await fleet.reconnectAgents(indices, 'assigntemplatetoagent')
+        const outcome = await fleet.reconnectAgents(indices, 'assigntemplatetoagent', run)
         for (const index of outcome.ok) values.push({ message: `${names.get(index)}: configuration updated` })
         errors = failures(outcome, names)
       }
@@ -90,11 +91,11 @@ export function agentCommandRoutes(app: FastifyInstance, kit: RouteKit): void {
     typed.post(url, { ...options, schema }, async (request, reply) => {
       const { agentUuids } = request.query
       // After any pending change; an agent deleted during the reconnect wait is reported as failed.
-      const { indices, names } = await kit.serial(() => {
+      const { indices, names, run } = await kit.serial(() => {
         const indices = agentUuids === undefined ? [...fleet.indices()] : resolveUuids(fleet, agentUuids)
-        return { indices, names: namesOf(kit, indices) }
+        return { indices, names: namesOf(kit, indices), run: fleet.run }
       })
-      const outcome = await fleet.reconnectAgents(indices, 'updateandreloadagent')
+      const outcome = await fleet.reconnectAgents(indices, 'updateandreloadagent', run)
       const values: Array<{ message: string }> = []
       for (const index of outcome.ok) {
         const name = names.get(index)
