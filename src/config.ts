@@ -32,6 +32,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number]
 /** Upper bound of --agents: far above what one machine simulates, low enough to catch typos. */
 export const MAX_AGENTS = 10_000_000
 export const MAX_SEED = 0xffff_ffff
+/** The fleet without --agents and without a scenario (with one, the scenario's fleet.agents). */
+export const DEFAULT_AGENTS = 1000
+/** The seed without --seed and without a scenario (with one, the scenario's fleet.seed). */
+export const DEFAULT_SEED = 1
 /** Upper bound of --body-limit, --max-list-items and the stored-data limits (1 GiB, a billion items). */
 export const MAX_LIMIT = 1024 * 1024 * 1024
 /** Upper bound of --max-query-length: the query travels in the request head, which Node holds in memory. */
@@ -176,12 +180,15 @@ const appPath: Rule<string> = (text) => {
 const addedAgentCount: Rule<number> = integer(0, MAX_AGENTS)
 
 const positiveInteger = integer(1, Number.MAX_SAFE_INTEGER)
-/** Says "a positive integer" first: a typo like `ten` is told the kind of value, not the bound. */
-const agentCount: Rule<number> = (text) => {
+/** Says "a positive integer" first: a typo like `ten` is told the kind of value, not the bound. serve's and run's --agents. */
+export const agentCount: Rule<number> = (text) => {
   const agents = positiveInteger(text)
   if (agents > MAX_AGENTS) throw new RuleError(`be at most ${MAX_AGENTS}`)
   return agents
 }
+
+/** serve's and run's --seed: the 32-bit seed a scenario's fleet.seed is too. */
+export const seedNumber: Rule<number> = integer(0, MAX_SEED)
 
 const milliseconds = (min: number, max: number) => integer(min, max, 'milliseconds')
 
@@ -202,7 +209,14 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
   adminUser: valueFromFlags({ name: 'admin-user', valueName: '<name>', rule: headerValue, defaultText: 'the --user value', help: 'the REST_USER the /__admin endpoints require' }),
   adminPassword: valueFromFlags({ name: 'admin-password', valueName: '<text>', rule: headerValue, defaultText: 'the --password value', help: 'the REST_PASSWORD the /__admin endpoints require' }),
   adminPasswordFile: optional({ name: 'admin-password-file', valueName: '<file>', rule: anyText, help: 'read the admin password from the first line of this file instead' }),
-  agents: value({ name: 'agents', valueName: '<n>', rule: agentCount, default: 1000, help: 'number of simulated agents at start' }),
+  agents: optional({
+    name: 'agents',
+    valueName: '<n>',
+    rule: agentCount,
+    // Absent: DEFAULT_AGENTS, or with --scenario the scenario's fleet.agents.
+    defaultText: String(DEFAULT_AGENTS),
+    help: "number of simulated agents at start; with --scenario, replaces the scenario's fleet.agents (which holds when --agents is not given)"
+  }),
   maxAddedAgents: optional({
     name: 'max-added-agents',
     valueName: '<n>',
@@ -211,7 +225,13 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
     defaultText: '5 % of the agents, at least 1000',
     help: 'agents addagent can add over a run, deleted ones included; more gets 409'
   }),
-  seed: value({ name: 'seed', valueName: '<n>', rule: integer(0, MAX_SEED), default: 1, help: 'seed of every random choice; same seed, same fleet' }),
+  seed: optional({
+    name: 'seed',
+    valueName: '<n>',
+    rule: seedNumber,
+    defaultText: String(DEFAULT_SEED),
+    help: "seed of every random choice; same seed, same fleet; with --scenario, replaces the scenario's fleet.seed (which holds when --seed is not given)"
+  }),
   scenario: optional({ name: 'scenario', valueName: '<file>', rule: anyText, help: 'scenario file (YAML) driving the fleet' }),
   speed: value({ name: 'speed', valueName: '<factor>', rule: speedFactor, default: 1, help: 'virtual seconds per real second (3600: an hour per second), at most 1,000,000' }),
   workers: valueFromContext({ name: 'workers', valueName: '<n>', rule: workerCount, defaultText: 'the number of CPUs', default: (context) => context.cpuCount(), help: 'worker threads stepping the fleet' }),

@@ -17,9 +17,9 @@ import type { JournalEntry, JournalFilter } from './journal/journal.js'
 import type { ClientReport } from './journal/report.js'
 
 export interface FleetsimOptions {
-  /** agents at start; default 100 */
+  /** agents at start; default 100, or with `scenario` the scenario's `fleet.agents` (which this replaces when given) */
   agents?: number
-  /** default 1 */
+  /** default 1, or with `scenario` the scenario's `fleet.seed` (which this replaces when given) */
   seed?: number
   /** a scenario file path, or a scenario document as an object */
   scenario?: string | Record<string, unknown>
@@ -110,8 +110,10 @@ export async function startFleetsim(options: FleetsimOptions = {}): Promise<Runn
     const argv = [
       '--host', '127.0.0.1',
       '--port', '0',
-      '--agents', String(options.agents ?? 100),
-      '--seed', String(options.seed ?? 1),
+      // Given to serve only when set (or, without a scenario, the embedded default of 100 agents):
+      // with a scenario, a value given replaces the scenario's and one left out leaves it.
+      ...(options.agents !== undefined || scenarioPath === undefined ? ['--agents', String(options.agents ?? 100)] : []),
+      ...(options.seed === undefined ? [] : ['--seed', String(options.seed)]),
       '--data-dir', dataDir,
       // With `=`: a random password starts with `--` one time in 4,096 (base64url), and `--password --x`
       // reads as a flag without its value.

@@ -1,15 +1,16 @@
 /**
  * The simulation `fleetsim serve` starts with: the fleet and the manager, resumed from
  * --state-file when that file exists (its scenario, clock and seed win over the flags), else
- * built from --scenario or the flags.
+ * built from --scenario (with --agents and --seed in place of its own when given) or the flags.
  */
 import { existsSync } from 'node:fs'
 import type { Logger } from 'pino'
 import { compileForManager } from './admin/scenario-load.js'
-import type { ServeConfig } from './config.js'
+import { DEFAULT_AGENTS, DEFAULT_SEED, type ServeConfig } from './config.js'
 import { createFleet, type FleetEngine } from './fleet/fleet.js'
 import { createManager, type Manager } from './manager/manager.js'
 import { startFleetBuildLog } from './metrics/build-log.js'
+import { describeReplacement, withFleetFlags, type FleetReplacement } from './scenario/fleet-flags.js'
 import { loadScenarioFileOrThrow } from './scenario/load.js'
 import type { Scenario } from './scenario/types.js'
 import { resumeSimulation } from './state/simulation-state.js'
@@ -20,16 +21,24 @@ export interface Simulation {
   manager: Manager
 }
 
-/**
- * The scenario of --scenario, loaded and checked before anything starts, so a broken one is
- * reported with every problem and nothing to clean up.
- */
-export async function loadServeScenario(config: ServeConfig): Promise<Scenario | undefined> {
-  if (config.scenario === undefined) return undefined
-  return loadScenarioFileOrThrow(config.scenario)
+/** The scenario of --scenario, with what --agents and --seed replaced in it (see loadServeScenario). */
+export interface ServeScenario {
+  readonly scenario: Scenario
+  readonly replaced: FleetReplacement
 }
 
-export async function startSimulation(config: ServeConfig, ca: CaInfo, logger: Logger, scenario: Scenario | undefined): Promise<Simulation> {
+/**
+ * The scenario of --scenario, loaded and checked before anything starts, so a broken one is
+ * reported with every problem and nothing to clean up. --agents and --seed, when given (flag or
+ * env twin), replace its fleet.agents and fleet.seed (src/scenario/fleet-flags.ts).
+ */
+export async function loadServeScenario(config: ServeConfig): Promise<ServeScenario | undefined> {
+  if (config.scenario === undefined) return undefined
+  return withFleetFlags(await loadScenarioFileOrThrow(config.scenario), { agents: config.agents, seed: config.seed })
+}
+
+export async function startSimulation(config: ServeConfig, ca: CaInfo, logger: Logger, served: ServeScenario | undefined): Promise<Simulation> {
+  const scenario = served?.scenario
   if (config.stateFile !== undefined && existsSync(config.stateFile)) {
     const resumed = await resumeSimulation(config.stateFile, {
       ca,
@@ -39,15 +48,18 @@ export async function startSimulation(config: ServeConfig, ca: CaInfo, logger: L
       statusPoll: config.statusPoll,
       ...(config.maxAddedAgents !== undefined ? { maxAddedAgents: config.maxAddedAgents } : {})
     })
-    if (scenario !== undefined) logger.warn({ stateFile: config.stateFile, scenario: scenario.name }, 'resuming from the state file: --scenario is ignored')
+    // The saved run holds its scenario, fleet and seed: flags that would shape another are said to be ignored.
+    const ignored = [scenario === undefined ? [] : ['--scenario'], config.agents === undefined ? [] : ['--agents'], config.seed === undefined ? [] : ['--seed']].flat()
+    if (ignored.length > 0) logger.warn({ stateFile: config.stateFile, ignored }, `resuming from the state file: ${ignored.join(', ')} ignored (the saved run keeps its own; remove the state file to start anew)`)
     logger.info({ stateFile: config.stateFile, second: resumed.engine.second(), agents: resumed.engine.size() }, 'resumed the simulation from the state file')
     return { fleet: resumed.engine, manager: resumed.manager }
   }
   // A large fleet takes seconds to build: say so, and how long it took (src/metrics/build-log.ts).
-  const building = startFleetBuildLog(logger, scenario === undefined ? config.agents : 0)
+  const agents = config.agents ?? DEFAULT_AGENTS
+  const building = startFleetBuildLog(logger, scenario === undefined ? agents : 0)
   const fleet = await createFleet({
-    agents: config.agents,
-    seed: config.seed,
+    agents,
+    seed: config.seed ?? DEFAULT_SEED,
     workers: config.workers,
     speed: config.speed,
     startTime: config.startTime,
@@ -71,7 +83,8 @@ export async function startSimulation(config: ServeConfig, ca: CaInfo, logger: L
       await fleet.close()
       throw new Error(`--scenario ${config.scenario}: ${(error as Error).message}`, { cause: error })
     }
-    logger.info({ scenario: scenario.name, agents: fleet.size() }, 'scenario loaded')
+    const replaced = served === undefined ? undefined : describeReplacement(served.replaced)
+    logger.info({ scenario: scenario.name, agents: fleet.size(), seed: scenario.fleet.seed }, replaced === undefined ? 'scenario loaded' : `scenario loaded; ${replaced}`)
   }
   return { fleet, manager }
 }

@@ -8,7 +8,7 @@
  * run; the examples name the first two agents the fleet lists.
  */
 import { request } from 'node:https'
-import { SERVE_DEFAULTS } from '../../src/config.js'
+import { DEFAULT_AGENTS, DEFAULT_SEED } from '../../src/config.js'
 import { startFleetsim, type RunningFleetsim } from '../../src/embed.js'
 import { layoutJson } from './json-layout.js'
 
@@ -22,7 +22,7 @@ const DOC_LINK_PREFIX = `https://${DOC_HOST}/manager/mvc/mvc/restservice`
 
 /** A default fleet (--agents and --seed of `npm start`), paused at EXAMPLE_START_TIME. */
 export function startDefaultFleet(): Promise<RunningFleetsim> {
-  return startFleetsim({ agents: SERVE_DEFAULTS.agents, seed: SERVE_DEFAULTS.seed, startTime: EXAMPLE_START_TIME, paused: true })
+  return startFleetsim({ agents: DEFAULT_AGENTS, seed: DEFAULT_SEED, startTime: EXAMPLE_START_TIME, paused: true })
 }
 
 interface Answer {

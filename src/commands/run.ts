@@ -1,10 +1,12 @@
 /**
- * `fleetsim run SCENARIO --out DIR [--duration 2h] [--sample 60s] [--workers n] [--start-time ISO]`:
- * runs a scenario headless at full speed and writes a report (src/run/report.ts). Without
+ * `fleetsim run SCENARIO --out DIR [--duration 2h] [--sample 60s] [--workers n] [--start-time ISO]
+ * [--agents n] [--seed n]`: runs a scenario headless at full speed and writes a report
+ * (src/run/report.ts); --agents and --seed replace the scenario's own, as with serve --scenario. Without
  * --duration the run fits the scenario (src/run/duration.ts). Bad flags throw ConfigError
  * (exit 2); a scenario that does not validate prints every problem (exit 1).
  */
 import { availableParallelism } from 'node:os'
+import { agentCount, seedNumber } from '../config.js'
 import { ConfigError } from '../flags/config-error.js'
 import { valueFlag, type Flag } from '../flags/flag.js'
 import { formatFlags } from '../flags/help.js'
@@ -16,6 +18,7 @@ import { writeReport } from '../run/report.js'
 import { DEFAULT_RUN_START, runScenario } from '../run/runner.js'
 import { fittedDuration } from '../run/duration.js'
 import { formatIssue } from '../scenario/errors.js'
+import { describeReplacement, withFleetFlags } from '../scenario/fleet-flags.js'
 import { loadScenarioFile } from '../scenario/load.js'
 import { formatSeconds } from '../lib/units.js'
 
@@ -36,7 +39,21 @@ const START_TIME = valueFlag({
   help: 'virtual epoch, with a time zone; fixed by default so runs compare',
   rule: isoTime
 })
-export const RUN_FLAGS: readonly Flag[] = [OUT, DURATION, SAMPLE, WORKERS, START_TIME]
+const AGENTS = valueFlag({
+  name: 'agents',
+  valueName: '<n>',
+  defaultText: "the scenario's fleet.agents",
+  help: "agents at the start, in place of the scenario's fleet.agents (as with serve --scenario)",
+  rule: agentCount
+})
+const SEED = valueFlag({
+  name: 'seed',
+  valueName: '<n>',
+  defaultText: "the scenario's fleet.seed",
+  help: "seed of every random choice, in place of the scenario's fleet.seed (as with serve --scenario)",
+  rule: seedNumber
+})
+export const RUN_FLAGS: readonly Flag[] = [OUT, DURATION, SAMPLE, WORKERS, START_TIME, AGENTS, SEED]
 
 export const USAGE = `Usage: fleetsim run SCENARIO --out DIR [flags]
 
@@ -79,16 +96,21 @@ export async function run(argv: string[], io: RunIo = stdio): Promise<number> {
     io.err.write(`fleetsim run: ${file} is not a valid scenario (${loaded.issues.length} problem${loaded.issues.length === 1 ? '' : 's'}); nothing was run\n`)
     return 1
   }
+  // --agents and --seed replace the scenario's values, as they do for serve --scenario.
+  const fleetFlags = { agents: flags.maybe(AGENTS), seed: flags.maybe(SEED) }
+  const { scenario, replaced } = withFleetFlags(loaded.scenario, fleetFlags)
   // Fitted to the scenario unless given; never shorter than one sample.
-  const fitted = fittedDuration(loaded.scenario)
+  const fitted = fittedDuration(scenario)
   const durationSeconds = givenDuration ?? Math.max(fitted.seconds, sampleSeconds)
   const durationNote = givenDuration === undefined ? fitted.reason : undefined
   // Before the run, which may take minutes: a bad --out is reported now, not at the end.
   await prepareOutputDir(OUT.name, out)
-  const progress = new Progress(io.err, durationSeconds, loaded.scenario.name)
-  const result = await runScenario({ scenario: loaded.scenario, durationSeconds, sampleSeconds, workers, startTime, onProgress: (second) => progress.update(second) })
+  const replacement = describeReplacement(replaced)
+  if (replacement !== undefined) io.err.write(`fleetsim run: ${replacement}\n`)
+  const progress = new Progress(io.err, durationSeconds, scenario.name)
+  const result = await runScenario({ scenario, durationSeconds, sampleSeconds, workers, startTime, onProgress: (second) => progress.update(second) })
   progress.done()
-  const command = reproduceCommand({ file, out, durationSeconds, sampleSeconds, startTime })
+  const command = reproduceCommand({ file, out, durationSeconds, sampleSeconds, startTime, ...fleetFlags })
   const paths = await writeReport(out, result, { command, durationNote })
   const { byState, agents } = result.final
   const counts = Object.entries(byState).filter(([, n]) => n > 0).map(([state, n]) => `${state} ${n}`).join(', ')
@@ -109,7 +131,16 @@ export function shellWord(word: string): string {
  * later change of a default cannot change what it does. --workers is left out: any number of
  * workers gives the same run.
  */
-export function reproduceCommand(run: { file: string; out: string; durationSeconds: number; sampleSeconds: number; startTime: number }): string {
-  const words = ['fleetsim', 'run', run.file, '--duration', formatSeconds(run.durationSeconds), '--sample', formatSeconds(run.sampleSeconds), '--start-time', new Date(run.startTime).toISOString(), '--out', run.out]
+export function reproduceCommand(run: { file: string; out: string; durationSeconds: number; sampleSeconds: number; startTime: number; agents?: number | undefined; seed?: number | undefined }): string {
+  const words = [
+    'fleetsim', 'run', run.file,
+    '--duration', formatSeconds(run.durationSeconds),
+    '--sample', formatSeconds(run.sampleSeconds),
+    '--start-time', new Date(run.startTime).toISOString(),
+    // Only when given: without them the scenario file's own values hold.
+    ...(run.agents === undefined ? [] : ['--agents', String(run.agents)]),
+    ...(run.seed === undefined ? [] : ['--seed', String(run.seed)]),
+    '--out', run.out
+  ]
   return words.map(shellWord).join(' ')
 }

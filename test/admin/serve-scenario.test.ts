@@ -1,10 +1,11 @@
 /** `fleetsim serve --scenario FILE`: the server runs the scenario and serves the admin API. */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { main } from '../../src/commands/index.js'
 import { parseServeConfig } from '../../src/config.js'
+import { startFleetsim } from '../../src/embed.js'
 import { createLogger, startServer, type RunningServer } from '../../src/server.js'
 import { billionLaughs } from '../scenario/helpers.js'
 
@@ -19,10 +20,18 @@ afterEach(async () => {
 
 const headers = { REST_USER: 'admin', REST_PASSWORD: 'admin', accept: 'application/json' }
 
-async function serve(scenario: string): Promise<RunningServer> {
+async function serve(scenario: string, flags: string[] = [], env: Record<string, string> = {}): Promise<RunningServer> {
   dataDir ??= await mkdtemp(join(tmpdir(), 'fleetsim-admin-'))
-  const config = parseServeConfig(['--http', '--port', '0', '--paused', '--workers', '1', '--data-dir', dataDir, '--scenario', scenario], {})
+  // A fixed start time: the fleet's records (and so its digest) hold times.
+  const config = parseServeConfig(['--http', '--port', '0', '--paused', '--workers', '1', '--start-time', '2026-01-01T00:00:00Z', '--data-dir', dataDir, '--scenario', scenario, ...flags], env)
   return startServer(config, { announce: () => undefined, logger: createLogger('silent', { pretty: false }) })
+}
+
+/** The agents the running scenario fails to reconnect, and the fleet's size and digest. */
+async function fleetOf(running: RunningServer) {
+  const origin = new URL(running.baseUrl).origin
+  const info = (await (await fetch(`${origin}/__admin/scenario`, { headers })).json()) as { reconnectFailureSets: string[][] }
+  return { agents: running.fleet.size(), failing: info.reconnectFailureSets, digest: await running.fleet.digest() }
 }
 
 describe('serving a scenario', () => {
@@ -35,6 +44,66 @@ describe('serving a scenario', () => {
     expect(fleet.agents).toBe(5000)
     const template = await fetch(`${server.serviceUrl}/viewagentortemplate?name=linux-baseline`, { headers })
     expect(template.status).toBe(200)
+  })
+
+  it('--agents and --seed (or their env twins) replace the fleet.agents and fleet.seed of --scenario, as a file saying the same would', async () => {
+    const file = 'scenarios/partial-reconnect-failure.yaml'
+    server = await serve(file, ['--agents', '200', '--seed', '7'])
+    const replaced = await fleetOf(server)
+    await server.close()
+    expect(replaced.agents).toBe(200)
+    // The same scenario written with those values gives the same fleet, bit for bit.
+    dataDir ??= await mkdtemp(join(tmpdir(), 'fleetsim-admin-'))
+    const written = join(dataDir, 'written.yaml')
+    const text = await readFile(file, 'utf8')
+    await writeFile(written, text.replace('agents: 5000', 'agents: 200').replace('seed: 4242', 'seed: 7'))
+    server = await serve(written)
+    expect(await fleetOf(server)).toEqual(replaced)
+    await server.close()
+    // From the environment, as from the command line.
+    server = await serve(file, [], { FLEETSIM_AGENTS: '200', FLEETSIM_SEED: '7' })
+    expect(await fleetOf(server)).toEqual(replaced)
+    await server.close()
+    // Only --agents: the scenario's seed (4242) holds, so other agents fail.
+    server = await serve(file, ['--agents', '200'])
+    const ownSeed = await fleetOf(server)
+    expect(ownSeed.agents).toBe(200)
+    expect(ownSeed.failing).not.toEqual(replaced.failing)
+  })
+
+  it("scenarios/README.md's example, --scenario partial-reconnect-failure.yaml --seed 4242, fails the 10 agents the file's seed fails", async () => {
+    server = await serve('scenarios/partial-reconnect-failure.yaml')
+    const own = await fleetOf(server)
+    await server.close()
+    server = await serve('scenarios/partial-reconnect-failure.yaml', ['--seed', '4242'])
+    const given = await fleetOf(server)
+    expect(given).toEqual(own)
+    expect(given.agents).toBe(5000)
+    expect(given.failing[0]).toHaveLength(10)
+  })
+
+  it('startFleetsim takes agents and seed with a scenario as serve takes --agents and --seed', async () => {
+    const file = 'scenarios/partial-reconnect-failure.yaml'
+    const own = await startFleetsim({ scenario: file })
+    const ownSize = own.engine.size()
+    await own.close()
+    expect(ownSize).toBe(5000)
+    const given = await startFleetsim({ scenario: file, agents: 200, seed: 7 })
+    const digest = await given.engine.digest()
+    const size = given.engine.size()
+    await given.close()
+    expect(size).toBe(200)
+    server = await serve(file, ['--agents', '200', '--seed', '7'])
+    expect(await server.fleet.digest()).toBe(digest)
+  })
+
+  it('refuses --agents below the ramp the scenario starts with, naming both values', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'fleetsim-admin-'))
+    const ramp = join(dataDir, 'ramp.yaml')
+    await writeFile(ramp, 'description: x\nfleet: { agents: 500, ramp: { over: 10m, initial: 100 } }\n')
+    await expect(serve(ramp, ['--agents', '20'])).rejects.toThrow(
+      `--agents 20 is fewer than the 100 agents the ramp of ${ramp} has present at the start (fleet.ramp.initial); give --agents 100 or more, or lower fleet.ramp.initial`
+    )
   })
 
   it('refuses to start on a scenario that does not validate', async () => {

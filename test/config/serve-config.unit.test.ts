@@ -43,8 +43,9 @@ describe('parseServeConfig defaults and precedence', () => {
       appPath: '/manager/mvc',
       user: 'admin',
       password: 'admin',
-      agents: 1000,
-      seed: 1,
+      // Not given: 1000 agents and seed 1, or a scenario's own (src/simulation.ts).
+      agents: undefined,
+      seed: undefined,
       scenario: undefined,
       speed: 1,
       workers: 6,
@@ -198,7 +199,7 @@ describe('parseServeConfig defaults and precedence', () => {
   })
 
   it('ignores env twins set to the empty string', () => {
-    expect(parse([], { FLEETSIM_AGENTS: '' }).agents).toBe(1000)
+    expect(parse([], { FLEETSIM_AGENTS: '' }).agents).toBeUndefined()
   })
 
   it('reads the password from the first line of --password-file', () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -83,6 +83,24 @@ describe('fleetsim run', () => {
     argv[argv.indexOf('--out') + 1] = second
     expect(await run([...argv, '--workers', '1'], capture().io)).toBe(0)
     expect(JSON.parse(await readFile(join(second, 'summary.json'), 'utf8')).digest).toBe(summary.digest)
+  })
+
+  it('--agents and --seed replace the fleet.agents and fleet.seed of the scenario, as with serve --scenario, and are in the command', async () => {
+    const dir = await tempDir()
+    const { io, err } = capture()
+    expect(await run(['scenarios/partial-reconnect-failure.yaml', '--duration', '10m', '--agents', '300', '--seed', '7', '--workers', '1', '--out', dir], io)).toBe(0)
+    expect(err[0]).toBe("fleetsim run: --agents 300 replaces the scenario's fleet.agents 5000; --seed 7 replaces the scenario's fleet.seed 4242\n")
+    const summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8'))
+    expect(summary.final.agents).toBe(300)
+    expect(summary.scenario.seed).toBe(7)
+    expect(summary.command).toBe(`fleetsim run scenarios/partial-reconnect-failure.yaml --duration 10m --sample 1m --start-time 2026-01-01T00:00:00.000Z --agents 300 --seed 7 --out ${dir}`)
+    // The same as a file that says so.
+    const written = join(await tempDir(), 'written.yaml')
+    const text = await readFile('scenarios/partial-reconnect-failure.yaml', 'utf8')
+    await writeFile(written, text.replace('agents: 5000', 'agents: 300').replace('seed: 4242', 'seed: 7'))
+    const again = await tempDir()
+    expect(await run([written, '--duration', '10m', '--workers', '1', '--out', again], capture().io)).toBe(0)
+    expect(JSON.parse(await readFile(join(again, 'summary.json'), 'utf8')).digest).toBe(summary.digest)
   })
 
   it('exits 1 listing every problem of a bad scenario, and writes nothing', async () => {
