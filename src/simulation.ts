@@ -70,7 +70,8 @@ export async function startSimulation(config: ServeConfig, ca: CaInfo, logger: L
     caFingerprint: ca.fingerprint,
     // With a scenario the fleet starts empty and is rebuilt from it below, once the manager
     // exists to own the scenario's templates: building --agents first would be wasted work.
-    ...(scenario !== undefined ? { agents: 0 } : {})
+    // `agents` stays the fleet DELETE /__admin/scenario goes back to (it was 0, an empty fleet).
+    ...(scenario !== undefined ? { startEmpty: true } : {})
   })
   building.done()
   const manager = createManager(fleet, ca, { limits: config })

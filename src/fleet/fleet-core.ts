@@ -20,7 +20,7 @@ import { TurnQueue } from '../lib/turn-queue.js'
 import { emptyStats, type FleetOptions, type FleetStats } from './fleet-types.js'
 
 /** The engine's options with every default filled in. */
-export type FilledOptions = Required<Omit<FleetOptions, 'program' | 'headroom' | 'scenario' | 'stepTask'>> & { headroom: number | undefined }
+export type FilledOptions = Required<Omit<FleetOptions, 'program' | 'headroom' | 'scenario' | 'stepTask' | 'startEmpty'>> & { headroom: number | undefined }
 
 export class FleetCore {
   /** agent slots allocated (per run; kept when the size does not change) */

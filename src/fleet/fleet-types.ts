@@ -47,6 +47,11 @@ export interface FleetOptions {
   program?: FleetProgram
   /** a compiled scenario: its fleet size and seed replace `agents` and `seed` */
   scenario?: CompiledScenario
+  /**
+   * build no agent now (a scenario is loaded next with reset); `agents` and `seed` remain the
+   * fleet a reset without a scenario builds (DELETE /__admin/scenario)
+   */
+  startEmpty?: boolean
   /** extra slots for agents added through the API (default: 5% of agents, at least 1,000) */
   headroom?: number
   /** how long agents added through the API take to report in (default DEFAULT_JOIN_DELAY) */

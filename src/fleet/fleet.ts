@@ -100,19 +100,19 @@ export class FleetEngine implements Fleet, FleetObservation {
       },
       options.stepTask
     )
-    await engine.setup(options.scenario, options.program)
+    await engine.setup(options.scenario, options.program, undefined, options.startEmpty === true ? 0 : undefined)
     engine.driver.schedule()
     return engine
   }
 
   /**
    * Builds the fleet from scratch at virtual second 0: from the scenario when there is one
-   * (its size and seed win), else from the options and the default program; or puts a saved
-   * fleet back.
+   * (its size and seed win), else from the options and the default program (`agentsNow`
+   * agents instead of the options' when given: FleetOptions.startEmpty); or puts a saved fleet back.
    */
-  private async setup(scenario: CompiledScenario | undefined, program?: FleetProgram, saved?: EngineSnapshot): Promise<void> {
+  private async setup(scenario: CompiledScenario | undefined, program?: FleetProgram, saved?: EngineSnapshot, agentsNow?: number): Promise<void> {
     const { core } = this
-    const agents = saved?.initialAgents ?? scenario?.scenario.fleet.agents ?? core.options.agents
+    const agents = saved?.initialAgents ?? scenario?.scenario.fleet.agents ?? agentsNow ?? core.options.agents
     const seed = saved?.seed ?? scenario?.program.seed ?? core.options.seed
     const allocated = core.begin(agents, seed, scenario?.program ?? program ?? defaultProgram(seed, core.options.startTime))
     await this.driver.restart(allocated)

@@ -97,6 +97,22 @@ describe('serving a scenario', () => {
     expect(await server.fleet.digest()).toBe(digest)
   })
 
+  it('DELETE /__admin/scenario goes back to the default fleet of --agents (1000 without it), not to an empty one', async () => {
+    const file = 'scenarios/partial-reconnect-failure.yaml'
+    for (const [flags, agents] of [
+      [[], 1000],
+      [['--agents', '30'], 30]
+    ] as const) {
+      server = await serve(file, [...flags])
+      const origin = new URL(server.baseUrl).origin
+      const answer = (await (await fetch(`${origin}/__admin/scenario`, { method: 'DELETE', headers })).json()) as { agents: number }
+      expect(answer.agents).toBe(agents)
+      expect(server.fleet.size()).toBe(agents)
+      await server.close()
+      server = undefined
+    }
+  })
+
   it('refuses --agents below the ramp the scenario starts with, naming both values', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'fleetsim-admin-'))
     const ramp = join(dataDir, 'ramp.yaml')
