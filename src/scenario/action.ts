@@ -8,7 +8,7 @@
  * for: 1h          # revert after an hour
  * ```
  */
-import { describe, fields, isMapping, oneOf, positiveDuration, text, weight, type Fields, type Path, type Read, type Sink } from './check.js'
+import { describe, fields, isMapping, oneOf, positiveWholeDuration, text, weight, type Fields, type Path, type Read, type Sink } from './check.js'
 import { normalise } from './mix.js'
 import { ACTION_NAMES, type Action, type ActionName, type TimedAction, type WeightedAction } from './types.js'
 
@@ -24,7 +24,7 @@ const readActionName = oneOf(ACTION_NAMES, 'an action')
 /** Reads `action` and its parameter keys from `f`; the caller has checked the key names. */
 export function timedAction(f: Fields, place: Place): TimedAction | undefined {
   const name = f.req('action', readActionName)
-  const forSeconds = f.opt('for', positiveDuration, null)
+  const forSeconds = f.opt('for', positiveWholeDuration, null)
   if (name === undefined) return undefined
   if (place === 'stage' && TIMELINE_ONLY.includes(name)) {
     const why =

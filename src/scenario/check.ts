@@ -14,7 +14,7 @@
  */
 import type { ScenarioErrorCode } from './errors.js'
 import { suggest } from '../lib/suggest.js'
-import { parseDuration, parseRate } from '../lib/units.js'
+import { formatSeconds, parseDuration, parseRate } from '../lib/units.js'
 
 export type Path = readonly (string | number)[]
 
@@ -167,6 +167,25 @@ export const duration: Read<number> = (value, path, sink) => {
 /** a duration greater than zero */
 export const positiveDuration: Read<number> = (value, path, sink) => {
   const seconds = duration(value, path, sink)
+  if (seconds === undefined || seconds > 0) return seconds
+  return sink.add('FSC_DURATION', path, `expected a duration greater than 0, got ${describe(value)}`)
+}
+
+/**
+ * A duration of whole seconds: a virtual time the fleet schedules (a timeline time, a `for`, a
+ * ramp, a stage delay). The fleet moves in steps of one virtual second, so a fraction would be
+ * rounded away without a word: `every: 1ms` fired a thousand times in each second.
+ */
+export const wholeDuration: Read<number> = (value, path, sink) => {
+  const seconds = duration(value, path, sink)
+  if (seconds === undefined || Number.isInteger(seconds)) return seconds
+  const whole = formatSeconds(Math.max(1, Math.ceil(seconds)))
+  return sink.add('FSC_DURATION', path, `expected whole seconds (the fleet moves in steps of one virtual second), got ${describe(value)}; write "${whole}" or another whole number of seconds`)
+}
+
+/** whole seconds, greater than zero */
+export const positiveWholeDuration: Read<number> = (value, path, sink) => {
+  const seconds = wholeDuration(value, path, sink)
   if (seconds === undefined || seconds > 0) return seconds
   return sink.add('FSC_DURATION', path, `expected a duration greater than 0, got ${describe(value)}`)
 }

@@ -11,7 +11,7 @@
  * Fault timings (latency, stall) are wall-clock time, because they shape what the client waits
  * for; `during` is virtual time, like every other scenario time.
  */
-import { describe, duration, fields, fraction, integer, number, oneOf, oneOrMany, text, type Path, type Read, type Sink } from './check.js'
+import { describe, duration, fields, wholeDuration, fraction, integer, number, oneOf, oneOrMany, text, type Path, type Read, type Sink } from './check.js'
 import { DEFAULTS } from './defaults.js'
 import { millisecondsDistribution } from './distribution.js'
 import type { FaultRule } from './types.js'
@@ -51,8 +51,9 @@ const status = integer(400, 599)
 const during: Read<NonNullable<FaultRule['during']>> = (value, path, sink) => {
   const f = fields(value, path, sink, ['from', 'until'])
   if (f === undefined) return undefined
-  const from = f.opt('from', duration, 0)
-  const until = f.opt('until', duration, null)
+  // Virtual time, as the fleet keeps it: whole seconds.
+  const from = f.opt('from', wholeDuration, 0)
+  const until = f.opt('until', wholeDuration, null)
   if (from === undefined || until === undefined) return undefined
   if (until !== null && until <= from) {
     return sink.add('FSC_NUMBER', f.at('until'), `expected "until" after "from", got ${describe(f.value.until)}`)

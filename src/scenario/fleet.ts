@@ -11,7 +11,7 @@
  * ```
  */
 import { AGENT_STATES, MODES, type AgentStateName } from '../protocol/states.js'
-import { fields, fraction, integer, listOf, oneOf, positiveDuration, text, weight, type Path, type Read, type Sink } from './check.js'
+import { fields, fraction, integer, listOf, oneOf, positiveWholeDuration, text, weight, type Path, type Read, type Sink } from './check.js'
 import { DEFAULTS } from './defaults.js'
 import { fractions, mix, normalise } from './mix.js'
 import { IDENTITY_KEYS, selector } from './selector.js'
@@ -96,7 +96,7 @@ function ramp(agents: number | undefined): Read<Ramp> {
   return (value: unknown, path: Path, sink: Sink) => {
     const f = fields(value, path, sink, ['over', 'start', 'initial'])
     if (f === undefined) return undefined
-    const over = f.req('over', positiveDuration, 'how long the agents take to join')
+    const over = f.req('over', positiveWholeDuration, 'how long the agents take to join')
     const start = f.opt('start', positiveDurationOrZero, 0)
     const initial = f.opt('initial', integer(0), 0)
     if (over === undefined || start === undefined || initial === undefined) return undefined
@@ -108,7 +108,7 @@ function ramp(agents: number | undefined): Read<Ramp> {
 }
 
 const positiveDurationOrZero: Read<number> = (value, path, sink) =>
-  value === 0 ? 0 : positiveDuration(value, path, sink)
+  value === 0 ? 0 : positiveWholeDuration(value, path, sink)
 
 const stateName = oneOf(AGENT_STATES.filter((s) => s !== 'UNMANAGED'), 'an initial agent state')
 

@@ -9,7 +9,7 @@
  *   next: { action: offline, for: 30s }
  * ```
  */
-import { duration, fields, integer, isMapping, rate, text, type Fields, type Path, type Read, type Sink } from './check.js'
+import { fields, integer, isMapping, rate, text, wholeDuration, type Fields, type Path, type Read, type Sink } from './check.js'
 import { next } from './action.js'
 import { pick } from './pick.js'
 import { ANY, selector } from './selector.js'
@@ -20,13 +20,13 @@ export const STAGE_KEYS = ['name', 'select', 'pick', 'delay', 'rate', 'next', 't
 /** `delay: 5m` or `delay: { after: 5m, jitter: 1m }` */
 const delay: Read<Trigger> = (value, path, sink) => {
   if (!isMapping(value)) {
-    const after = duration(value, path, sink)
+    const after = wholeDuration(value, path, sink)
     return after === undefined ? undefined : { kind: 'delay', after, jitter: 0 }
   }
   const f = fields(value, path, sink, ['after', 'jitter'])
   if (f === undefined) return undefined
-  const after = f.req('after', duration)
-  const jitter = f.opt('jitter', duration, 0)
+  const after = f.req('after', wholeDuration)
+  const jitter = f.opt('jitter', wholeDuration, 0)
   return after === undefined || jitter === undefined ? undefined : { kind: 'delay', after, jitter }
 }
 

@@ -13,7 +13,7 @@
  *   spread: 10m
  * ```
  */
-import { duration, fields, integer, text, type Fields, type Path, type Read, type Sink } from './check.js'
+import { fields, integer, text, wholeDuration, type Fields, type Path, type Read, type Sink } from './check.js'
 import { ACTION_KEYS, timedAction } from './action.js'
 import { pick } from './pick.js'
 import { ANY, selector } from './selector.js'
@@ -27,16 +27,16 @@ function schedule(f: Fields): Schedule | undefined {
   }
   if (f.has('at')) {
     for (const key of ['start', 'until', 'times']) f.forbid(key, 'with "at"; it belongs to a repeating event ("every")')
-    const at = f.req('at', duration)
+    const at = f.req('at', wholeDuration)
     return at === undefined ? undefined : { kind: 'once', at }
   }
   if (!f.has('every')) return f.sink.add('FSC_MISSING', f.path, 'missing "at" or "every" (when the event fires)')
   const every = f.req('every', (v, p, s) => {
-    const d = duration(v, p, s)
+    const d = wholeDuration(v, p, s)
     return d === 0 ? s.add('FSC_DURATION', p, 'expected a duration greater than 0, got 0') : d
   })
-  const start = f.opt('start', duration, 0)
-  const until = f.opt('until', duration, null)
+  const start = f.opt('start', wholeDuration, 0)
+  const until = f.opt('until', wholeDuration, null)
   const times = f.opt('times', integer(1), null)
   if (every === undefined || start === undefined || until === undefined || times === undefined) return undefined
   if (until !== null && until < start) {
@@ -54,7 +54,7 @@ export function timelineEvent(index: number): Read<TimelineEvent> {
     const type = timed?.action.type
     let select = f.opt('select', selector(), ANY)
     let chosen: Pick | undefined = f.opt('pick', pick, { kind: 'all' })
-    const spread = f.opt('spread', duration, 0)
+    const spread = f.opt('spread', wholeDuration, 0)
     if (type === 'manager-restart') {
       for (const key of ['select', 'pick', 'spread']) f.forbid(key, 'with "manager-restart"; it locks out the whole fleet')
       select = ANY

@@ -15,6 +15,43 @@ describe('scenario validation messages', () => {
     expect(formatIssue(issue)).toBe('test.yaml:5:14 stages[0].delay.after: expected a duration like "30s" or "5m", got "soon"')
   })
 
+  it('refuses a fraction of a second where the fleet schedules a virtual time (it was rounded without a word), naming a whole one', () => {
+    const issues = invalid(doc(`fleet: { ramp: { over: 0.5 } }
+stages:
+  - { delay: { after: 1500ms, jitter: 0.1 }, next: { action: offline, for: 2.5s } }
+timeline:
+  - { at: 1.5, action: offline }
+  - { every: 1ms, start: 10.5s, until: 1h0.5s, spread: 500ms, action: offline }
+faults:
+  - { operation: agentinfo, during: { from: 0.5, until: 90.5 }, error: { rate: 0.1 } }
+`))
+    const whole = (got: string, write: string) => `expected whole seconds (the fleet moves in steps of one virtual second), got ${got}; write "${write}" or another whole number of seconds`
+    expect(issues.map((issue) => [issue.code, issue.path, issue.message])).toEqual([
+      ['FSC_DURATION', 'fleet.ramp.over', whole('0.5', '1s')],
+      ['FSC_DURATION', 'stages[0].delay.after', whole('"1500ms"', '2s')],
+      ['FSC_DURATION', 'stages[0].delay.jitter', whole('0.1', '1s')],
+      ['FSC_DURATION', 'stages[0].next.for', whole('"2.5s"', '3s')],
+      ['FSC_DURATION', 'timeline[0].at', whole('1.5', '2s')],
+      ['FSC_DURATION', 'timeline[1].every', whole('"1ms"', '1s')],
+      ['FSC_DURATION', 'timeline[1].start', whole('"10.5s"', '11s')],
+      ['FSC_DURATION', 'timeline[1].until', whole('"1h0.5s"', '1h1s')],
+      ['FSC_DURATION', 'timeline[1].spread', whole('"500ms"', '1s')],
+      ['FSC_DURATION', 'faults[0].during.from', whole('0.5', '1s')],
+      ['FSC_DURATION', 'faults[0].during.until', whole('90.5', '1m31s')]
+    ])
+  })
+
+  it('keeps milliseconds where they are wall-clock time (API fault latency and stall) and in drawn distributions', () => {
+    const result = parseScenario(
+      doc(`behaviour: { disconnect: { rate: 1/h, outage: { dist: uniform, min: 500ms, max: 2.5s } } }
+faults:
+  - { operation: agentinfo, latency: 250, stall: { for: 1500ms, rate: 0.1 } }
+`),
+      'test.yaml'
+    )
+    expect(result.ok).toBe(true)
+  })
+
   it('reports an unknown key with a suggestion when one is close', () => {
     const issue = onlyIssue(doc('stgaes: []\n'))
     expect(issue.code).toBe('FSC_UNKNOWN_KEY')

@@ -26,7 +26,7 @@ describe('scenario normalisation', () => {
 
   it('turns durations into virtual seconds and rates into events per second', () => {
     const s = valid(doc(`stages:
-  - delay: { after: 1h30m, jitter: 500ms }
+  - delay: { after: 1h30m, jitter: 30000ms }
     next: { action: offline, for: 2d }
   - rate: 3/h
     next: error
@@ -37,7 +37,7 @@ timeline:
     action: restart-modules
     spread: 10m
 `))
-    expect(s.stages[0].trigger).toEqual({ kind: 'delay', after: 5400, jitter: 0.5 })
+    expect(s.stages[0].trigger).toEqual({ kind: 'delay', after: 5400, jitter: 30 })
     expect(s.stages[0].next).toEqual([{ action: { type: 'offline' }, for: 172800, probability: 1 }])
     expect(s.stages[1].trigger).toEqual({ kind: 'rate', rate: 3 / 3600 })
     expect(s.timeline[0].schedule).toEqual({ kind: 'every', every: 90, start: 300, until: 86400, times: null })
