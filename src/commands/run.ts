@@ -16,21 +16,30 @@ import { isoTime, nonEmpty, wholeSeconds, workerCount } from '../flags/rules.js'
 import { Progress, type ProgressStream } from '../run/progress.js'
 import { writeReport } from '../run/report.js'
 import { DEFAULT_RUN_START, runScenario } from '../run/runner.js'
-import { fittedDuration } from '../run/duration.js'
+import { RUN_LIMITS, planRun } from '../run/limits.js'
 import { formatIssue } from '../scenario/errors.js'
 import { describeReplacement, withFleetFlags } from '../scenario/fleet-flags.js'
 import { loadScenarioFile } from '../scenario/load.js'
 import { formatSeconds } from '../lib/units.js'
+
+/** --duration and --sample: no run is longer (src/run/limits.ts). */
+const LONGEST_RUN = { seconds: RUN_LIMITS.maxSeconds, why: 'the longest run (it steps every virtual second and keeps what it records in memory)' }
 
 const OUT = valueFlag({ name: 'out', valueName: '<dir>', defaultText: 'none', help: 'where the report goes (created if missing; required)', rule: nonEmpty })
 const DURATION = valueFlag({
   name: 'duration',
   valueName: '<time>',
   defaultText: 'fitted to the scenario',
-  help: "virtual time to run, e.g. 2h, 24h, 7d; without it, the timeline's last effect plus 25% (at least 15m) rounded up to 5m, or 24h for a scenario without a timeline or ramp",
-  rule: wholeSeconds(1)
+  help: `virtual time to run, e.g. 2h, 24h, 7d, at most ${formatSeconds(RUN_LIMITS.maxSeconds)}; without it, the timeline's last effect plus 25% (at least 15m) rounded up to 5m, or 24h for a scenario without a timeline or ramp`,
+  rule: wholeSeconds(1, LONGEST_RUN)
 })
-const SAMPLE = valueFlag({ name: 'sample', valueName: '<time>', defaultText: '60s', help: 'interval of the state counts, e.g. 30s, 5m', rule: wholeSeconds(1) })
+const SAMPLE = valueFlag({
+  name: 'sample',
+  valueName: '<time>',
+  defaultText: '60s, or 2m, 5m, 10m, ... for runs longer than 69 days',
+  help: `interval of the state counts, e.g. 30s, 5m; a run keeps at most ${RUN_LIMITS.maxSamples.toLocaleString('en-US')} samples`,
+  rule: wholeSeconds(1, LONGEST_RUN)
+})
 const WORKERS = valueFlag({ name: 'workers', valueName: '<n>', defaultText: 'the number of CPUs', help: 'worker threads stepping the fleet', rule: workerCount })
 const START_TIME = valueFlag({
   name: 'start-time',
@@ -82,9 +91,9 @@ export async function run(argv: string[], io: RunIo = stdio): Promise<number> {
   const out = flags.maybe(OUT)
   if (out === undefined) throw new ConfigError('FLEETSIM_MISSING_VALUE', '--out <dir> is required: where the report goes (see fleetsim run --help)')
   const givenDuration = flags.maybe(DURATION)
-  const sampleSeconds = flags.get(SAMPLE, 60)
-  if (givenDuration !== undefined && sampleSeconds > givenDuration) {
-    throw new ConfigError('FLEETSIM_INVALID_VALUE', `--sample (${formatSeconds(sampleSeconds)}) must not be longer than --duration (${formatSeconds(givenDuration)})`)
+  const givenSample = flags.maybe(SAMPLE)
+  if (givenDuration !== undefined && givenSample !== undefined && givenSample > givenDuration) {
+    throw new ConfigError('FLEETSIM_INVALID_VALUE', `--sample (${formatSeconds(givenSample)}) must not be longer than --duration (${formatSeconds(givenDuration)})`)
   }
   const workers = flags.get(WORKERS, availableParallelism())
   const startTime = flags.get(START_TIME, DEFAULT_RUN_START)
@@ -99,14 +108,12 @@ export async function run(argv: string[], io: RunIo = stdio): Promise<number> {
   // --agents and --seed replace the scenario's values, as they do for serve --scenario.
   const fleetFlags = { agents: flags.maybe(AGENTS), seed: flags.maybe(SEED) }
   const { scenario, replaced } = withFleetFlags(loaded.scenario, fleetFlags)
-  // Fitted to the scenario unless given; never shorter than one sample.
-  const fitted = fittedDuration(scenario)
-  const durationSeconds = givenDuration ?? Math.max(fitted.seconds, sampleSeconds)
-  const durationNote = givenDuration === undefined ? fitted.reason : undefined
+  // The duration fitted to the scenario unless given, the sample interval, within the run's
+  // limits (src/run/limits.ts): refused now, before a run of hours or of unbounded memory.
+  const { durationSeconds, sampleSeconds, durationNote, sampleNote } = planRun(scenario, { durationSeconds: givenDuration, sampleSeconds: givenSample })
   // Before the run, which may take minutes: a bad --out is reported now, not at the end.
   await prepareOutputDir(OUT.name, out)
-  const replacement = describeReplacement(replaced)
-  if (replacement !== undefined) io.err.write(`fleetsim run: ${replacement}\n`)
+  for (const note of [describeReplacement(replaced), sampleNote]) if (note !== undefined) io.err.write(`fleetsim run: ${note}\n`)
   const progress = new Progress(io.err, durationSeconds, scenario.name)
   const result = await runScenario({ scenario, durationSeconds, sampleSeconds, workers, startTime, onProgress: (second) => progress.update(second) })
   progress.done()

@@ -63,11 +63,14 @@ export const isoTime: Rule<number> = (text) => {
   return time
 }
 
-/** A duration of whole seconds, at least `min`: `90s`, `5m`, `24h`, `1h30m`. */
-export function wholeSeconds(min = 1): Rule<number> {
+/** A duration of whole seconds, at least `min` (and at most `max` when given, `why` saying why): `90s`, `5m`, `24h`, `1h30m`. */
+export function wholeSeconds(min = 1, max?: { seconds: number; why: string }): Rule<number> {
   return (text) => {
     const seconds = parseDuration(text)
-    if (seconds !== undefined && Number.isInteger(seconds) && seconds >= min) return seconds
+    if (seconds !== undefined && Number.isInteger(seconds) && seconds >= min) {
+      if (max === undefined || seconds <= max.seconds) return seconds
+      throw new RuleError(`be at most ${formatSeconds(max.seconds)}, ${max.why}`)
+    }
     throw new RuleError(`be a duration of whole seconds, at least ${min}s (like 90s, 5m, 24h)`)
   }
 }

@@ -56,6 +56,16 @@ describe('the run chart (SVG)', () => {
     expect(svg).toContain('restart (manager-restart) at 00:30 (+30m)')
   })
 
+  it('draws one event line per pixel column: an event every second of a day made a chart.svg of 10 MB', () => {
+    const events = Array.from({ length: 86_401 }, (_, second) => ({ second, name: 'blink', action: 'offline' }))
+    const svg = renderChart(runResult({ durationSeconds: 86_400, events, lockouts: [], lockedOut: false }))
+    const lines = svg.match(/class="event"/g)?.length ?? 0
+    expect(lines).toBeGreaterThan(700)
+    expect(lines).toBeLessThanOrEqual(723)
+    expect(svg.length).toBeLessThan(300_000)
+    expect(svg).toContain('blink (offline) ×86401, first at')
+  })
+
   it('puts absolute virtual times on the axis, at round times even when the run starts off the hour', () => {
     const svg = renderChart(runResult({ startTime: Date.parse('2026-03-04T10:07:00Z') }))
     expect(svg).toContain('>10:10<')

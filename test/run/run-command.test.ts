@@ -103,6 +103,41 @@ describe('fleetsim run', () => {
     expect(JSON.parse(await readFile(join(again, 'summary.json'), 'utf8')).digest).toBe(summary.digest)
   })
 
+  it('refuses at once, writing nothing, a run past its limits: a timeline event 100 years ahead (it ran until killed), too many samples or events', async () => {
+    const dir = await tempDir()
+    const far = join(dir, 'far.yaml')
+    await writeFile(far, 'description: x\nfleet: { agents: 20 }\ntimeline: [{ name: far, at: 36500d, action: offline }]\n')
+    const blink = join(dir, 'blink.yaml')
+    await writeFile(blink, 'description: x\nfleet: { agents: 20 }\ntimeline: [{ name: blink, every: 1s, action: offline }]\n')
+    for (const [argv, message] of [
+      [[far], 'its timeline event "far" ends at 36500d, later than the 366d a run may last'],
+      [[far, '--duration', '100000d'], '--duration must be at most 366d, the longest run'],
+      [[far, '--duration', '30d', '--sample', '1s'], '--sample 1s over 30d makes 2,592,000 samples, more than the 100,000 a run keeps; give --sample 26s or longer'],
+      [[blink, '--duration', '7d'], 'the timeline of ' + blink + ' occurs 604,801 times in 7d (event "blink" 604,801 times), more than the 100,000 timeline events a run records']
+    ] as const) {
+      const out = join(dir, 'report')
+      const { io, err } = capture()
+      const error = await run([...argv, '--workers', '1', '--out', out], io).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ConfigError)
+      expect((error as Error).message).toContain(message)
+      // Nothing ran: no progress line, no report.
+      expect(err).toEqual([])
+      await expect(readFile(join(out, 'summary.json'))).rejects.toThrow()
+    }
+  })
+
+  it('runs the beginning of a far-future scenario with --duration, and samples a long run less often, saying so', async () => {
+    const dir = await tempDir()
+    const quiet = join(dir, 'quiet.yaml')
+    await writeFile(quiet, 'description: x\nfleet: { agents: 5 }\nbehaviour: off\ntimeline: [{ name: far, at: 36500d, action: offline }]\n')
+    const { io, err } = capture()
+    expect(await run([quiet, '--duration', '80d', '--workers', '1', '--out', join(dir, 'report')], io)).toBe(0)
+    expect(err[0]).toBe('fleetsim run: sampled every 2m: every 1m would make 115,200 samples, more than the 100,000 a run keeps\n')
+    const summary = JSON.parse(await readFile(join(dir, 'report', 'summary.json'), 'utf8'))
+    expect(summary.command).toContain('--duration 80d --sample 2m ')
+    expect((await readFile(join(dir, 'report', 'states.csv'), 'utf8')).trim().split('\n')).toHaveLength(1 + 57_601)
+  })
+
   it('exits 1 listing every problem of a bad scenario, and writes nothing', async () => {
     const dir = join(await tempDir(), 'report')
     const bad = join(await tempDir(), 'bad.yaml')
