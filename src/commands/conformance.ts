@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises'
 import { ConfigError } from '../flags/config-error.js'
 import { switchFlag, valueFlag } from '../flags/flag.js'
 import { formatFlags } from '../flags/help.js'
+import { prepareOutputFile } from '../flags/output-dir.js'
 import { nonEmpty } from '../flags/rules.js'
 import { CHECKS } from '../conformance/checks.js'
 import { formatJunit, formatTable } from '../conformance/output.js'
@@ -18,7 +19,7 @@ import { stdio, type Output } from './output.js'
 import { suggest } from '../lib/suggest.js'
 
 const READ_ONLY = switchFlag({ name: 'read-only', help: 'only GET operations: safe against a production manager' })
-const JUNIT = valueFlag({ name: 'junit', valueName: '<file>', defaultText: 'none', help: 'also write the results as JUnit XML', rule: nonEmpty })
+const JUNIT = valueFlag({ name: 'junit', valueName: '<file>', defaultText: 'none', help: 'also write the results as JUnit XML (checked before the suite runs; its directory made if missing)', rule: nonEmpty })
 const ONLY = valueFlag({ name: 'only', valueName: '<id,...>', defaultText: 'every check', help: 'run only these checks (ids below)', rule: nonEmpty })
 const OWN_FLAGS = [READ_ONLY, JUNIT, ONLY]
 
@@ -57,6 +58,10 @@ export async function run(argv: string[], io: Output = stdio): Promise<number> {
   const only = flags.maybe(ONLY)?.split(',').map((s) => s.trim())
   const unknown = only?.filter((id) => !CHECKS.some((c) => c.id === id)) ?? []
   if (unknown.length > 0) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--only must name checks of the suite: ${unknown.map(unknownCheck).join('; ')}. The checks: ${CHECK_IDS.join(', ')}`)
+  // Before the suite, which takes a while: a --junit that cannot be written is said now, not
+  // after the run it was to record.
+  const junit = flags.maybe(JUNIT)
+  if (junit !== undefined) await prepareOutputFile(JUNIT.name, junit)
   const problem = await probeOperations(options)
   if (problem !== undefined) {
     io.err(`fleetsim conformance: ${problem}\n`)
@@ -64,7 +69,6 @@ export async function run(argv: string[], io: Output = stdio): Promise<number> {
   }
   const results = await runSuite({ ...options, readOnly: flags.get(READ_ONLY, false), ...(only === undefined ? {} : { only }) })
   io.out(formatTable(results))
-  const junit = flags.maybe(JUNIT)
   if (junit !== undefined) await writeFile(junit, formatJunit(results, options.target))
   if (results.some((r) => r.status === 'fail')) return 1
   // A selection that ran nothing (every check skipped) proves nothing: a CI gate must not pass on it.

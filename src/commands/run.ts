@@ -14,7 +14,7 @@ import { prepareOutputDir } from '../flags/output-dir.js'
 import { parseFlags } from '../flags/parse.js'
 import { isoTime, nonEmpty, wholeSeconds, workerCount } from '../flags/rules.js'
 import { Progress, type ProgressStream } from '../run/progress.js'
-import { writeReport } from '../run/report.js'
+import { REPORT_FILES, writeReport } from '../run/report.js'
 import { DEFAULT_RUN_START, runScenario } from '../run/runner.js'
 import { RUN_LIMITS, planRun } from '../run/limits.js'
 import { formatIssue } from '../scenario/errors.js'
@@ -112,7 +112,7 @@ export async function run(argv: string[], io: RunIo = stdio): Promise<number> {
   // limits (src/run/limits.ts): refused now, before a run of hours or of unbounded memory.
   const { durationSeconds, sampleSeconds, durationNote, sampleNote } = planRun(scenario, { durationSeconds: givenDuration, sampleSeconds: givenSample })
   // Before the run, which may take minutes: a bad --out is reported now, not at the end.
-  await prepareOutputDir(OUT.name, out)
+  await prepareOutputDir(OUT.name, out, REPORT_FILES)
   for (const note of [describeReplacement(replaced), sampleNote]) if (note !== undefined) io.err.write(`fleetsim run: ${note}\n`)
   const progress = new Progress(io.err, durationSeconds, scenario.name)
   const result = await runScenario({ scenario, durationSeconds, sampleSeconds, workers, startTime, onProgress: (second) => progress.update(second) })

@@ -1,15 +1,20 @@
 /**
- * Output directories, and the state file's, checked before any work starts, so a run of minutes
- * does not end in `EEXIST: file already exists, mkdir '/etc/passwd'`.
+ * Output directories and files, and the state file's directory, checked before any work starts,
+ * so a run of minutes does not end in `EEXIST: file already exists, mkdir '/etc/passwd'`, and a
+ * typo in `--junit` does not lose the conformance run it was to record.
  */
 import { constants } from 'node:fs'
 import { access, stat } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
 import { makeDirs } from '../lib/make-dirs.js'
 import { ConfigError } from './config-error.js'
 
-/** Creates `dir` if missing and checks it is a writable directory; throws ConfigError naming `flag`. */
-export async function prepareOutputDir(flag: string, dir: string): Promise<void> {
+/**
+ * Creates `dir` if missing and checks it is a writable directory, and that each of `files` (the
+ * names the command writes in it) that is there already can be replaced; throws ConfigError
+ * naming `flag`.
+ */
+export async function prepareOutputDir(flag: string, dir: string, files: readonly string[] = []): Promise<void> {
   const info = await stat(dir).catch(() => undefined)
   if (info !== undefined && !info.isDirectory()) {
     throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a directory, got "${dir}", which is a file; choose a new or empty directory`)
@@ -19,6 +24,39 @@ export async function prepareOutputDir(flag: string, dir: string): Promise<void>
     await access(dir, constants.W_OK)
   } catch (error) {
     throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a directory fleetsim can write, got "${dir}" (${reason(error)})`)
+  }
+  for (const name of files) {
+    const path = join(dir, name)
+    const there = await stat(path).catch(() => undefined)
+    if (there === undefined) continue
+    if (there.isDirectory()) {
+      throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} "${dir}" holds a directory ${name}, where fleetsim writes a file of that name; remove it or choose another directory`)
+    }
+    try {
+      await access(path, constants.W_OK)
+    } catch (error) {
+      throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} "${dir}" holds a ${name} fleetsim cannot replace (${reason(error)}); remove it or choose another directory`)
+    }
+  }
+}
+
+/**
+ * Checks a file a command writes when it is done (`conformance --junit`), before the work: not
+ * a directory; its directory made if missing and writable; the file, if it is there, writable.
+ * Throws ConfigError naming `flag`.
+ */
+export async function prepareOutputFile(flag: string, path: string): Promise<void> {
+  const info = await stat(path).catch(() => undefined)
+  if (info?.isDirectory() === true) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a file, got "${path}", which is a directory; name a file in it`)
+  try {
+    if (info === undefined) {
+      await makeDirs(dirname(path))
+      await access(dirname(path), constants.W_OK)
+    } else {
+      await access(path, constants.W_OK)
+    }
+  } catch (error) {
+    throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a file fleetsim can write, got "${path}" (${reason(error)})`)
   }
 }
 

@@ -36,6 +36,29 @@ describe('fleetsim conformance and fleetsim report', () => {
     expect(await readFile(junit, 'utf8')).toContain('<testsuites')
   })
 
+  it('conformance checks --junit before it sends a request: a path it cannot write loses no run', async () => {
+    const args = ['--target', sim.baseUrl, '--user', sim.credentials.user, `--password=${sim.credentials.password}`, '--insecure', '--read-only']
+    const file = join(dir, 'a-file')
+    await writeFile(file, 'x')
+    sim.clearJournal()
+    for (const [junit, message] of [
+      [join(file, 'junit.xml'), `--junit must name a file fleetsim can write, got "${join(file, 'junit.xml')}" (a part of the path is a file)`],
+      [dir, `--junit must name a file, got "${dir}", which is a directory; name a file in it`]
+    ]) {
+      const io = capture()
+      const error = await conformance([...args, '--junit', junit], io).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ConfigError)
+      expect((error as Error).message).toBe(message)
+      expect(io.text).toBe('')
+    }
+    // Not one request reached the target: the suite never started.
+    expect(sim.journal()).toEqual([])
+    // A missing directory is made, as --out and --state-file are.
+    const nested = join(dir, 'reports', 'ci', 'junit.xml')
+    expect(await conformance([...args, '--junit', nested], capture())).toBe(0)
+    expect(await readFile(nested, 'utf8')).toContain('<testsuites')
+  })
+
   it('conformance exits 1 when every check selected was skipped: it ran nothing', async () => {
     const io = capture()
     const args = ['--target', sim.baseUrl, '--user', sim.credentials.user, `--password=${sim.credentials.password}`, '--insecure', '--read-only', '--only', 'addagent']

@@ -160,6 +160,16 @@ describe('fleetsim run', () => {
     expect(err).toEqual([])
   })
 
+  it('refuses an --out holding a directory where a report file goes, before running anything', async () => {
+    const dir = await tempDir()
+    await import('node:fs/promises').then((fs) => fs.mkdir(join(dir, 'index.html')))
+    const { io, err } = capture()
+    const error = await run(['scenarios/steady-fleet.yaml', '--out', dir], io).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConfigError)
+    expect((error as Error).message).toBe(`--out "${dir}" holds a directory index.html, where fleetsim writes a file of that name; remove it or choose another directory`)
+    expect(err).toEqual([])
+  })
+
   it('exits 1 on a scenario larger than 1 MiB', async () => {
     const dir = join(await tempDir(), 'report')
     const big = join(await tempDir(), 'big.yaml')
