@@ -234,7 +234,7 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
   }),
   scenario: optional({ name: 'scenario', valueName: '<file>', rule: anyText, help: 'scenario file (YAML) driving the fleet' }),
   speed: value({ name: 'speed', valueName: '<factor>', rule: speedFactor, default: 1, help: 'virtual seconds per real second (3600: an hour per second), at most 1,000,000' }),
-  workers: valueFromContext({ name: 'workers', valueName: '<n>', rule: workerCount, defaultText: 'the number of CPUs', default: (context) => context.cpuCount(), help: 'worker threads stepping the fleet' }),
+  workers: valueFromContext({ name: 'workers', valueName: '<n>', rule: workerCount, defaultText: 'the number of CPUs', default: (context) => context.cpuCount(), help: 'worker threads stepping the fleet, 1 to 1024; more than the CPUs is warned about at start' }),
   dataDir: value({ name: 'data-dir', valueName: '<dir>', rule: nonEmpty, default: '.fleetsim', help: 'where the CA and server certificate are kept (tls/)' }),
   logLevel: value({ name: 'log-level', valueName: '<level>', rule: oneOf(LOG_LEVELS), default: 'info', help: `log level: ${LOG_LEVELS.join(', ')}` }),
   metricsAuth: off({ name: 'metrics-auth', help: 'require the REST credentials on /metrics (headers or HTTP Basic auth)' }),

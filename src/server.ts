@@ -8,7 +8,7 @@
 import { once } from 'node:events'
 import { createServer as createHttpServer, type Server, type ServerOptions } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
-import { hostname } from 'node:os'
+import { availableParallelism, hostname } from 'node:os'
 import pino, { type DestinationStream, type Logger } from 'pino'
 import { buildApp } from './app.js'
 import type { LogLevel, ServeConfig } from './config.js'
@@ -24,6 +24,7 @@ import { stateSaver } from './state/state-saver.js'
 import type { CaInfo } from './tls/ca-info.js'
 import { TLS_CIPHERS, TLS_MIN_VERSION, loadOrCreateTls } from './tls/tls-store.js'
 import { prepareOutputDir, prepareStateFile } from './flags/output-dir.js'
+import { workersWarning } from './flags/rules.js'
 
 /** Room in the request head for the request line and the headers beyond the query string. */
 const HEADER_ROOM_BYTES = 16 * 1024
@@ -77,6 +78,9 @@ export function createLogger(level: LogLevel, options: { pretty?: boolean; desti
 export async function startServer(config: ServeConfig, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel)
   const announce = options.announce ?? ((line: string) => void process.stdout.write(`${line}\n`))
+  const cpus = availableParallelism()
+  const tooManyWorkers = workersWarning(config.workers, cpus)
+  if (tooManyWorkers !== undefined) logger.warn({ workers: config.workers, cpus }, tooManyWorkers)
   const scenario = await loadServeScenario(config)
 
   // The CA exists even with --http: addagent's ca-fingerprint and certificateinfo refer to it,

@@ -12,7 +12,7 @@ import { valueFlag, type Flag } from '../flags/flag.js'
 import { formatFlags } from '../flags/help.js'
 import { prepareOutputDir } from '../flags/output-dir.js'
 import { parseFlags } from '../flags/parse.js'
-import { isoTime, nonEmpty, wholeSeconds, workerCount } from '../flags/rules.js'
+import { isoTime, nonEmpty, wholeSeconds, workerCount, workersWarning } from '../flags/rules.js'
 import { Progress, type ProgressStream } from '../run/progress.js'
 import { REPORT_FILES, writeReport } from '../run/report.js'
 import { DEFAULT_RUN_START, runScenario } from '../run/runner.js'
@@ -40,7 +40,13 @@ const SAMPLE = valueFlag({
   help: `interval of the state counts, e.g. 30s, 5m; a run keeps at most ${RUN_LIMITS.maxSamples.toLocaleString('en-US')} samples`,
   rule: wholeSeconds(1, LONGEST_RUN)
 })
-const WORKERS = valueFlag({ name: 'workers', valueName: '<n>', defaultText: 'the number of CPUs', help: 'worker threads stepping the fleet', rule: workerCount })
+const WORKERS = valueFlag({
+  name: 'workers',
+  valueName: '<n>',
+  defaultText: 'the number of CPUs',
+  help: 'worker threads stepping the fleet, 1 to 1024; more than the CPUs is warned about (any number gives the same run)',
+  rule: workerCount
+})
 const START_TIME = valueFlag({
   name: 'start-time',
   valueName: '<iso>',
@@ -114,6 +120,8 @@ export async function run(argv: string[], io: RunIo = stdio): Promise<number> {
   // Before the run, which may take minutes: a bad --out is reported now, not at the end.
   await prepareOutputDir(OUT.name, out, REPORT_FILES)
   for (const note of [describeReplacement(replaced), sampleNote]) if (note !== undefined) io.err.write(`fleetsim run: ${note}\n`)
+  const tooManyWorkers = workersWarning(workers, availableParallelism())
+  if (tooManyWorkers !== undefined) io.err.write(`fleetsim run: warning: ${tooManyWorkers}\n`)
   const progress = new Progress(io.err, durationSeconds, scenario.name)
   const result = await runScenario({ scenario, durationSeconds, sampleSeconds, workers, startTime, onProgress: (second) => progress.update(second) })
   progress.done()

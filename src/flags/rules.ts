@@ -113,6 +113,17 @@ export const httpUrl: Rule<URL> = (text) => {
 /** Worker threads stepping a fleet: `serve --workers` and `run --workers` alike. */
 export const workerCount = integer(1, 1024)
 
+/**
+ * The warning, said once at start, for more --workers than the CPUs the machine offers
+ * (os.availableParallelism()): allowed, as any number of workers gives the same run and a
+ * command line may be written on a larger machine, but a mistake more often than not (1024
+ * threads on 2 cores); undefined when they fit.
+ */
+export function workersWarning(workers: number, cpus: number): string | undefined {
+  if (workers <= cpus) return undefined
+  return `--workers ${workers} is more than the ${cpus} CPU${cpus === 1 ? '' : 's'} this machine offers (os.availableParallelism()): the threads beyond ${cpus} step the fleet no faster and each costs memory and start-up time; give --workers ${cpus} or leave it out`
+}
+
 /** A wait and how far either side of it a draw may land, in milliseconds. */
 export interface SpreadMs {
   readonly ms: number

@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import { X509Certificate } from 'node:crypto'
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { request } from 'node:https'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -108,6 +108,28 @@ describe('startServer', () => {
     const closing = server
     server = undefined
     expect(await closing.close()).toEqual({ saveFailed: true })
+  })
+
+  it('warns once at start when --workers is more than the CPUs, naming os.availableParallelism()', async () => {
+    const lines: string[] = []
+    const destination = { write: (line: string) => void lines.push(line) }
+    const logger = createLogger('warn', { pretty: false, destination })
+    const cpus = availableParallelism()
+    server = await startServer(parseServeConfig(['--port', '0', '--agents', '5', '--workers', String(cpus + 1), '--data-dir', dataDir], {}), { announce: () => undefined, logger })
+    const warnings = lines.map((line) => JSON.parse(line) as { level: number; msg: string; workers?: number; cpus?: number }).filter((record) => record.msg.startsWith('--workers'))
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        level: 40,
+        workers: cpus + 1,
+        cpus,
+        msg: `--workers ${cpus + 1} is more than the ${cpus} CPU${cpus === 1 ? '' : 's'} this machine offers (os.availableParallelism()): the threads beyond ${cpus} step the fleet no faster and each costs memory and start-up time; give --workers ${cpus} or leave it out`
+      })
+    ])
+    await server.close()
+    // Within the CPUs, not a word.
+    lines.length = 0
+    server = await startServer(parseServeConfig(['--port', '0', '--agents', '5', '--workers', String(cpus), '--data-dir', dataDir], {}), { announce: () => undefined, logger })
+    expect(lines.filter((line) => line.includes('--workers'))).toEqual([])
   })
 
   it('gives addagent the room of --max-added-agents, then 409', async () => {

@@ -1,5 +1,5 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { run } from '../../src/commands/run.js'
@@ -158,6 +158,14 @@ describe('fleetsim run', () => {
     expect((error as Error).message).toContain(`--out must name a directory, got "${file}", which is a file`)
     // No progress line: the run never started.
     expect(err).toEqual([])
+  })
+
+  it('warns once when --workers is more than the CPUs, and runs all the same', async () => {
+    const cpus = availableParallelism()
+    const { io, err } = capture()
+    expect(await run(['scenarios/manager-restart-lockout.yaml', '--duration', '2m', '--workers', String(cpus + 1), '--out', await tempDir()], io)).toBe(0)
+    const warnings = err.filter((line) => line.includes('--workers'))
+    expect(warnings).toEqual([`fleetsim run: warning: --workers ${cpus + 1} is more than the ${cpus} CPU${cpus === 1 ? '' : 's'} this machine offers (os.availableParallelism()): the threads beyond ${cpus} step the fleet no faster and each costs memory and start-up time; give --workers ${cpus} or leave it out\n`])
   })
 
   it('refuses an --out holding a directory where a report file goes, before running anything', async () => {
