@@ -325,7 +325,7 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
     name: 'state-file',
     valueName: '<file>',
     rule: nonEmpty,
-    help: 'resume the whole simulation from this file if it exists; save it there periodically, on POST /__admin/snapshot and at exit'
+    help: 'resume the whole simulation from this file if it exists; save it there periodically, on POST /__admin/snapshot and at exit; one server per file (<file>.lock)'
   }),
   snapshotInterval: value({
     name: 'snapshot-interval',

@@ -19,7 +19,8 @@ import { trackConnections, type Connections } from './http/connections.js'
 import { markConnections } from './http/limits.js'
 import { startFleetLog } from './metrics/fleet-log.js'
 import { terminalDestination } from './metrics/terminal-log.js'
-import { loadServeScenario, startSimulation } from './simulation.js'
+import { loadServeScenario, startSimulation, type ServeScenario } from './simulation.js'
+import { lockStateFile, type StateLock } from './state/state-lock.js'
 import { stateSaver } from './state/state-saver.js'
 import type { CaInfo } from './tls/ca-info.js'
 import { TLS_CIPHERS, TLS_MIN_VERSION, loadOrCreateTls } from './tls/tls-store.js'
@@ -90,6 +91,26 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
   // Checked first, so a --data-dir that cannot be written is named as the flag it is.
   await prepareOutputDir('data-dir', config.dataDir)
   if (config.stateFile !== undefined) await prepareStateFile(config.stateFile)
+  // One server per state file, held until the save at close is done: taken before the file is
+  // read to resume from it, so a second server neither reads a file being saved nor saves over it.
+  const lock = config.stateFile === undefined ? undefined : await lockStateFile(config.stateFile)
+  try {
+    return await startLocked(config, { logger, announce, scenario, lock })
+  } catch (error) {
+    await lock?.release()
+    throw error
+  }
+}
+
+interface Started {
+  logger: Logger
+  announce: (line: string) => void
+  scenario: ServeScenario | undefined
+  lock: StateLock | undefined
+}
+
+/** The rest of startServer, once the state file (if any) is this server's. */
+async function startLocked(config: ServeConfig, { logger, announce, scenario, lock }: Started): Promise<RunningServer> {
   const tls = await loadOrCreateTls({ dataDir: config.dataDir, hosts: certificateHosts(config.host), serverWrite: 'later' })
   if (tls.created.ca) logger.info({ caPath: tls.caPath, fingerprint: tls.ca.fingerprint }, 'created a certificate authority')
 
@@ -171,7 +192,12 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
           () => false,
           (error: unknown) => (logger.error({ err: error }, 'could not save the simulation'), true)
         ) ?? false)
-        await fleet.close()
+        try {
+          await fleet.close()
+        } finally {
+          // After the save at close: another server may have the file now.
+          await lock?.release()
+        }
         return { saveFailed }
       })()
       return closing

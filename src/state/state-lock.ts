@@ -1,0 +1,129 @@
+/**
+ * One server per state file. Two `fleetsim serve` given the same --state-file each saved over the
+ * other's saves; now the first holds `<file>.lock`, a file made with O_CREAT | O_EXCL (`wx`)
+ * holding its pid and host name, and removes it when it closes. A second server finds the lock
+ * and refuses to start, naming the pid that holds it.
+ *
+ * A lock whose process is gone (kill -9, a crash, power loss) is stale: one naming a pid that no
+ * longer runs on this host, or this process's own pid from an earlier life (containers reuse
+ * pids) that this process does not hold, is removed and taken. A lock made on another host
+ * cannot be checked and is refused, saying how to remove it. Two servers that find the same
+ * stale lock in the same instant may both take it: the check and the removal are not one step.
+ */
+import { readFileSync, rmSync } from 'node:fs'
+import { open, readFile, rm } from 'node:fs/promises'
+import { hostname } from 'node:os'
+import { resolve } from 'node:path'
+
+/** The locks this process holds, by absolute path: two servers in one process have one pid. */
+const held = new Set<string>()
+
+export interface StateLock {
+  /** the lock file: `<state file>.lock` */
+  readonly path: string
+  /** removes the lock if it is still this server's; safe to call more than once */
+  release(): Promise<void>
+}
+
+/** The lock file of a state file. */
+export function lockPathOf(stateFile: string): string {
+  return `${stateFile}.lock`
+}
+
+/** Whether a process with this id runs (EPERM: it does, as another user). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+interface Owner {
+  readonly pid: number
+  readonly host: string
+}
+
+/** Who the lock names: its owner, `gone` when it was removed meanwhile, undefined when it names no process. */
+async function ownerOf(path: string): Promise<Owner | 'gone' | undefined> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone'
+    throw error
+  }
+  const [pidText = '', host = ''] = text.split('\n')
+  return /^[1-9]\d{0,9}$/.test(pidText) && host !== '' ? { pid: Number(pidText), host } : undefined
+}
+
+function ownText(): string {
+  return `${process.pid}\n${hostname()}\n`
+}
+
+/**
+ * Takes the lock of `stateFile` for this server, or throws an Error saying who holds it and what
+ * to do. The state file's directory must exist (prepareStateFile makes it).
+ */
+export async function lockStateFile(stateFile: string): Promise<StateLock> {
+  const path = lockPathOf(stateFile)
+  const key = resolve(path)
+  const inUse = `--state-file ${stateFile} is in use`
+  const advice = `two servers saving to one file overwrite each other's saves; stop that one, or give this server another --state-file`
+  if (held.has(key)) throw new Error(`${inUse} by another server in this process (pid ${process.pid}, lock ${path}): ${advice}`)
+  // A few tries: again after removing a stale lock, or after one was removed meanwhile.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const file = await open(path, 'wx')
+      try {
+        await file.writeFile(ownText())
+      } finally {
+        await file.close()
+      }
+      return taken(path, key)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code !== 'EEXIST') throw new Error(`cannot make the lock ${path} of --state-file ${stateFile}: ${(error as Error).message}`, { cause: error })
+    }
+    const owner = await ownerOf(path)
+    if (owner === 'gone') continue
+    if (owner === undefined) {
+      throw new Error(`${path}, the lock of --state-file ${stateFile}, names no process: another fleetsim may be taking it this moment; if none is, remove ${path} and start again`)
+    }
+    if (owner.host !== hostname()) {
+      throw new Error(`${inUse} by fleetsim pid ${owner.pid} on host ${owner.host} (lock ${path}): ${advice}; if that server no longer runs, remove ${path}`)
+    }
+    if (owner.pid !== process.pid && isRunning(owner.pid)) throw new Error(`${inUse} by another fleetsim (pid ${owner.pid}, lock ${path}): ${advice}`)
+    // Stale: its process is gone, or it is this pid's from an earlier process.
+    await rm(path, { force: true })
+  }
+  throw new Error(`${inUse}: its lock ${path} kept coming back; another fleetsim is starting with it, stop one of them`)
+}
+
+function taken(path: string, key: string): StateLock {
+  held.add(key)
+  const mine = () => {
+    try {
+      return readFileSync(path, 'utf8') === ownText()
+    } catch {
+      return false
+    }
+  }
+  // A process that ends without closing its server (an uncaught error) still leaves no lock.
+  const onExit = () => {
+    if (mine()) rmSync(path, { force: true })
+  }
+  process.on('exit', onExit)
+  let released = false
+  return {
+    path,
+    release: async () => {
+      if (released) return
+      released = true
+      process.off('exit', onExit)
+      held.delete(key)
+      if (mine()) await rm(path, { force: true })
+    }
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * One server per --state-file: a second `fleetsim serve` given the same file refuses to start,
+ * naming the pid of the first (two of them each saved over the other's saves). The lock is
+ * `<file>.lock`, removed when the server closes; one left by a process that is gone is taken.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { hostname, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { parseServeConfig } from '../../src/config.js'
+import { createLogger, startServer, type RunningServer } from '../../src/server.js'
+
+let dir: string
+const servers: RunningServer[] = []
+const children: ChildProcess[] = []
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'fleetsim-lock-'))
+})
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  await Promise.all(servers.splice(0).map((server) => server.close()))
+  await rm(dir, { recursive: true, force: true })
+})
+
+const quiet = { announce: () => undefined, logger: createLogger('silent', { pretty: false }) }
+const stateFile = () => join(dir, 'state', 'sim.bin')
+const config = () => parseServeConfig(['--http', '--port', '0', '--agents', '10', '--workers', '1', '--paused', '--data-dir', dir, '--state-file', stateFile()], {})
+const exists = (path: string) => access(path).then(() => true, () => false)
+
+async function started(): Promise<RunningServer> {
+  const server = await startServer(config(), quiet)
+  servers.push(server)
+  return server
+}
+
+describe('the lock of --state-file', () => {
+  it('refuses a second server in the same process, and lets one start once the first closed', async () => {
+    const first = await started()
+    const lock = `${stateFile()}.lock`
+    expect(await readFile(lock, 'utf8')).toBe(`${process.pid}\n${hostname()}\n`)
+    await expect(startServer(config(), quiet)).rejects.toThrow(
+      `--state-file ${stateFile()} is in use by another server in this process (pid ${process.pid}, lock ${lock}): two servers saving to one file overwrite each other's saves; stop that one, or give this server another --state-file`
+    )
+    // The refused server took nothing: the first still holds its lock.
+    expect(await readFile(lock, 'utf8')).toBe(`${process.pid}\n${hostname()}\n`)
+    await first.close()
+    servers.splice(servers.indexOf(first), 1)
+    expect(await exists(lock)).toBe(false)
+    await started()
+  })
+
+  it('takes a lock left by a process that is gone, and refuses one of another host or naming no process', async () => {
+    const lock = `${stateFile()}.lock`
+    await import('node:fs/promises').then((fs) => fs.mkdir(join(dir, 'state')))
+    // A pid no process has (beyond every pid_max).
+    await writeFile(lock, `2147483646\n${hostname()}\n`)
+    const server = await started()
+    expect(await readFile(lock, 'utf8')).toBe(`${process.pid}\n${hostname()}\n`)
+    await server.close()
+    servers.splice(0)
+
+    await writeFile(lock, '4242\nelsewhere.example\n')
+    await expect(startServer(config(), quiet)).rejects.toThrow(`--state-file ${stateFile()} is in use by fleetsim pid 4242 on host elsewhere.example (lock ${lock})`)
+    await expect(startServer(config(), quiet)).rejects.toThrow(`if that server no longer runs, remove ${lock}`)
+    await writeFile(lock, '')
+    await expect(startServer(config(), quiet)).rejects.toThrow(`${lock}, the lock of --state-file ${stateFile()}, names no process: another fleetsim may be taking it this moment; if none is, remove ${lock} and start again`)
+    // Refusals leave the lock as it was.
+    expect(await readFile(lock, 'utf8')).toBe('')
+  })
+
+  it('two fleetsim serve processes: the second exits 1 naming the pid of the first, which saves and removes its lock at SIGTERM', async () => {
+    const serve = () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--http', '--port', '0', '--agents', '10', '--workers', '1', '--data-dir', dir, '--log-level', 'warn', '--state-file', stateFile()], {
+        stdio: ['ignore', 'pipe', 'pipe']
+      })
+      children.push(child)
+      let stderr = ''
+      child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text))
+      return { child, stderr: () => stderr }
+    }
+    const first = serve()
+    for await (const line of createInterface({ input: first.child.stdout! })) if (line.startsWith('fleetsim listening on ')) break
+    const lock = `${stateFile()}.lock`
+    expect(await readFile(lock, 'utf8')).toBe(`${first.child.pid}\n${hostname()}\n`)
+
+    const second = serve()
+    const [code] = (await once(second.child, 'exit')) as [number | null]
+    expect(code).toBe(1)
+    expect(second.stderr()).toBe(
+      `fleetsim: --state-file ${stateFile()} is in use by another fleetsim (pid ${first.child.pid}, lock ${lock}): two servers saving to one file overwrite each other's saves; stop that one, or give this server another --state-file\n`
+    )
+
+    first.child.kill('SIGTERM')
+    const [firstCode] = (await once(first.child, 'exit')) as [number | null]
+    expect(firstCode).toBe(0)
+    expect(await exists(stateFile())).toBe(true)
+    expect(await exists(lock)).toBe(false)
+  })
+})
