@@ -14,7 +14,7 @@ import { buildApp } from './app.js'
 import type { LogLevel, ServeConfig } from './config.js'
 import type { FleetEngine } from './fleet/fleet.js'
 import type { ClientTraffic } from './journal/plugin.js'
-import { handleClientError } from './http/client-errors.js'
+import { connectHandler, handleClientError } from './http/client-errors.js'
 import { trackConnections, type Connections } from './http/connections.js'
 import { markConnections } from './http/limits.js'
 import { startFleetLog } from './metrics/fleet-log.js'
@@ -135,6 +135,8 @@ async function startLocked(config: ServeConfig, { logger, announce, scenario, lo
         )
     server.keepAliveTimeout = config.keepAliveTimeout
     server.on('clientError', handleClientError)
+    // Without a listener Node closes a CONNECT's connection without answering.
+    server.on('connect', connectHandler(config.appPath))
     markConnections(server, config.http ? 'connection' : 'secureConnection', config.maxConnections)
     // Last, as it takes over the 'connection' listeners above (src/http/connections.ts). The
     // handshake gets as long as the request head does after it.

@@ -5,14 +5,18 @@
  * the error envelope instead of Node's bare status line, then closes the connection. The
  * headers were not read, so the format is the default one, XML (docs/protocol.md, negotiation).
  *
+ * CONNECT requests never reach the app either: Node hands them to the server's 'connect'
+ * listeners and, without one, closes the connection without a word. `connectHandler` answers
+ * them (fleetsim is no proxy).
+ *
  * Every other client error (a TLS handshake that failed or timed out, a reset) is a connection
  * HTTP never spoke on: it is destroyed at once. Answering it would write HTTP into a TLS
  * session that never began, which never flushes, so the socket would stay open forever.
  */
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { apiError, type ApiError } from '../protocol/errors.js'
-import { XML_TYPE } from '../protocol/negotiation.js'
+import { JSON_TYPE, XML_TYPE, negotiate, type Format } from '../protocol/negotiation.js'
 import { xmlDocument } from './xml-writer.js'
 
 /**
@@ -30,14 +34,38 @@ export function handleClientError(error: Error & { code?: string; rawPacket?: un
   answerAndClose(socket, rawErrorAnswer(catalogueErrorOf(error)))
 }
 
-/** A whole HTTP/1.1 answer carrying `error` in the XML envelope, with Connection: close. */
-export function rawErrorAnswer(error: ApiError): string {
+/** The methods fleetsim serves some path with, for the Allow header of a 405 to CONNECT. */
+export const SERVED_METHODS = 'GET, HEAD, POST, PUT, DELETE'
+
+/**
+ * CONNECT asks the server for a tunnel to another host, as a proxy gives (a client whose proxy
+ * setting names fleetsim, or a proxy client pointed at it). fleetsim is no proxy: the request
+ * gets 405 E_CONNECT_NOT_ALLOWED, with Allow naming the methods it serves, in the envelope of
+ * the format its accept asks for (XML without one), and the connection is closed.
+ */
+export function connectHandler(appPath: string): (request: IncomingMessage, socket: Duplex) => void {
+  return (request, socket) => {
+    // Read (and drop) whatever the client sends on, so closing sends FIN, not a reset.
+    socket.on('error', () => undefined)
+    socket.resume()
+    const format = negotiate(undefined, request.headers.accept, undefined) ?? 'xml'
+    const error = apiError('E_CONNECT_NOT_ALLOWED', { target: request.url ?? '', appPath })
+    answerAndClose(socket, rawErrorAnswer(error, { format, headers: { Allow: SERVED_METHODS } }))
+  }
+}
+
+/**
+ * A whole HTTP/1.1 answer carrying `error` in the envelope, with Connection: close: in XML
+ * unless `format` says JSON (the head of such requests was not read), with `headers` besides.
+ */
+export function rawErrorAnswer(error: ApiError, options: { format?: Format; headers?: Record<string, string> } = {}): string {
   const status = error.statusCode
-  const body = xmlDocument({ servicename: '', errors: [{ status, message: error.message, code: error.code }] })
-  return (
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\nContent-Type: ${XML_TYPE}\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
-  )
+  const envelope = { servicename: '', errors: [{ status, message: error.message, code: error.code }] }
+  const json = options.format === 'json'
+  const body = json ? JSON.stringify(envelope) : xmlDocument(envelope)
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\nContent-Type: ${json ? JSON_TYPE : XML_TYPE}\r\n`
+  for (const [name, value] of Object.entries(options.headers ?? {})) head += `${name}: ${value}\r\n`
+  return `${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
 }
 
 /**

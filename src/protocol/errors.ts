@@ -103,6 +103,13 @@ export const ERRORS = {
     405,
     (p) => `${sent(p.path)} is not served with ${p.method}: use ${p.allowed.length > 1 ? `${p.allowed.slice(0, -1).join(', ')} or ${p.allowed[p.allowed.length - 1]}` : p.allowed[0]}.`
   ),
+  // CONNECT never reaches the app: src/http/client-errors.ts answers it.
+  E_CONNECT_NOT_ALLOWED: entry<{ target: string; appPath: string }>(
+    405,
+    (p) =>
+      `CONNECT ${sent(p.target)} asks for a tunnel to another host, as a proxy opens, and fleetsim is no proxy: it serves the agent manager's operations itself. ` +
+      `Send the requests to it directly, e.g. GET ${p.appPath}/restservice/appinfo.json (if a proxy setting such as https_proxy names this server, add its address to no_proxy).`
+  ),
   E_NOT_ACCEPTABLE: entry<{ accept: string }>(
     406,
     (p) => `Cannot answer in any type of Accept ${sent(p.accept)}: accept application/json or application/xml, or use the .json/.xml suffix where the operation has one.`
