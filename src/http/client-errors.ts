@@ -4,6 +4,8 @@
  * headers or request) never reach the app. This `clientError` handler still answers them with
  * the error envelope instead of Node's bare status line, then closes the connection. The
  * headers were not read, so the format is the default one, XML (docs/protocol.md, negotiation).
+ * An HTTP/2 client with prior knowledge (its connection preface, `PRI * HTTP/2.0`) reads no
+ * HTTP/1.1 answer: it gets HTTP/2's GOAWAY with HTTP_1_1_REQUIRED instead (http2-refusal.ts).
  *
  * CONNECT requests never reach the app either: Node hands them to the server's 'connect'
  * listeners and, without one, closes the connection without a word. `connectHandler` answers
@@ -17,6 +19,7 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { apiError, type ApiError } from '../protocol/errors.js'
 import { JSON_TYPE, XML_TYPE, negotiate, type Format } from '../protocol/negotiation.js'
+import { http2Refusal } from './http2-refusal.js'
 import { xmlDocument } from './xml-writer.js'
 
 /**
@@ -29,6 +32,11 @@ export function handleClientError(error: Error & { code?: string; rawPacket?: un
   // Only a connection HTTP reads from, and nothing was written to yet, can take an answer.
   if (!fromHttpParser(error) || !socket.writable || (socket.bytesWritten ?? 0) > 0) {
     socket.destroy()
+    return
+  }
+  // An HTTP/2 client with prior knowledge reads frames: it is told in HTTP/2's own terms.
+  if (error.code === 'HPE_PAUSED_H2_UPGRADE') {
+    answerAndClose(socket, http2Refusal(apiError('E_HTTP_VERSION', { version: 'HTTP/2.0', preface: true })))
     return
   }
   answerAndClose(socket, rawErrorAnswer(catalogueErrorOf(error)))
@@ -74,7 +82,7 @@ export function rawErrorAnswer(error: ApiError, options: { format?: Format; head
  * half-open: the HTTP servers allow half-open connections, so end() alone would wait for the
  * client to close its side.
  */
-export function answerAndClose(socket: Duplex, answer: string): void {
+export function answerAndClose(socket: Duplex, answer: string | Buffer): void {
   const timer = setTimeout(() => socket.destroy(), LAST_ANSWER_MS)
   timer.unref()
   socket.once('close', () => clearTimeout(timer))

@@ -3,11 +3,13 @@
  * request. A TLS record starts with its content type (0x16 for a handshake); an HTTP request
  * starts with a method, which is letters. So the probe reads the first chunk before TLS sees the
  * connection: a letter gets a short 400 that names the https:// URL to use (as nginx does,
- * instead of the empty reply TLS would give), anything else is given back to the socket and
- * handed to TLS, which judges it.
+ * instead of the empty reply TLS would give; HTTP/2's preface gets HTTP/2's GOAWAY saying the
+ * same, http2-refusal.ts), anything else is given back to the socket and handed to TLS, which
+ * judges it.
  */
 import type { Socket } from 'node:net'
 import { answerAndClose, rawErrorAnswer } from './client-errors.js'
+import { http2Refusal, startsWithHttp2Preface } from './http2-refusal.js'
 import { apiError } from '../protocol/errors.js'
 
 export interface ProbeHandlers {
@@ -28,7 +30,10 @@ export function probeFirstBytes(socket: Socket, handlers: ProbeHandlers): void {
       // Keep reading (and dropping) the rest of the request, so closing sends FIN, not a reset
       // that could overtake the answer.
       socket.resume()
-      answerAndClose(socket, rawErrorAnswer(apiError('E_HTTPS_REQUIRED', { url: httpsUrl(chunk, socket) })))
+      // An HTTP/2 client with prior knowledge (h2c) reads frames, not an HTTP/1.1 answer.
+      const http2 = startsWithHttp2Preface(chunk)
+      const error = apiError('E_HTTPS_REQUIRED', { url: httpsUrl(chunk, socket), ...(http2 ? { http2 } : {}) })
+      answerAndClose(socket, http2 ? http2Refusal(error) : rawErrorAnswer(error))
       return
     }
     // TLS reads what is buffered on the socket before its own reads (node:tls, initRead).

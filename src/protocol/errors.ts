@@ -139,17 +139,25 @@ export const ERRORS = {
     503,
     (p) => `The simulator already serves ${p.limit} connections, its limit: retry after the time in Retry-After, or reuse fewer connections.`
   ),
-  E_HTTPS_REQUIRED: entry<{ url: string }>(
+  // `http2`: the client began with HTTP/2's preface (h2c with prior knowledge), answered with a GOAWAY.
+  E_HTTPS_REQUIRED: entry<{ url: string; http2?: boolean }>(
     400,
-    (p) => `This port speaks HTTPS, not plain HTTP: use ${p.url} (and trust the fleetsim CA, tls/ca.pem in its --data-dir).`
+    (p) =>
+      p.http2 === true
+        ? `This port speaks HTTPS with HTTP/1.1, not plain HTTP/2 (the connection began with PRI * HTTP/2.0): use ${p.url} over HTTP/1.1 (and trust the fleetsim CA, tls/ca.pem in its --data-dir).`
+        : `This port speaks HTTPS, not plain HTTP: use ${p.url} (and trust the fleetsim CA, tls/ca.pem in its --data-dir).`
   ),
   E_DUPLICATE_HOST: entry<{ count: number }>(
     400,
     (p) => `The request has ${p.count} Host headers: send exactly one.`
   ),
-  E_HTTP_VERSION: entry<{ version: string }>(
+  // `preface`: the connection began with HTTP/2's preface (prior knowledge), answered with a GOAWAY (src/http/http2-refusal.ts).
+  E_HTTP_VERSION: entry<{ version: string; preface?: boolean }>(
     505,
-    (p) => `The HTTP version of the request line (${p.version}) is not supported: send the request as HTTP/1.1 (or HTTP/1.0).`
+    (p) =>
+      p.preface === true
+        ? 'The connection began with the HTTP/2 preface (PRI * HTTP/2.0: HTTP/2 with prior knowledge), and this server speaks HTTP/1.1 only: send the requests as HTTP/1.1 (curl: --http1.1 instead of --http2-prior-knowledge; other clients: turn HTTP/2 prior knowledge, or h2c, off).'
+        : `The HTTP version of the request line (${p.version}) is not supported: send the request as HTTP/1.1 (or HTTP/1.0).`
   ),
   E_BODY_ENCODING: entry<{ at: number | undefined }>(
     400,
