@@ -17,6 +17,7 @@ import type { ClientTraffic } from './journal/plugin.js'
 import { connectHandler, handleClientError } from './http/client-errors.js'
 import { trackConnections, type Connections } from './http/connections.js'
 import { markConnections } from './http/limits.js'
+import { refuseProxiedRequests } from './http/proxy-protocol.js'
 import { startFleetLog } from './metrics/fleet-log.js'
 import { terminalDestination } from './metrics/terminal-log.js'
 import { loadServeScenario, startSimulation, type ServeScenario } from './simulation.js'
@@ -127,11 +128,13 @@ async function startLocked(config: ServeConfig, { logger, announce, scenario, lo
     // one place; the handler ends in fastify's documented `routing` entry, the same handler its
     // own server uses.
     const limits = serverLimits(config)
+    // On the HTTPS port, requests on a connection that began with a PROXY protocol header are
+    // refused over TLS, where the client behind the load balancer reads it (src/http/proxy-protocol.ts).
     server = config.http
       ? createHttpServer(limits, handler)
       : createHttpsServer(
           { ...limits, key: tls.key, cert: tls.cert, minVersion: TLS_MIN_VERSION, ciphers: TLS_CIPHERS, handshakeTimeout: config.headersTimeout },
-          handler
+          refuseProxiedRequests(handler)
         )
     server.keepAliveTimeout = config.keepAliveTimeout
     server.on('clientError', handleClientError)

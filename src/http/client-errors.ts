@@ -6,6 +6,7 @@
  * headers were not read, so the format is the default one, XML (docs/protocol.md, negotiation).
  * An HTTP/2 client with prior knowledge (its connection preface, `PRI * HTTP/2.0`) reads no
  * HTTP/1.1 answer: it gets HTTP/2's GOAWAY with HTTP_1_1_REQUIRED instead (http2-refusal.ts).
+ * A request after a load balancer's PROXY protocol header gets E_PROXY_PROTOCOL (proxy-protocol.ts).
  *
  * CONNECT requests never reach the app either: Node hands them to the server's 'connect'
  * listeners and, without one, closes the connection without a word. `connectHandler` answers
@@ -18,9 +19,10 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { apiError, type ApiError } from '../protocol/errors.js'
-import { JSON_TYPE, XML_TYPE, negotiate, type Format } from '../protocol/negotiation.js'
+import { negotiate, type Format } from '../protocol/negotiation.js'
+import { errorDocument } from './error-document.js'
 import { http2Refusal } from './http2-refusal.js'
-import { xmlDocument } from './xml-writer.js'
+import { proxyHeader, proxyProtocolError, startsWithProxySignature } from './proxy-protocol.js'
 
 /**
  * A last answer gets this long to leave before its connection is cut anyway: it is a few
@@ -39,7 +41,7 @@ export function handleClientError(error: Error & { code?: string; rawPacket?: un
     answerAndClose(socket, http2Refusal(apiError('E_HTTP_VERSION', { version: 'HTTP/2.0', preface: true })))
     return
   }
-  answerAndClose(socket, rawErrorAnswer(catalogueErrorOf(error)))
+  answerAndClose(socket, rawErrorAnswer(catalogueErrorOf(error, socket)))
 }
 
 /** The methods fleetsim serves some path with, for the Allow header of a 405 to CONNECT. */
@@ -68,10 +70,8 @@ export function connectHandler(appPath: string): (request: IncomingMessage, sock
  */
 export function rawErrorAnswer(error: ApiError, options: { format?: Format; headers?: Record<string, string> } = {}): string {
   const status = error.statusCode
-  const envelope = { servicename: '', errors: [{ status, message: error.message, code: error.code }] }
-  const json = options.format === 'json'
-  const body = json ? JSON.stringify(envelope) : xmlDocument(envelope)
-  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\nContent-Type: ${json ? JSON_TYPE : XML_TYPE}\r\n`
+  const { type, body } = errorDocument(error, options.format)
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nConnection: close\r\nContent-Type: ${type}\r\n`
   for (const [name, value] of Object.entries(options.headers ?? {})) head += `${name}: ${value}\r\n`
   return `${head}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
 }
@@ -94,7 +94,10 @@ function fromHttpParser(error: { code?: string }): boolean {
   return error.code !== undefined && (error.code.startsWith('HPE_') || error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
 }
 
-function catalogueErrorOf(error: Error & { code?: string; rawPacket?: unknown }): ApiError {
+function catalogueErrorOf(error: Error & { code?: string; rawPacket?: unknown }, socket: Duplex): ApiError {
+  // A load balancer's PROXY protocol header before the request (proxy-protocol.ts): not a method llhttp knows.
+  const proxied = Buffer.isBuffer(error.rawPacket) && startsWithProxySignature(error.rawPacket) ? proxyHeader(error.rawPacket) : undefined
+  if (proxied !== undefined) return proxyProtocolError(proxied.version, socket as { remoteAddress?: string })
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return apiError('E_HEADERS_TOO_LARGE')

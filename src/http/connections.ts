@@ -5,7 +5,9 @@
  *   take every connection the server has (--max-connections counts everyone's);
  * - on the HTTPS port, the first bytes decide whether the connection speaks TLS (tls-probe.ts),
  *   and a connection that has not completed its TLS handshake within `handshakeMs` of accept is
- *   destroyed (a TCP health check, a port scanner, a client that connects and waits);
+ *   destroyed (a TCP health check, a port scanner, a client that connects and waits); one that
+ *   began with a load balancer's PROXY protocol header has its TLS socket marked, and its
+ *   requests refused (proxy-protocol.ts);
  * - a connection whose client stopped reading its answer is destroyed after `sendMs` without
  *   progress (Node's request and headers timeouts end once the request is read, and such a
  *   client held its connection, and its place under --max-connections, for as long as it liked);
@@ -18,6 +20,7 @@
  */
 import type { Server } from 'node:http'
 import type { Socket } from 'node:net'
+import { markProxied, type ProxyVersion } from './proxy-protocol.js'
 import { probeFirstBytes } from './tls-probe.js'
 
 export interface ConnectionOptions {
@@ -52,6 +55,8 @@ interface Connection {
   http: Socket | undefined
   /** requests received on it and not yet answered */
   inFlight: number
+  /** HTTPS: it began with a PROXY protocol header of this version (tls-probe.ts), its requests are refused */
+  proxied?: ProxyVersion
 }
 
 const ignore = (): void => undefined
@@ -139,7 +144,12 @@ export function trackConnections(server: Server, options: ConnectionOptions): Co
     const deadline = setTimeout(() => raw.destroy(), handshakeMs)
     deadline.unref()
     handshaking.set(peer, { connection, deadline })
-    probeFirstBytes(raw, { tls: () => handOver(raw) })
+    probeFirstBytes(raw, {
+      tls: (proxied) => {
+        if (proxied !== undefined) connection.proxied = proxied
+        handOver(raw)
+      }
+    })
   })
 
   if (handshakeMs !== undefined) {
@@ -151,6 +161,8 @@ export function trackConnections(server: Server, options: ConnectionOptions): Co
       handshaking.delete(peer)
       pending.connection.http = socket
       byHttpSocket.set(socket, pending.connection)
+      // Its requests are answered with E_PROXY_PROTOCOL (refuseProxiedRequests).
+      if (pending.connection.proxied !== undefined) markProxied(socket, pending.connection.proxied)
     })
   }
 

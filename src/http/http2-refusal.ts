@@ -10,7 +10,7 @@
  * (curl -v: `received GOAWAY, error=13`), Node's and Go's HTTP/2 clients the debug data too.
  */
 import type { ApiError } from '../protocol/errors.js'
-import { xmlDocument } from './xml-writer.js'
+import { errorDocument } from './error-document.js'
 
 /** What every HTTP/2 connection with prior knowledge starts with (RFC 9113, section 3.4). */
 export const HTTP2_PREFACE = 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'
@@ -27,8 +27,7 @@ export function startsWithHttp2Preface(bytes: Buffer): boolean {
 
 /** The server's empty SETTINGS frame and a GOAWAY (HTTP_1_1_REQUIRED) carrying `error` in the XML envelope. */
 export function http2Refusal(error: ApiError): Buffer {
-  const status = error.statusCode
-  const envelope = Buffer.from(xmlDocument({ servicename: '', errors: [{ status, message: error.message, code: error.code }] }), 'utf8')
+  const envelope = Buffer.from(errorDocument(error).body, 'utf8')
   // GOAWAY's payload: the last stream processed (none), the error code, the debug data.
   const goaway = Buffer.alloc(8)
   goaway.writeUInt32BE(0, 0)

@@ -5,46 +5,88 @@
  * connection: a letter gets a short 400 that names the https:// URL to use (as nginx does,
  * instead of the empty reply TLS would give; HTTP/2's preface gets HTTP/2's GOAWAY saying the
  * same, http2-refusal.ts), anything else is given back to the socket and handed to TLS, which
- * judges it.
+ * judges it. A load balancer's PROXY protocol header before those bytes is taken off, and the
+ * connection marked as such (proxy-protocol.ts): fleetsim does not read that protocol, and says so.
  */
 import type { Socket } from 'node:net'
 import { answerAndClose, rawErrorAnswer } from './client-errors.js'
 import { http2Refusal, startsWithHttp2Preface } from './http2-refusal.js'
+import { proxyHeader, proxyProtocolError, type ProxyVersion } from './proxy-protocol.js'
 import { apiError } from '../protocol/errors.js'
 
 export interface ProbeHandlers {
-  /** the connection starts like TLS (or at least not like HTTP): hand it to the TLS server */
-  tls(): void
+  /**
+   * the connection starts like TLS (or at least not like HTTP): hand it to the TLS server;
+   * `proxied`: it began with a PROXY protocol header of that version, taken off (proxy-protocol.ts)
+   */
+  tls(proxied?: ProxyVersion): void
 }
 
 /**
  * Waits for the first bytes of `socket` and either answers a plain HTTP request (then closes the
- * connection) or puts the bytes back and calls `handlers.tls`. A client that closes before
- * sending anything is destroyed; one that sends nothing is the caller's deadline's business.
+ * connection) or puts the bytes back and calls `handlers.tls`. A load balancer's PROXY protocol
+ * header in front of them is taken off first (waiting for the rest of it when it came in pieces),
+ * and a plain HTTP request after one is told about the PROXY protocol. A client that closes
+ * before sending anything is destroyed; one that sends nothing is the caller's deadline's business.
  */
 export function probeFirstBytes(socket: Socket, handlers: ProbeHandlers): void {
-  const onData = (chunk: Buffer) => {
+  /** bytes of a PROXY protocol header that came in pieces */
+  let held: Buffer | undefined
+  let proxied: ProxyVersion | undefined
+  const stop = () => {
+    socket.off('data', onData)
     socket.off('end', onEnd)
-    socket.pause()
-    if (startsLikeHttp(chunk)) {
-      // Keep reading (and dropping) the rest of the request, so closing sends FIN, not a reset
-      // that could overtake the answer.
-      socket.resume()
+  }
+  // Keep reading (and dropping) the rest of the request, so closing sends FIN, not a reset that
+  // could overtake the answer.
+  const answer = (bytes: string | Buffer) => {
+    stop()
+    socket.resume()
+    answerAndClose(socket, bytes)
+  }
+  const onData = (chunk: Buffer) => {
+    let bytes = held === undefined ? chunk : Buffer.concat([held, chunk])
+    held = undefined
+    if (proxied === undefined) {
+      const header = proxyHeader(bytes)
+      if (header?.length === 'partial') {
+        held = bytes
+        return
+      }
+      if (header?.length === 'malformed') {
+        answer(rawErrorAnswer(proxyProtocolError(header.version, socket)))
+        return
+      }
+      if (header !== undefined) {
+        proxied = header.version
+        bytes = bytes.subarray(header.length)
+        // The client's own first bytes are still to come.
+        if (bytes.length === 0) return
+      }
+    }
+    if (startsLikeHttp(bytes)) {
+      const url = httpsUrl(bytes, socket)
+      if (proxied !== undefined) {
+        answer(rawErrorAnswer(proxyProtocolError(proxied, socket, url)))
+        return
+      }
       // An HTTP/2 client with prior knowledge (h2c) reads frames, not an HTTP/1.1 answer.
-      const http2 = startsWithHttp2Preface(chunk)
-      const error = apiError('E_HTTPS_REQUIRED', { url: httpsUrl(chunk, socket), ...(http2 ? { http2 } : {}) })
-      answerAndClose(socket, http2 ? http2Refusal(error) : rawErrorAnswer(error))
+      const http2 = startsWithHttp2Preface(bytes)
+      const error = apiError('E_HTTPS_REQUIRED', { url, ...(http2 ? { http2 } : {}) })
+      answer(http2 ? http2Refusal(error) : rawErrorAnswer(error))
       return
     }
+    stop()
+    socket.pause()
     // TLS reads what is buffered on the socket before its own reads (node:tls, initRead).
-    socket.unshift(chunk)
-    handlers.tls()
+    socket.unshift(bytes)
+    handlers.tls(proxied)
   }
   const onEnd = () => {
-    socket.off('data', onData)
+    stop()
     socket.destroy()
   }
-  socket.once('data', onData)
+  socket.on('data', onData)
   socket.once('end', onEnd)
 }
 

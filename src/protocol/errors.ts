@@ -147,6 +147,14 @@ export const ERRORS = {
         ? `This port speaks HTTPS with HTTP/1.1, not plain HTTP/2 (the connection began with PRI * HTTP/2.0): use ${p.url} over HTTP/1.1 (and trust the fleetsim CA, tls/ca.pem in its --data-dir).`
         : `This port speaks HTTPS, not plain HTTP: use ${p.url} (and trust the fleetsim CA, tls/ca.pem in its --data-dir).`
   ),
+  // src/http/proxy-protocol.ts: `from` is the address that sent the header (the load balancer); `httpsUrl` when plain HTTP followed it on the HTTPS port.
+  E_PROXY_PROTOCOL: entry<{ version: 1 | 2; from?: string; httpsUrl?: string }>(
+    400,
+    (p) =>
+      `The connection began with a PROXY protocol v${p.version} header${p.from === undefined ? '' : ` (from ${p.from})`}, as a load balancer with the PROXY protocol on sends it, and fleetsim does not read the PROXY protocol: ` +
+      "turn it off for fleetsim in the load balancer (HAProxy: drop send-proxy / send-proxy-v2 from the server line; AWS NLB: set the target group's proxy_protocol_v2.enabled to false), or connect to fleetsim directly." +
+      (p.httpsUrl === undefined ? '' : ` This port also speaks HTTPS, not plain HTTP: use ${p.httpsUrl}.`)
+  ),
   E_DUPLICATE_HOST: entry<{ count: number }>(
     400,
     (p) => `The request has ${p.count} Host headers: send exactly one.`

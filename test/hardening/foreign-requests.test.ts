@@ -1,6 +1,6 @@
 /**
  * Requests that are not plain HTTP/1.1 to this server, over real sockets: CONNECT (a proxy's
- * method), HTTP/2 with prior knowledge. Each gets an answer in the error envelope saying what to do instead, and the
+ * method), HTTP/2 with prior knowledge, a load balancer's PROXY protocol header. Each gets an answer in the error envelope saying what to do instead, and the
  * connection is closed; none is dropped without a word.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -11,7 +11,7 @@ import { connect as tlsConnect } from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { parseServeConfig } from '../../src/config.js'
 import { createLogger, startServer, type RunningServer } from '../../src/server.js'
-import { bodyOf, exchange, type RawAnswer } from './socket.js'
+import { bodyOf, exchange, open, rawRequest, type RawAnswer } from './socket.js'
 
 let dataDir: string
 let http: RunningServer
@@ -33,11 +33,20 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true })
 })
 
-/** `bytes` sent over TLS on a fresh connection; everything back until the server closes it. */
-function tlsExchange(server: RunningServer, bytes: string): Promise<RawAnswer> {
+/**
+ * `bytes` sent over TLS on a fresh connection, after `before` (each piece written on the TCP
+ * connection as it is, before TLS starts); everything back until the server closes it.
+ */
+async function tlsExchange(server: RunningServer, bytes: string, before: Buffer[] = []): Promise<RawAnswer> {
+  const tcp = await open(server.port)
+  for (const piece of before) {
+    tcp.write(piece)
+    // Separate writes, so the pieces arrive apart.
+    await new Promise((resolve) => setImmediate(resolve))
+  }
   const began = performance.now()
   return new Promise((resolve, reject) => {
-    const socket = tlsConnect({ host: '127.0.0.1', port: server.port, ca: server.ca.pem, servername: 'localhost' }, () => socket.write(bytes))
+    const socket = tlsConnect({ socket: tcp, ca: server.ca.pem, servername: 'localhost' }, () => socket.write(bytes))
     const chunks: Buffer[] = []
     const timer = setTimeout(() => socket.destroy(), 5000)
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -107,5 +116,42 @@ describe('HTTP/2 with prior knowledge (PRI * HTTP/2.0)', () => {
     expect(plain.code).toBe(0xd)
     expect(plain.debug).toContain('<code>E_HTTPS_REQUIRED</code>')
     expect(plain.debug).toContain(`use https://127.0.0.1:${https.port}/ over HTTP/1.1`)
+  })
+})
+
+describe('a PROXY protocol header (a load balancer with proxy protocol on)', () => {
+  const V1 = Buffer.from('PROXY TCP4 192.0.2.1 198.51.100.1 51234 443\r\n', 'latin1')
+  // Signature, version 2 PROXY over TCP/IPv4, 12 bytes of addresses and ports.
+  const V2 = Buffer.concat([Buffer.from('0d0a0d0a000d0a515549540a2111000c', 'hex'), Buffer.from([192, 0, 2, 1, 198, 51, 100, 1, 0xc8, 0x02, 0x01, 0xbb])])
+  const APPINFO = rawRequest('GET', '/manager/mvc/restservice/appinfo.json', { REST_USER: 'admin', REST_PASSWORD: 'admin' })
+
+  it('before a TLS handshake on the HTTPS port: the handshake goes on, and the request gets 400 E_PROXY_PROTOCOL over TLS (was E_HTTPS_REQUIRED, or a closed connection)', async () => {
+    for (const [version, header] of [[1, V1], [2, V2]] as const) {
+      // Whole, and in pieces: split within the signature and within the header.
+      for (const pieces of [[header], [header.subarray(0, 5), header.subarray(5, 14), header.subarray(14)]]) {
+        const answer = await tlsExchange(https, APPINFO.toString('latin1'), pieces)
+        expect(answer.status, `v${version} in ${pieces.length}`).toBe(400)
+        expect(answer.text).toMatch(/\r\nconnection: close\r\n/i)
+        const body = bodyOf(answer)
+        expect(body).toContain('<code>E_PROXY_PROTOCOL</code>')
+        expect(body).toContain(`The connection began with a PROXY protocol v${version} header (from 127.0.0.1)`)
+        expect(body).toContain('turn it off for fleetsim in the load balancer')
+      }
+    }
+    // Other connections are served as ever.
+    expect((await tlsExchange(https, APPINFO.toString('latin1'))).status).toBe(200)
+  })
+
+  it('before plain HTTP on the HTTPS port, and on the HTTP port: 400 E_PROXY_PROTOCOL (was E_HTTPS_REQUIRED, or E_BAD_REQUEST naming HPE_INVALID_METHOD)', async () => {
+    const plain = await exchange(https.port, Buffer.concat([V1, APPINFO]))
+    expect(plain.status).toBe(400)
+    expect(bodyOf(plain)).toContain('<code>E_PROXY_PROTOCOL</code>')
+    expect(bodyOf(plain)).toContain(`This port also speaks HTTPS, not plain HTTP: use https://127.0.0.1:${https.port}/manager/mvc/restservice/appinfo.json.`)
+    for (const [version, header] of [[1, V1], [2, V2]] as const) {
+      const answer = await exchange(http.port, Buffer.concat([header, APPINFO]))
+      expect(answer.status, `v${version}`).toBe(400)
+      expect(bodyOf(answer)).toContain('<code>E_PROXY_PROTOCOL</code>')
+      expect(bodyOf(answer)).toContain(`PROXY protocol v${version} header`)
+    }
   })
 })

@@ -1,0 +1,15 @@
+/**
+ * The error envelope of an answer made outside fastify (client-errors.ts, tls-probe.ts,
+ * proxy-protocol.ts, http2-refusal.ts): `{servicename: "", errors: [{status, message, code}]}`,
+ * as the app's error handler writes it, in XML (the default format, for requests whose headers
+ * were not read) or JSON.
+ */
+import type { ApiError } from '../protocol/errors.js'
+import { JSON_TYPE, XML_TYPE, type Format } from '../protocol/negotiation.js'
+import { xmlDocument } from './xml-writer.js'
+
+export function errorDocument(error: ApiError, format: Format = 'xml'): { type: string; body: string } {
+  const status = error.statusCode
+  const envelope = { servicename: '', errors: [{ status, message: error.message, code: error.code }] }
+  return format === 'json' ? { type: JSON_TYPE, body: JSON.stringify(envelope) } : { type: XML_TYPE, body: xmlDocument(envelope) }
+}
