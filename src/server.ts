@@ -16,7 +16,7 @@ import type { FleetEngine } from './fleet/fleet.js'
 import type { ClientTraffic } from './journal/plugin.js'
 import { connectHandler, handleClientError } from './http/client-errors.js'
 import { trackConnections, type Connections } from './http/connections.js'
-import { markConnections } from './http/limits.js'
+import { MAX_HEADER_FIELDS, markConnections } from './http/limits.js'
 import { refuseProxiedRequests } from './http/proxy-protocol.js'
 import { startFleetLog } from './metrics/fleet-log.js'
 import { terminalDestination } from './metrics/terminal-log.js'
@@ -137,6 +137,9 @@ async function startLocked(config: ServeConfig, { logger, announce, scenario, lo
           refuseProxiedRequests(handler)
         )
     server.keepAliveTimeout = config.keepAliveTimeout
+    // One field more than the app takes: a request past the limit gets its 431 (src/http/limits.ts)
+    // instead of losing the fields past Node's default in silence.
+    server.maxHeadersCount = MAX_HEADER_FIELDS + 1
     server.on('clientError', handleClientError)
     // Without a listener Node closes a CONNECT's connection without answering.
     server.on('connect', connectHandler(config.appPath))

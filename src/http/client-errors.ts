@@ -100,7 +100,7 @@ function catalogueErrorOf(error: Error & { code?: string; rawPacket?: unknown },
   if (proxied !== undefined) return proxyProtocolError(proxied.version, socket as { remoteAddress?: string })
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return apiError('E_HEADERS_TOO_LARGE')
+      return apiError('E_HEADERS_TOO_LARGE', {})
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return apiError('E_REQUEST_TIMEOUT')
     case 'HPE_INVALID_VERSION':

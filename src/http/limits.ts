@@ -2,9 +2,11 @@
  * Request limits the app enforces itself, so that past them the client gets a catalogue error
  * in its format rather than a bare status from Node's parser:
  * - the query string length (`maxQueryLength`, 414), checked before anything else reads it;
- * - the request head: an HTTP/1.1 request must carry a Host header, no request may carry two
- *   (400), and the version must be HTTP/1.0 or 1.1 (505; llhttp refuses most others itself, but
- *   reads HTTP/0.9 and HTTP/2.0 request lines, see client-errors.ts);
+ * - the request head: at most MAX_HEADER_FIELDS header fields (431; Node keeps one more than
+ *   that, see src/server.ts, where it used to drop the fields past its own limit in silence), an
+ *   HTTP/1.1 request must carry a Host header, no request may carry two (400), and the version
+ *   must be HTTP/1.0 or 1.1 (505; llhttp refuses most others itself, but reads HTTP/0.9 and
+ *   HTTP/2.0 request lines, see client-errors.ts);
  * - requests on a connection the server marked as beyond `--max-connections` (503, with
  *   `Retry-After` and `Connection: close`, so the connection goes away after the answer).
  *
@@ -17,6 +19,14 @@ import type { FastifyInstance } from 'fastify'
 import { apiError, type ApiError } from '../protocol/errors.js'
 import { describeUnrouted } from './unrouted.js'
 import '../protocol/request-context.js'
+
+/**
+ * The most header fields a request may have: Node's own default (its maxHeadersCount), past
+ * which it dropped the rest without a word (REST_USER and REST_PASSWORD among them, so the
+ * client got a 401). The server keeps one field more (src/server.ts), so a request over the
+ * limit can be told from one at it; Node keeps no count beyond that.
+ */
+export const MAX_HEADER_FIELDS = 1000
 
 /** Set on a socket the server accepted beyond its connection limit (see markConnections). */
 export const OVER_LIMIT: unique symbol = Symbol('fleetsim.overConnectionLimit')
@@ -63,12 +73,14 @@ export function registerLimits(app: FastifyInstance, options: LimitOptions): voi
 }
 
 /**
- * What is wrong with the request line and headers the parser read, or undefined: a version
- * other than 1.0 and 1.1, a missing Host on HTTP/1.1 (Node's own check of this answers a bare
- * 400, so the servers leave it to the app: requireHostHeader false), or two Host headers (Node
- * keeps the first in `headers`; which one a proxy in front used is anyone's guess).
+ * What is wrong with the request line and headers the parser read, or undefined: more than
+ * MAX_HEADER_FIELDS header fields, a version other than 1.0 and 1.1, a missing Host on HTTP/1.1
+ * (Node's own check of this answers a bare 400, so the servers leave it to the app:
+ * requireHostHeader false), or two Host headers (Node keeps the first in `headers`; which one a
+ * proxy in front used is anyone's guess).
  */
 export function headError(request: IncomingMessage): ApiError | undefined {
+  if (request.rawHeaders.length > MAX_HEADER_FIELDS * 2) return apiError('E_HEADERS_TOO_LARGE', { fields: MAX_HEADER_FIELDS })
   const version = request.httpVersion
   if (version !== '1.1' && version !== '1.0') return apiError('E_HTTP_VERSION', { version: `HTTP/${version}` })
   if (request.headers.host === undefined) {

@@ -127,9 +127,13 @@ export const ERRORS = {
     414,
     (p) => `The query string has ${p.length} bytes, more than the limit of ${p.limit}: split the request into smaller ones (fewer agentUuids per request).`
   ),
-  E_HEADERS_TOO_LARGE: entry(
+  // `fields`: the request has more header fields than this, the most fleetsim reads (src/http/limits.ts); else the head is too large in bytes.
+  E_HEADERS_TOO_LARGE: entry<{ fields?: number }>(
     431,
-    () => 'The request line and headers are larger than the limit (--max-query-length plus 16 KiB): send a shorter query or fewer headers.'
+    (p) =>
+      p.fields === undefined
+        ? 'The request line and headers are larger than the limit (--max-query-length plus 16 KiB): send a shorter query or fewer headers.'
+        : `The request has more than ${p.fields} header fields, the most this server reads (the fields past the ${p.fields}th, credentials included, would be lost): send fewer headers.`
   ),
   E_REQUEST_TIMEOUT: entry(
     408,

@@ -92,6 +92,19 @@ describe('size limits over a real socket', () => {
     expect(bodyOf(answer)).toContain('<code>E_HEADERS_TOO_LARGE</code>')
   })
 
+  it('answer more than 1000 header fields with 431 naming the limit, where Node dropped the fields past the 1000th (the credentials, so 401)', async () => {
+    // rawRequest adds Host and Connection: 998 more fields make 1000, 999 make 1001.
+    const fields = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, k) => [`X${k}`, 'v']))
+    const over = await exchange(server.port, rawRequest('GET', `${REST}/appinfo.json`, { ...fields(997), ...AUTH }))
+    expect(over.status).toBe(431)
+    expect(JSON.parse(bodyOf(over))).toMatchObject({
+      servicename: 'appinfo',
+      errors: [{ status: 431, code: 'E_HEADERS_TOO_LARGE', message: expect.stringContaining('The request has more than 1000 header fields, the most this server reads') }]
+    })
+    const at = await exchange(server.port, rawRequest('GET', `${REST}/appinfo.json`, { ...fields(996), ...AUTH }))
+    expect(at.status).toBe(200)
+  })
+
   it('answer a body over --body-limit with 413 and a list over --max-list-items with 400', async () => {
     const big = await exchange(server.port, rawRequest('POST', `${REST}/createfield`, { ...AUTH, 'Content-Type': 'application/json', accept: 'application/json' }, JSON.stringify({ name: 'x'.repeat(2000), type: 'STRING' })))
     expect(big.status).toBe(413)
