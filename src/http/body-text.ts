@@ -5,7 +5,8 @@
  * `caf\uFFFD` out of `café`, and nothing said so.
  */
 import { isUtf8 } from 'node:buffer'
-import { apiError } from '../protocol/errors.js'
+import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify'
+import { apiError, type ApiError } from '../protocol/errors.js'
 
 const UTF8 = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii'])
 const LATIN1 = new Set(['iso-8859-1', 'latin1', 'l1', 'iso8859-1', 'iso_8859-1'])
@@ -21,9 +22,46 @@ export function charsetOf(contentType: string | undefined): string | undefined {
 export function bodyText(bytes: Buffer, contentType: string | undefined): string {
   const charset = charsetOf(contentType)
   if (charset !== undefined && LATIN1.has(charset)) return bytes.toString('latin1')
-  if (charset !== undefined && !UTF8.has(charset)) throw apiError('E_UNSUPPORTED_CHARSET', { charset, supported: READ_CHARSETS })
+  const unread = charsetError(contentType)
+  if (unread !== undefined) throw unread
   if (!isUtf8(bytes)) throw apiError('E_BODY_ENCODING', { at: firstBadByte(bytes) })
   return bytes.toString('utf8')
+}
+
+/** E_UNSUPPORTED_CHARSET when the Content-Type declares a charset bodyText does not read, else undefined. */
+export function charsetError(contentType: string | undefined): ApiError | undefined {
+  const charset = charsetOf(contentType)
+  if (charset === undefined || LATIN1.has(charset) || UTF8.has(charset)) return undefined
+  return apiError('E_UNSUPPORTED_CHARSET', { charset, supported: READ_CHARSETS })
+}
+
+/**
+ * Refuses a body whose Content-Type (one of `types`, those the scope's parsers read with
+ * bodyText) declares a charset bodyText does not read before the body is read (preParsing),
+ * rather than once it is all in: a client that sent `Expect: 100-continue` is told without
+ * sending it (expect-continue.ts). Other types are left to the parser lookup (415
+ * E_UNSUPPORTED_MEDIA_TYPE); a request without a body to a method fastify parses none for
+ * never gets here with one.
+ */
+export function refuseUnreadCharsets(scope: FastifyInstance, types: ReadonlyArray<string | RegExp>): void {
+  scope.addHook('preParsing', function refuseUnreadCharset(request: FastifyRequest, _reply: FastifyReply, payload: RequestPayload, done: (error: Error | null, payload?: RequestPayload) => void) {
+    const contentType = request.headers['content-type']
+    const error = contentType !== undefined && hasBody(request) && isOneOf(contentType, types) ? charsetError(contentType) : undefined
+    done(error ?? null, payload)
+  })
+}
+
+/** Whether the request comes with a body fastify reads (not GET or HEAD, a length above 0 or chunked). */
+function hasBody(request: FastifyRequest): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD') return false
+  const length = request.headers['content-length']
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
+}
+
+/** Whether the media type of `contentType` is one of `types`, as fastify matches its parsers (a string: the type itself; a RegExp: tested on it). */
+function isOneOf(contentType: string, types: ReadonlyArray<string | RegExp>): boolean {
+  const media = contentType.split(';', 1)[0].trim().toLowerCase()
+  return types.some((type) => (typeof type === 'string' ? type === media : type.test(media)))
 }
 
 /**

@@ -1,0 +1,38 @@
+/**
+ * `Expect: 100-continue`: the client sends the head and waits for `100 Continue` before it sends
+ * the body (curl does so for bodies over 1 MiB), so that a request refused from its head alone
+ * costs no upload. Node sends 100 Continue at once, before the app has seen the head, unless the
+ * server listens to 'checkContinue'; then a 401, a 413 by Content-Length or a 415 came after a
+ * 100 that had invited the body.
+ *
+ * With `continueWhenRead`, 100 Continue goes out when the app first reads the body (fastify's
+ * body parser starts reading it), and never when the app answers without reading it: every
+ * refusal decided from the head (401, 404, 405, 406, 413 by Content-Length, 415, 431, 503) is the
+ * first and only answer. Node then closes the connection after that answer (Connection: close),
+ * as the client may or may not send the body it announced.
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+
+/** Serves requests with `Expect: 100-continue` as 'request' events, sending 100 Continue only when their body is first read. */
+export function continueWhenRead(server: Pick<Server, 'on' | 'emit'>): void {
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    deferContinue(request, response)
+    // The request listeners all see it (connections.ts counts it in flight), then the app.
+    server.emit('request', request, response)
+  })
+}
+
+/**
+ * Sends 100 Continue the first time the stream's machinery asks the request for body bytes
+ * (Readable's `_read`: a 'data' listener, resume() or read()), unless the answer has begun: Node
+ * reads the unread body of an answered request away itself, which must not send a 100 after the
+ * answer.
+ */
+function deferContinue(request: IncomingMessage, response: ServerResponse): void {
+  const read = request._read
+  request._read = function (this: IncomingMessage, size: number) {
+    request._read = read
+    if (!response.headersSent) response.writeContinue()
+    read.call(this, size)
+  }
+}
