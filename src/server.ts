@@ -16,7 +16,7 @@ import type { FleetEngine } from './fleet/fleet.js'
 import type { ClientTraffic } from './journal/plugin.js'
 import { connectHandler, handleClientError } from './http/client-errors.js'
 import { trackConnections, type Connections } from './http/connections.js'
-import { continueWhenRead } from './http/expect-continue.js'
+import { continueWhenRead, refuseOtherExpectations } from './http/expect-continue.js'
 import { MAX_HEADER_FIELDS, markConnections } from './http/limits.js'
 import { refuseProxiedRequests } from './http/proxy-protocol.js'
 import { startFleetLog } from './metrics/fleet-log.js'
@@ -146,6 +146,7 @@ async function startLocked(config: ServeConfig, { logger, announce, scenario, lo
     server.on('connect', connectHandler(config.appPath))
     // 100 Continue only once the app reads the body: a refusal from the head comes first.
     continueWhenRead(server)
+    refuseOtherExpectations(server)
     markConnections(server, config.http ? 'connection' : 'secureConnection', config.maxConnections)
     // Last, as it takes over the 'connection' listeners above (src/http/connections.ts). The
     // handshake gets as long as the request head does after it.

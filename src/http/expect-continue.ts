@@ -10,8 +10,15 @@
  * refusal decided from the head (401, 404, 405, 406, 413 by Content-Length, 415, 431, 503) is the
  * first and only answer. Node then closes the connection after that answer (Connection: close),
  * as the client may or may not send the body it announced.
+ *
+ * Any other expectation (`Expect: 200-ok`) Node answered with a bare 417 and no body, keeping
+ * the connection, whose next bytes might be the body: `refuseOtherExpectations` answers 417
+ * E_EXPECTATION_FAILED in the envelope and closes it.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { apiError } from '../protocol/errors.js'
+import { negotiate } from '../protocol/negotiation.js'
+import { errorDocument } from './error-document.js'
 
 /** Serves requests with `Expect: 100-continue` as 'request' events, sending 100 Continue only when their body is first read. */
 export function continueWhenRead(server: Pick<Server, 'on' | 'emit'>): void {
@@ -35,4 +42,18 @@ function deferContinue(request: IncomingMessage, response: ServerResponse): void
     if (!response.headersSent) response.writeContinue()
     read.call(this, size)
   }
+}
+
+/**
+ * Answers a request whose Expect names anything but 100-continue with 417 E_EXPECTATION_FAILED,
+ * in the format its accept asks for (XML without one), and closes the connection: its body, if
+ * it sends one, is not read.
+ */
+export function refuseOtherExpectations(server: Pick<Server, 'on'>): void {
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const error = apiError('E_EXPECTATION_FAILED', { expect: request.headers.expect ?? '' })
+    const { type, body } = errorDocument(error, negotiate(undefined, request.headers.accept, undefined) ?? 'xml')
+    response.writeHead(error.statusCode, { connection: 'close', 'content-type': type, 'content-length': Buffer.byteLength(body) })
+    response.end(body)
+  })
 }

@@ -171,6 +171,11 @@ export const ERRORS = {
         ? 'The connection began with the HTTP/2 preface (PRI * HTTP/2.0: HTTP/2 with prior knowledge), and this server speaks HTTP/1.1 only: send the requests as HTTP/1.1 (curl: --http1.1 instead of --http2-prior-knowledge; other clients: turn HTTP/2 prior knowledge, or h2c, off).'
         : `The HTTP version of the request line (${p.version}) is not supported: send the request as HTTP/1.1 (or HTTP/1.0).`
   ),
+  // src/http/expect-continue.ts: an Expect header other than 100-continue.
+  E_EXPECTATION_FAILED: entry<{ expect: string }>(
+    417,
+    (p) => `The Expect header ${sent(p.expect)} names an expectation this server does not meet (it meets only "100-continue"): drop the header, or send Expect: 100-continue.`
+  ),
   E_BODY_ENCODING: entry<{ at: number | undefined }>(
     400,
     (p) => `The request body is not valid UTF-8${p.at === undefined ? '' : ` (from byte ${p.at})`}: send it as UTF-8, or declare the charset it is in (charset=iso-8859-1).`

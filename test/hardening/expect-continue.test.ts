@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseServeConfig } from '../../src/config.js'
 import { createLogger, startServer, type RunningServer } from '../../src/server.js'
-import { open } from './socket.js'
+import { bodyOf, exchange, open } from './socket.js'
 
 const REST = '/manager/mvc/restservice'
 const FIELD = JSON.stringify({ name: 'owner', type: 'STRING' })
@@ -95,5 +95,16 @@ describe('Expect: 100-continue', () => {
     const outcome = await post(`${REST}/createfield`, { ...AUTH, ...JSON_BODY }, '{"name":')
     expect(outcome.continued).toBe(true)
     expect(JSON.parse(outcome.body)).toMatchObject({ errors: [{ status: 400, code: 'E_MALFORMED_JSON' }] })
+  })
+})
+
+describe('another expectation', () => {
+  it('gets 417 E_EXPECTATION_FAILED in the envelope, and the connection closed (Node sent a bare 417 and kept it)', async () => {
+    // Without Connection: close, and with the body at once: it is not read, so the connection must go.
+    const head = `POST ${REST}/createfield HTTP/1.1\r\nHost: 127.0.0.1\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\naccept: application/json\r\n`
+    const answer = await exchange(server.port, `${head}Content-Type: application/json\r\nExpect: 200-ok\r\nContent-Length: ${FIELD.length}\r\n\r\n${FIELD}`)
+    expect(answer.status).toBe(417)
+    expect(answer.text).toMatch(/\r\nconnection: close\r\n/i)
+    expect(JSON.parse(bodyOf(answer))).toMatchObject({ errors: [{ status: 417, code: 'E_EXPECTATION_FAILED', message: expect.stringContaining('The Expect header "200-ok" names an expectation') }] })
   })
 })
