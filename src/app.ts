@@ -270,7 +270,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     app.get('/openapi.yaml', { schema: UNDOCUMENTED }, async (_request, reply) => reply.type('application/yaml; charset=utf-8').send(stringifyYaml(app.swagger())))
 
     await app.register(faultsPlugin, { state: faults, ...(parts.faultWait === undefined ? {} : { wait: parts.faultWait }) })
-    await app.register(adminPlugin, { engine: fleet, manager, auth: admin, faults, ...(parts.saveState === undefined ? {} : { saveState: parts.saveState }) })
+    await app.register(adminPlugin, { engine: fleet, manager, auth: admin, faults, version: PACKAGE_VERSION, ...(parts.saveState === undefined ? {} : { saveState: parts.saveState }) })
     // --metrics-auth makes /metrics take the REST credentials (docs/security.md).
     await app.register(metricsPlugin, { engine: fleet, registry, api, requireAuth: settings.metricsAuth, authCheck: restAuth })
     // The console's buttons run the real operations through the whole app (src/console/proxy.ts).

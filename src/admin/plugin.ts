@@ -1,8 +1,9 @@
 /**
  * The admin API under `/__admin/`: the virtual clock, the fleet's counts and digest, the
- * running scenario, one agent's overrides and API fault injection. Authenticated with the
- * facade's REST_USER / REST_PASSWORD headers; always JSON; errors in the facade's envelope
- * with catalogue codes (servicename `admin`). docs/admin.md describes every endpoint.
+ * running scenario, one agent's overrides and API fault injection, and a health check.
+ * Authenticated with the facade's REST_USER / REST_PASSWORD headers (but the health check);
+ * always JSON; errors in the facade's envelope with catalogue codes (servicename `admin`).
+ * docs/admin.md describes every endpoint.
  *
  * Encapsulated (a plugin with its own prefix): its hooks, parsers, error and not-found
  * handlers apply to admin routes only, and the REST operations never see them.
@@ -20,6 +21,7 @@ import { InvalidScenarioError, issueItems } from './scenario-load.js'
 import { clockRoutes } from './routes/clock.js'
 import { faultRoutes } from './routes/faults.js'
 import { fleetRoutes } from './routes/fleet.js'
+import { healthRoutes } from './routes/health.js'
 import { libraryRoutes } from './routes/library.js'
 import { scenarioRoutes } from './routes/scenario.js'
 import { snapshotRoutes, type SaveState } from './routes/snapshot.js'
@@ -42,6 +44,8 @@ export interface AdminPluginOptions {
   faults?: FaultState
   /** saves the simulation to the state file (POST /__admin/snapshot); absent without --state-file */
   saveState?: SaveState
+  /** fleetsim's version, for GET /__admin/health */
+  version: string
 }
 
 function sendErrors(reply: FastifyReply, status: number, errors: object[]): FastifyReply {
@@ -52,6 +56,9 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   const authCheck = typeof options.auth === 'function' ? options.auth : createAuthCheck(options.auth)
   const context: AdminContext = { engine: options.engine, manager: options.manager, faults: options.faults ?? new FaultState(options.engine) }
   const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024
+
+  // The health check, outside the scope that asks for credentials: a load balancer's check sends none.
+  await app.register(async (scope) => healthRoutes(scope, { version: options.version }), { prefix: ADMIN_PREFIX })
 
   await app.register(
     async (scope) => {

@@ -49,7 +49,7 @@ export function openApiOptions(settings: OpenApiSettings): SwaggerOptions {
       info: {
         title: 'fleetsim agent manager REST service',
         description:
-          'Simulated agent manager (fleetsim). Every operation needs the REST_USER and REST_PASSWORD headers. ' +
+          'Simulated agent manager (fleetsim). Every operation needs the REST_USER and REST_PASSWORD headers, but the health check GET /__admin/health. ' +
           'Bodies and answers are JSON or XML: the Accept and Content-Type headers choose, or the `.json`/`.xml` suffix where an operation has one. ' +
           'List parameters are comma-delimited (`agentstate=ONLINE,ERROR`); the repeated form (`agentstate=ONLINE&agentstate=ERROR`) is accepted too.',
         version: settings.version,
@@ -68,7 +68,7 @@ export function openApiOptions(settings: OpenApiSettings): SwaggerOptions {
       ],
       tags: [
         { name: REST_TAG, description: `The agent manager's REST operations, under ${settings.appPath}/restservice/` },
-        { name: ADMIN_TAG, description: "fleetsim's own admin API (docs/admin.md): the virtual clock, scenarios, faults; JSON only" }
+        { name: ADMIN_TAG, description: "fleetsim's own admin API (docs/admin.md): the virtual clock, scenarios, faults, a health check; JSON only" }
       ],
       components: {
         securitySchemes: {
@@ -176,10 +176,16 @@ function describeAdmin(operation: Json): void {
       content: Object.fromEntries(['application/yaml', 'text/yaml', JSON_MEDIA].map((type) => [type, { schema: ANY_OBJECT }]))
     }
   }
+  // Open without credentials (GET /__admin/health): no security requirement, no 401.
+  const open = operation['x-fleetsim-public'] === true
+  delete operation['x-fleetsim-public']
+  if (open) operation.security = []
+  // The answer's schema where the route declares one, else any object.
+  const declared = (((operation.responses ?? {}) as Record<string, Json>)['200']?.content as Record<string, Json> | undefined)?.[JSON_MEDIA]?.schema
   const errors = { [JSON_MEDIA]: { schema: errorSchema() } }
   operation.responses = {
-    '200': { description: 'The answer (docs/admin.md)', content: { [JSON_MEDIA]: { schema: ANY_OBJECT } } },
-    '401': { description: 'REST_USER or REST_PASSWORD missing or wrong', content: errors },
+    '200': { description: 'The answer (docs/admin.md)', content: { [JSON_MEDIA]: { schema: declared ?? ANY_OBJECT } } },
+    ...(open ? {} : { '401': { description: 'REST_USER or REST_PASSWORD missing or wrong', content: errors } }),
     '4XX': { description: 'A request error: what was wrong and how to fix it', content: errors },
     '5XX': { description: 'A server error', content: errors }
   }

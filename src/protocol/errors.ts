@@ -353,7 +353,7 @@ export const ERRORS = {
   ),
   E_UNKNOWN_ADMIN_PATH: entry<{ method: string; path: string }>(
     404,
-    (p) => `No admin endpoint ${p.method} ${p.path}: see docs/admin.md for the list (clock, clock/advance, fleet, scenario, scenarios, scenarios/<name>, scenarios/<name>/start, reset, agents/<name>/override, agents/<name>/fail-next-reconnect, faults, faults/<id>, snapshot, requests, requests/<id>, report).`
+    (p) => `No admin endpoint ${p.method} ${p.path}: see docs/admin.md for the list (health, clock, clock/advance, fleet, scenario, scenarios, scenarios/<name>, scenarios/<name>/start, reset, agents/<name>/override, agents/<name>/fail-next-reconnect, faults, faults/<id>, snapshot, requests, requests/<id>, report).`
   ),
   E_NO_STATE_FILE: entry(
     409,

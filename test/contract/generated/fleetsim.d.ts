@@ -476,6 +476,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__admin/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Health check, without credentials: 200 while the server answers */
+        get: operations["adminHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__admin/clock": {
         parameters: {
             query?: never;
@@ -5174,6 +5191,73 @@ export interface operations {
                         }[];
                     };
                     "application/xml": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    adminHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer (docs/admin.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "healthy";
+                        message: string;
+                        /** @description fleetsim's version */
+                        version: string;
+                        /** @description whole seconds since the server was built (wall time, not virtual time) */
+                        uptimeInSeconds: number;
+                        /**
+                         * Format: date-time
+                         * @description now, wall time
+                         */
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description A request error: what was wrong and how to fix it */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
                         servicename: string;
                         errors: {
                             status: number;
