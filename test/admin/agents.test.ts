@@ -48,6 +48,14 @@ describe('overriding one agent', () => {
     expect(response.json().errors[0].message).toContain('"for" must be a duration of at least one second')
   })
 
+  it.each([['1.5s'], [1.5], ['1m30.5s']])('refuses a duration of a fraction of a second, %j, and leaves the agent as it was', async (value) => {
+    const response = await admin(h.app, 'POST', `/agents/${name}/override`, { action: 'offline', for: value })
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors[0]).toMatchObject({ code: 'E_INVALID_VALUE' })
+    expect(response.json().errors[0].message).toContain('"for" must be a duration of at least one second in whole seconds')
+    expect(status(name)).toBe('ONLINE')
+  })
+
   it('answers an unknown agent with E_UNKNOWN_AGENT', async () => {
     const response = await admin(h.app, 'POST', '/agents/nobody/override', { action: 'offline' })
     expect(response.statusCode).toBe(404)

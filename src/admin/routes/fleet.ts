@@ -40,12 +40,14 @@ export function fleetRoutes(app: FastifyInstance, { engine }: AdminContext): voi
     if (!isAction(action)) throw apiError('E_NOT_IN_ENUM', { where: 'body field', name: 'action', allowed: ACTIONS, got: shown(action) })
     let forSeconds = 0
     if (body.for !== undefined) {
-      const rule = 'must be a duration of at least one second, like "5m" or 300'
+      // Whole seconds, as a scenario's `for` (docs/scenarios.md, "Whole seconds"): the fleet
+      // moves in steps of one virtual second, and a fraction was rounded without a word.
+      const rule = 'must be a duration of at least one second in whole seconds (the fleet moves in steps of one virtual second), like "5m" or 300'
       forSeconds = seconds(body.for, 'for', rule)
-      if (forSeconds < 1) throw apiError('E_INVALID_VALUE', { where: 'body field', name: 'for', rule, got: shown(body.for) })
+      if (forSeconds < 1 || !Number.isInteger(forSeconds)) throw apiError('E_INVALID_VALUE', { where: 'body field', name: 'for', rule, got: shown(body.for) })
     }
     await engine.overrideAgent(index, action, forSeconds)
-    return { agent: engine.name(index), action, for: forSeconds === 0 ? null : Math.round(forSeconds), status: engine.view(index, false).status }
+    return { agent: engine.name(index), action, for: forSeconds === 0 ? null : forSeconds, status: engine.view(index, false).status }
   })
 
   app.post<{ Params: { name: string } }>('/agents/:name/fail-next-reconnect', { schema: adminSchema('adminFailNextReconnect', 'Make the next reconnect of one agent fail') }, async (request) => {
