@@ -94,7 +94,11 @@ export async function lockStateFile(stateFile: string): Promise<StateLock> {
     if (owner.host !== hostname()) {
       throw new Error(`${inUse} by fleetsim pid ${owner.pid} on host ${owner.host} (lock ${path}): ${advice}; if that server no longer runs, remove ${path}`)
     }
-    if (owner.pid !== process.pid && isRunning(owner.pid)) throw new Error(`${inUse} by another fleetsim (pid ${owner.pid}, lock ${path}): ${advice}`)
+    // A running pid is taken for the fleetsim that wrote the lock; after a kill -9 and a restart
+    // (a container's, often) another process may have that pid, hence the way out.
+    if (owner.pid !== process.pid && isRunning(owner.pid)) {
+      throw new Error(`${inUse} by another fleetsim (pid ${owner.pid}, lock ${path}): ${advice}; if pid ${owner.pid} is no fleetsim (its pid used again after that server was killed), remove ${path} and start again`)
+    }
     // Stale: its process is gone, or it is this pid's from an earlier process.
     await rm(path, { force: true })
   }

@@ -71,6 +71,20 @@ describe('the lock of --state-file', () => {
     expect(await readFile(lock, 'utf8')).toBe('')
   })
 
+  it('refuses a lock whose pid runs, saying to remove it when that pid is no fleetsim (a pid used again after a kill -9)', async () => {
+    const lock = `${stateFile()}.lock`
+    await import('node:fs/promises').then((fs) => fs.mkdir(join(dir, 'state')))
+    // Any running process but this one: the server cannot tell it from a fleetsim.
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' })
+    children.push(other)
+    await once(other, 'spawn')
+    await writeFile(lock, `${other.pid}\n${hostname()}\n`)
+    await expect(startServer(config(), quiet)).rejects.toThrow(
+      `--state-file ${stateFile()} is in use by another fleetsim (pid ${other.pid}, lock ${lock}): two servers saving to one file overwrite each other's saves; stop that one, or give this server another --state-file; if pid ${other.pid} is no fleetsim (its pid used again after that server was killed), remove ${lock} and start again`
+    )
+    expect(await readFile(lock, 'utf8')).toBe(`${other.pid}\n${hostname()}\n`)
+  })
+
   it('two fleetsim serve processes: the second exits 1 naming the pid of the first, which saves and removes its lock at SIGTERM', async () => {
     const serve = () => {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--http', '--port', '0', '--agents', '10', '--workers', '1', '--data-dir', dir, '--log-level', 'warn', '--state-file', stateFile()], {
@@ -90,7 +104,7 @@ describe('the lock of --state-file', () => {
     const [code] = (await once(second.child, 'exit')) as [number | null]
     expect(code).toBe(1)
     expect(second.stderr()).toBe(
-      `fleetsim: --state-file ${stateFile()} is in use by another fleetsim (pid ${first.child.pid}, lock ${lock}): two servers saving to one file overwrite each other's saves; stop that one, or give this server another --state-file\n`
+      `fleetsim: --state-file ${stateFile()} is in use by another fleetsim (pid ${first.child.pid}, lock ${lock}): two servers saving to one file overwrite each other's saves; stop that one, or give this server another --state-file; if pid ${first.child.pid} is no fleetsim (its pid used again after that server was killed), remove ${lock} and start again\n`
     )
 
     first.child.kill('SIGTERM')
