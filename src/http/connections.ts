@@ -187,10 +187,16 @@ export function trackConnections(server: Server, options: ConnectionOptions): Co
   server.timeout = sendMs
   server.on('timeout', (socket: Socket) => {
     const connection = byHttpSocket.get(socket)
-    const answering = connection !== undefined && connection.inFlight > 0
+    // Idle: Node's own case, closed.
+    if (connection === undefined || connection.inFlight === 0) return void socket.destroy()
     // An answer still in flight with nothing waiting to leave keeps its connection: an update
-    // held by a paused clock, an event stream with nothing to say. Idle is Node's own case.
-    if (!answering || socket.writableNeedDrain || socket.writableLength > 0) socket.destroy()
+    // held by a paused clock, an event stream with nothing to say.
+    if (!socket.writableNeedDrain && socket.writableLength === 0) return
+    // A client that stopped reading: reset, not closed. A closed socket keeps the answer's unsent
+    // bytes in the kernel, in FIN-WAIT-1, for as long as the client keeps its window shut (as
+    // nginx's reset_timedout_connection, a reset frees them at once).
+    connection.raw.resetAndDestroy()
+    socket.destroy()
   })
 
   return {
