@@ -206,7 +206,7 @@ describe('--send-timeout', () => {
       expect(reading.destroyed).toBe(false)
       // Reset, not closed: reading again, the stalled client gets what its own receive buffer
       // held and nothing more. A closed socket went on sending the rest from the server's kernel
-      // buffers, some 4 MB here, held for as long as the client kept its window shut.
+      // buffers (over 4 MB in this test when it was so), held for as long as the client kept its window shut.
       let late = 0
       stalled.on('data', (chunk: Buffer) => (late += chunk.length))
       const ended = new Promise((resolve) => stalled.once('close', resolve))
