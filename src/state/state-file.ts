@@ -30,6 +30,7 @@ import type { EngineSnapshot } from '../fleet/fleet.js'
 import type { FieldName } from '../fleet/layout.js'
 import type { ManagerSnapshot } from '../manager/manager.js'
 import { jsonPieces, parseJsonBytes } from './large-json.js'
+import { isRunning } from '../lib/is-running.js'
 
 const MAGIC = Buffer.from('FLEETSIM-STATE\n', 'latin1')
 export const STATE_FORMAT_VERSION = 1
@@ -200,16 +201,6 @@ export async function readStateFile(path: string, expectedCa?: string): Promise<
     return { savedAt: header.savedAt, caFingerprint: header.caFingerprint, engine: { ...header.engine, buffers }, manager: header.manager }
   } finally {
     await file.close()
-  }
-}
-
-/** Whether a process with this id runs (EPERM: it does, as another user). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 

@@ -14,6 +14,7 @@ import { readFileSync, rmSync } from 'node:fs'
 import { open, readFile, rm } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { resolve } from 'node:path'
+import { isRunning } from '../lib/is-running.js'
 
 /** The locks this process holds, by absolute path: two servers in one process have one pid. */
 const held = new Set<string>()
@@ -28,16 +29,6 @@ export interface StateLock {
 /** The lock file of a state file. */
 export function lockPathOf(stateFile: string): string {
   return `${stateFile}.lock`
-}
-
-/** Whether a process with this id runs (EPERM: it does, as another user). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }
 
 interface Owner {
