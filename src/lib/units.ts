@@ -28,7 +28,18 @@ export function parseDuration(value: unknown): number | undefined {
     total += Number(m[1]) * (UNIT_SECONDS[m[2]] ?? NaN)
     at = DURATION_PART.lastIndex
   }
-  return Number.isFinite(total) ? total : undefined
+  return Number.isFinite(total) ? toMicroseconds(total) : undefined
+}
+
+/**
+ * `seconds` rounded to the microsecond: a decimal times its unit is off by a rounding error in
+ * binary (`1.1h` is 3960.0000000000005, `4.1m` 245.99999999999997), which made a whole number
+ * of seconds look fractional (refused where the fleet takes whole seconds, with the wrong whole
+ * value suggested). No duration is written finer than a millisecond.
+ */
+function toMicroseconds(seconds: number): number {
+  const micro = Math.round(seconds * 1e6)
+  return Number.isSafeInteger(micro) ? micro / 1e6 : seconds
 }
 
 /** Events per second, or undefined when the value is not a rate. */

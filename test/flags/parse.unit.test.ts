@@ -28,6 +28,11 @@ describe('parseFlags', () => {
     expect(flags.get(HTTP, true)).toBe(false)
   })
 
+  it('reads a decimal duration that is whole seconds (--duration 1.1h was refused as a fraction)', () => {
+    expect(parse(['--duration', '1.1h']).get(DURATION, 1)).toBe(3960)
+    expect(parse(['--duration', '8.3m']).get(DURATION, 1)).toBe(498)
+  })
+
   it('gives the fallback for a flag that is absent', () => {
     expect(parse([]).get(AGENTS, 42)).toBe(42)
     expect(parse([]).maybe(AGENTS)).toBeUndefined()

@@ -41,6 +41,18 @@ faults:
     ])
   })
 
+  it('takes a decimal that is whole seconds (1.1h, 4.1m) where the fleet schedules a virtual time', () => {
+    const result = parseScenario(
+      doc(`stages:
+  - { delay: { after: 4.1m }, next: { action: offline, for: 8.3m } }
+timeline:
+  - { every: 1.1h, action: offline }
+`),
+      'test.yaml'
+    )
+    expect(result.ok).toBe(true)
+  })
+
   it('keeps milliseconds where they are wall-clock time (API fault latency and stall) and in drawn distributions', () => {
     const result = parseScenario(
       doc(`behaviour: { disconnect: { rate: 1/h, outage: { dist: uniform, min: 500ms, max: 2.5s } } }

@@ -18,6 +18,17 @@ describe('scenario units', () => {
     expect(parseDuration(text)).toBe(seconds)
   })
 
+  it.each([
+    ['1.1h', 3960],
+    ['4.1m', 246],
+    ['8.3m', 498],
+    ['1h0.1m', 3606],
+    ['0.3d', 25920],
+    ['1100ms', 1.1]
+  ])('reads the decimal duration %j as exactly %d seconds (1.1h was 3960.0000000000005, refused as not whole)', (text, seconds) => {
+    expect(parseDuration(text)).toBe(seconds)
+  })
+
   it.each(['soon', '5 minutes', '-5s', '', '5x', 'm5', -1, null, true])('rejects the duration %j', (text) => {
     expect(parseDuration(text)).toBeUndefined()
   })
