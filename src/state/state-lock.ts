@@ -1,15 +1,19 @@
 /**
  * One server per state file. Two `fleetsim serve` given the same --state-file each saved over the
  * other's saves; now the first holds `<file>.lock`, a file made with O_CREAT | O_EXCL (`wx`)
- * holding its pid and host name, and removes it when it closes. A second server finds the lock
+ * holding its pid, host name and a random token, and removes it when it closes. A second server finds the lock
  * and refuses to start, naming the pid that holds it.
  *
  * A lock whose process is gone (kill -9, a crash, power loss) is stale: one naming a pid that no
  * longer runs on this host, or this process's own pid from an earlier life (containers reuse
- * pids) that this process does not hold, is removed and taken. A lock made on another host
+ * pids) that this process does not hold, is removed and taken. Which locks this process holds is
+ * told by a random token on the lock's third line, not by the path it was given: the same file
+ * reached by another path (a symbolic link to its directory) named this pid and was taken as
+ * stale, so two servers in one process held it. A lock made on another host
  * cannot be checked and is refused, saying how to remove it. Two servers that find the same
  * stale lock in the same instant may both take it: the check and the removal are not one step.
  */
+import { randomUUID } from 'node:crypto'
 import { readFileSync, rmSync } from 'node:fs'
 import { open, readFile, rm } from 'node:fs/promises'
 import { hostname } from 'node:os'
@@ -18,6 +22,8 @@ import { isRunning } from '../lib/is-running.js'
 
 /** The locks this process holds, by absolute path: two servers in one process have one pid. */
 const held = new Set<string>()
+/** The tokens of the locks this process holds, whatever path reached them. */
+const heldTokens = new Set<string>()
 
 export interface StateLock {
   /** the lock file: `<state file>.lock` */
@@ -34,6 +40,8 @@ export function lockPathOf(stateFile: string): string {
 interface Owner {
   readonly pid: number
   readonly host: string
+  /** the random token of the server that took it (absent in a lock of an older fleetsim) */
+  readonly token: string
 }
 
 /** Who the lock names: its owner, `gone` when it was removed meanwhile, undefined when it names no process. */
@@ -45,12 +53,13 @@ async function ownerOf(path: string): Promise<Owner | 'gone' | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone'
     throw error
   }
-  const [pidText = '', host = ''] = text.split('\n')
-  return /^[1-9]\d{0,9}$/.test(pidText) && host !== '' ? { pid: Number(pidText), host } : undefined
+  const [pidText = '', host = '', token = ''] = text.split('\n')
+  return /^[1-9]\d{0,9}$/.test(pidText) && host !== '' ? { pid: Number(pidText), host, token } : undefined
 }
 
-function ownText(): string {
-  return `${process.pid}\n${hostname()}\n`
+/** What a lock holds: pid, host and the taker's token, a line each. */
+function lockText(token: string): string {
+  return `${process.pid}\n${hostname()}\n${token}\n`
 }
 
 /**
@@ -64,15 +73,16 @@ export async function lockStateFile(stateFile: string): Promise<StateLock> {
   const advice = `two servers saving to one file overwrite each other's saves; stop that one, or give this server another --state-file`
   if (held.has(key)) throw new Error(`${inUse} by another server in this process (pid ${process.pid}, lock ${path}): ${advice}`)
   // A few tries: again after removing a stale lock, or after one was removed meanwhile.
+  const token = randomUUID()
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const file = await open(path, 'wx')
       try {
-        await file.writeFile(ownText())
+        await file.writeFile(lockText(token))
       } finally {
         await file.close()
       }
-      return taken(path, key)
+      return taken(path, key, token)
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code !== 'EEXIST') throw new Error(`cannot make the lock ${path} of --state-file ${stateFile}: ${(error as Error).message}`, { cause: error })
@@ -85,6 +95,9 @@ export async function lockStateFile(stateFile: string): Promise<StateLock> {
     if (owner.host !== hostname()) {
       throw new Error(`${inUse} by fleetsim pid ${owner.pid} on host ${owner.host} (lock ${path}): ${advice}; if that server no longer runs, remove ${path}`)
     }
+    if (owner.pid === process.pid && heldTokens.has(owner.token)) {
+      throw new Error(`${inUse} by another server in this process (pid ${process.pid}, lock ${path}, reached by another path): ${advice}`)
+    }
     // A running pid is taken for the fleetsim that wrote the lock; after a kill -9 and a restart
     // (a container's, often) another process may have that pid, hence the way out.
     if (owner.pid !== process.pid && isRunning(owner.pid)) {
@@ -96,11 +109,12 @@ export async function lockStateFile(stateFile: string): Promise<StateLock> {
   throw new Error(`${inUse}: its lock ${path} kept coming back; another fleetsim is starting with it, stop one of them`)
 }
 
-function taken(path: string, key: string): StateLock {
+function taken(path: string, key: string, token: string): StateLock {
   held.add(key)
+  heldTokens.add(token)
   const mine = () => {
     try {
-      return readFileSync(path, 'utf8') === ownText()
+      return readFileSync(path, 'utf8') === lockText(token)
     } catch {
       return false
     }
@@ -118,6 +132,7 @@ function taken(path: string, key: string): StateLock {
       released = true
       process.off('exit', onExit)
       held.delete(key)
+      heldTokens.delete(token)
       if (mine()) await rm(path, { force: true })
     }
   }

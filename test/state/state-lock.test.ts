@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { access, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -29,6 +29,8 @@ const quiet = { announce: () => undefined, logger: createLogger('silent', { pret
 const stateFile = () => join(dir, 'state', 'sim.bin')
 const config = () => parseServeConfig(['--http', '--port', '0', '--agents', '10', '--workers', '1', '--paused', '--data-dir', dir, '--state-file', stateFile()], {})
 const exists = (path: string) => access(path).then(() => true, () => false)
+/** A lock's text: the pid, the host and the taker's random token, a line each. */
+const lockOf = (pid: number | undefined) => new RegExp(`^${pid}\\n${hostname().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n[0-9a-f-]{36}\\n$`)
 
 async function started(): Promise<RunningServer> {
   const server = await startServer(config(), quiet)
@@ -40,16 +42,38 @@ describe('the lock of --state-file', () => {
   it('refuses a second server in the same process, and lets one start once the first closed', async () => {
     const first = await started()
     const lock = `${stateFile()}.lock`
-    expect(await readFile(lock, 'utf8')).toBe(`${process.pid}\n${hostname()}\n`)
+    expect(await readFile(lock, 'utf8')).toMatch(lockOf(process.pid))
     await expect(startServer(config(), quiet)).rejects.toThrow(
       `--state-file ${stateFile()} is in use by another server in this process (pid ${process.pid}, lock ${lock}): two servers saving to one file overwrite each other's saves; stop that one, or give this server another --state-file`
     )
     // The refused server took nothing: the first still holds its lock.
-    expect(await readFile(lock, 'utf8')).toBe(`${process.pid}\n${hostname()}\n`)
+    expect(await readFile(lock, 'utf8')).toMatch(lockOf(process.pid))
     await first.close()
     servers.splice(servers.indexOf(first), 1)
     expect(await exists(lock)).toBe(false)
     await started()
+  })
+
+  it('refuses a second server in the same process that reaches the file by another path (it took the lock as stale: two held it)', async () => {
+    await mkdir(join(dir, 'real'))
+    await symlink(join(dir, 'real'), join(dir, 'link'))
+    const at = (file: string) => parseServeConfig(['--http', '--port', '0', '--agents', '10', '--workers', '1', '--paused', '--data-dir', dir, '--state-file', file], {})
+    const first = await startServer(at(join(dir, 'real', 'sim.bin')), quiet)
+    servers.push(first)
+    const lock = join(dir, 'real', 'sim.bin.lock')
+    const text = await readFile(lock, 'utf8')
+    await expect(startServer(at(join(dir, 'link', 'sim.bin')), quiet)).rejects.toThrow(`is in use by another server in this process (pid ${process.pid}`)
+    expect(await readFile(lock, 'utf8')).toBe(text)
+    await first.close()
+    servers.splice(0)
+    expect(await exists(lock)).toBe(false)
+  })
+
+  it('takes a lock of this pid that no server of this process holds (an earlier life of the pid, or an older fleetsim\'s lock)', async () => {
+    await mkdir(join(dir, 'state'))
+    await writeFile(`${stateFile()}.lock`, `${process.pid}\n${hostname()}\n`)
+    await started()
+    expect(await readFile(`${stateFile()}.lock`, 'utf8')).toMatch(lockOf(process.pid))
   })
 
   it('takes a lock left by a process that is gone, and refuses one of another host or naming no process', async () => {
@@ -58,7 +82,7 @@ describe('the lock of --state-file', () => {
     // A pid no process has (beyond every pid_max).
     await writeFile(lock, `2147483646\n${hostname()}\n`)
     const server = await started()
-    expect(await readFile(lock, 'utf8')).toBe(`${process.pid}\n${hostname()}\n`)
+    expect(await readFile(lock, 'utf8')).toMatch(lockOf(process.pid))
     await server.close()
     servers.splice(0)
 
@@ -98,7 +122,7 @@ describe('the lock of --state-file', () => {
     const first = serve()
     for await (const line of createInterface({ input: first.child.stdout! })) if (line.startsWith('fleetsim listening on ')) break
     const lock = `${stateFile()}.lock`
-    expect(await readFile(lock, 'utf8')).toBe(`${first.child.pid}\n${hostname()}\n`)
+    expect(await readFile(lock, 'utf8')).toMatch(lockOf(first.child.pid))
 
     const second = serve()
     const [code] = (await once(second.child, 'exit')) as [number | null]
