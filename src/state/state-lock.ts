@@ -87,7 +87,10 @@ export async function lockStateFile(stateFile: string): Promise<StateLock> {
       const code = (error as NodeJS.ErrnoException).code
       if (code !== 'EEXIST') throw new Error(`cannot make the lock ${path} of --state-file ${stateFile}: ${(error as Error).message}`, { cause: error })
     }
-    const owner = await ownerOf(path)
+    const owner = await ownerOf(path).catch((error: unknown) => {
+      // A directory in its place (EISDIR), a file this user may not read (EACCES): said as the lock it is.
+      throw new Error(`cannot read ${path}, the lock of --state-file ${stateFile}: ${(error as Error).message}; it should be a file a fleetsim made, remove it if no fleetsim runs with this file`, { cause: error })
+    })
     if (owner === 'gone') continue
     if (owner === undefined) {
       throw new Error(`${path}, the lock of --state-file ${stateFile}, names no process: another fleetsim may be taking it this moment; if none is, remove ${path} and start again`)

@@ -76,7 +76,7 @@ describe('the lock of --state-file', () => {
     expect(await readFile(`${stateFile()}.lock`, 'utf8')).toMatch(lockOf(process.pid))
   })
 
-  it('takes a lock left by a process that is gone, and refuses one of another host or naming no process', async () => {
+  it('takes a lock left by a process that is gone, and refuses one of another host, naming no process or that is no file (a bare EISDIR)', async () => {
     const lock = `${stateFile()}.lock`
     await import('node:fs/promises').then((fs) => fs.mkdir(join(dir, 'state')))
     // A pid no process has (beyond every pid_max).
@@ -93,6 +93,11 @@ describe('the lock of --state-file', () => {
     await expect(startServer(config(), quiet)).rejects.toThrow(`${lock}, the lock of --state-file ${stateFile()}, names no process: another fleetsim may be taking it this moment; if none is, remove ${lock} and start again`)
     // Refusals leave the lock as it was.
     expect(await readFile(lock, 'utf8')).toBe('')
+    await rm(lock)
+    await mkdir(lock)
+    await expect(startServer(config(), quiet)).rejects.toThrow(
+      `cannot read ${lock}, the lock of --state-file ${stateFile()}: EISDIR: illegal operation on a directory, read; it should be a file a fleetsim made, remove it if no fleetsim runs with this file`
+    )
   })
 
   it('refuses a lock whose pid runs, saying to remove it when that pid is no fleetsim (a pid used again after a kill -9)', async () => {
