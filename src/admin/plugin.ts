@@ -57,8 +57,26 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   const context: AdminContext = { engine: options.engine, manager: options.manager, faults: options.faults ?? new FaultState(options.engine) }
   const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024
 
-  // The health check, outside the scope that asks for credentials: a load balancer's check sends none.
-  await app.register(async (scope) => healthRoutes(scope, { version: options.version }), { prefix: ADMIN_PREFIX })
+  /** Admin errors in the admin envelope (JSON, servicename admin), the health check's too. */
+  const handleError = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof InvalidScenarioError) return sendErrors(reply, 400, issueItems(error))
+    let apiErr = toCatalogueError(error, request, bodyLimit)
+    const what = apiErr.code === 'E_UNSUPPORTED_MEDIA_TYPE' ? SCENARIO_LANGUAGE_BODIES[`${request.method} ${request.url.split('?')[0]}`] : undefined
+    if (what !== undefined) apiErr = apiError('E_SCENARIO_MEDIA_TYPE', { contentType: request.headers['content-type'] ?? '', what })
+    if (apiErr.statusCode >= 500) request.log.error({ err: error }, 'admin request failed')
+    const status = apiErr.statusCode
+    return sendErrors(reply, status, [apiErr, ...apiErr.more].map((e) => ({ status, message: e.message, code: e.code })))
+  }
+
+  // The health check, outside the scope that asks for credentials: a load balancer's check sends
+  // none. Its errors (503 past --max-connections, 431, ...) are admin errors all the same.
+  await app.register(
+    async (scope) => {
+      scope.setErrorHandler(handleError)
+      healthRoutes(scope, { version: options.version })
+    },
+    { prefix: ADMIN_PREFIX }
+  )
 
   await app.register(
     async (scope) => {
@@ -66,15 +84,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
         done(authCheck(request.headers) ? undefined : apiError('E_UNAUTHORIZED', { problem: credentialProblem(request.headers, request.url) }))
       })
 
-      scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-        if (error instanceof InvalidScenarioError) return sendErrors(reply, 400, issueItems(error))
-        let apiErr = toCatalogueError(error, request, bodyLimit)
-        const what = apiErr.code === 'E_UNSUPPORTED_MEDIA_TYPE' ? SCENARIO_LANGUAGE_BODIES[`${request.method} ${request.url.split('?')[0]}`] : undefined
-        if (what !== undefined) apiErr = apiError('E_SCENARIO_MEDIA_TYPE', { contentType: request.headers['content-type'] ?? '', what })
-        if (apiErr.statusCode >= 500) request.log.error({ err: error }, 'admin request failed')
-        const status = apiErr.statusCode
-        return sendErrors(reply, status, [apiErr, ...apiErr.more].map((e) => ({ status, message: e.message, code: e.code })))
-      })
+      scope.setErrorHandler(handleError)
 
       scope.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
         const error = apiError('E_UNKNOWN_ADMIN_PATH', { method: request.method, path: request.url.split('?')[0] })

@@ -39,6 +39,14 @@ describe('GET /__admin/health', () => {
     expect((await h.app.inject({ url: '/__admin/health' })).statusCode).toBe(200)
   })
 
+  it('answers its errors in the admin envelope, JSON with servicename admin (past a limit it was XML with servicename "health")', async () => {
+    const headers = Object.fromEntries(Array.from({ length: 1001 }, (_, index) => [`x-field-${index}`, 'a']))
+    const response = await h.app.inject({ url: '/__admin/health', headers })
+    expect(response.statusCode).toBe(431)
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(response.json()).toEqual({ servicename: 'admin', errors: [{ status: 431, message: expect.stringContaining('more than 1000 header fields'), code: 'E_HEADERS_TOO_LARGE' }] })
+  })
+
   it('is in the OpenAPI document as an admin operation without a security requirement or a 401', async () => {
     const document = (await h.app.inject({ url: '/openapi.json' })).json()
     const operation = document.paths['/__admin/health'].get
