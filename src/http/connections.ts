@@ -55,6 +55,8 @@ interface Connection {
   http: Socket | undefined
   /** requests received on it and not yet answered */
   inFlight: number
+  /** whether a request was received on it: before the first, its time is --headers-timeout's business */
+  served: boolean
   /** HTTPS: it began with a PROXY protocol header of this version (tls-probe.ts), its requests are refused */
   proxied?: ProxyVersion
 }
@@ -118,7 +120,7 @@ export function trackConnections(server: Server, options: ConnectionOptions): Co
       return
     }
     perAddress.set(address, held + 1)
-    const connection: Connection = { raw, http: undefined, inFlight: 0 }
+    const connection: Connection = { raw, http: undefined, inFlight: 0, served: false }
     all.add(connection)
     const peer = `${address} ${raw.remotePort}`
     raw.once('close', () => {
@@ -171,6 +173,7 @@ export function trackConnections(server: Server, options: ConnectionOptions): Co
     const connection = byHttpSocket.get(request.socket)
     if (connection === undefined) return
     connection.inFlight++
+    connection.served = true
     // The response's own 'close' is enough here, unlike the in-flight gauge (lib/response-done.ts):
     // a pipelined response dropped unsent when its client leaves never closes, but its count goes
     // with the connection, which closes with it.
@@ -187,6 +190,10 @@ export function trackConnections(server: Server, options: ConnectionOptions): Co
   server.timeout = sendMs
   server.on('timeout', (socket: Socket) => {
     const connection = byHttpSocket.get(socket)
+    // Before its first request the socket's timeout is this one too: a connection opened ahead
+    // of its request (a pool's) is left to --headers-timeout and its 408, not cut without a word
+    // when --send-timeout is the shorter.
+    if (connection !== undefined && !connection.served) return
     // Idle: Node's own case, closed.
     if (connection === undefined || connection.inFlight === 0) return void socket.destroy()
     // An answer still in flight with nothing waiting to leave keeps its connection: an update

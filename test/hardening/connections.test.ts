@@ -220,6 +220,32 @@ describe('--send-timeout', () => {
     }
   })
 
+  it.each(['http', 'https'])('leaves a connection that has sent no request yet to --headers-timeout and its 408 over %s (a shorter --send-timeout cut it without a word)', async (scheme) => {
+    const tls = scheme === 'https'
+    const server = await start([...(tls ? [] : ['--http']), '--send-timeout', '300', '--headers-timeout', '1500', '--request-timeout', '1500'])
+    try {
+      const tcp = await openFrom(server.port, '127.0.0.1')
+      const socket = tls ? tlsConnect({ socket: tcp, ca: server.ca.pem, servername: 'localhost' }) : tcp
+      if (tls) await new Promise((resolve) => socket.once('secureConnect', resolve))
+      const answer = collect(socket, 5000)
+      // Past the send timeout, within the headers timeout: served.
+      await new Promise((resolve) => setTimeout(resolve, 800))
+      expect(socket.destroyed).toBe(false)
+      socket.write(`GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`)
+      await vi.waitFor(() => expect(socket.bytesRead).toBeGreaterThan(0), { timeout: 2000, interval: 20 })
+      const idle = tls ? tlsConnect({ socket: await openFrom(server.port, '127.0.0.1'), ca: server.ca.pem, servername: 'localhost' }) : await openFrom(server.port, '127.0.0.1')
+      const timedOut = collect(idle, 5000)
+      socket.destroy()
+      expect((await answer).status).toBe(200)
+      // One that sends nothing gets the headers timeout's 408, not a silent close at 300 ms.
+      const late = await timedOut
+      expect(late.status).toBe(408)
+      expect(late.closedAfterMs).toBeGreaterThan(1000)
+    } finally {
+      await server.close()
+    }
+  })
+
   it('keeps a connection whose answer is still being made, with nothing to send yet', async () => {
     const server = await start(['--http', '--send-timeout', '500', '--latency', '1500ms'])
     try {
