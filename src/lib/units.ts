@@ -28,18 +28,18 @@ export function parseDuration(value: unknown): number | undefined {
     total += Number(m[1]) * (UNIT_SECONDS[m[2]] ?? NaN)
     at = DURATION_PART.lastIndex
   }
-  return Number.isFinite(total) ? toMicroseconds(total) : undefined
+  return Number.isFinite(total) ? snapToWhole(total) : undefined
 }
 
 /**
- * `seconds` rounded to the microsecond: a decimal times its unit is off by a rounding error in
- * binary (`1.1h` is 3960.0000000000005, `4.1m` 245.99999999999997), which made a whole number
- * of seconds look fractional (refused where the fleet takes whole seconds, with the wrong whole
- * value suggested). No duration is written finer than a millisecond.
+ * `seconds`, or the whole number it is within binary rounding of: a decimal times its unit is
+ * off by such an error (`1.1h` is 3960.0000000000005, `4.1m` 245.99999999999997), which made a
+ * whole number of seconds look fractional (refused where the fleet takes whole seconds, with the
+ * wrong whole value suggested). A real fraction, however small, stays what it is.
  */
-function toMicroseconds(seconds: number): number {
-  const micro = Math.round(seconds * 1e6)
-  return Number.isSafeInteger(micro) ? micro / 1e6 : seconds
+function snapToWhole(seconds: number): number {
+  const whole = Math.round(seconds)
+  return Math.abs(seconds - whole) <= Math.max(1, Math.abs(seconds)) * 1e-12 ? whole : seconds
 }
 
 /** Events per second, or undefined when the value is not a rate. */

@@ -24,7 +24,8 @@ describe('scenario units', () => {
     ['8.3m', 498],
     ['1h0.1m', 3606],
     ['0.3d', 25920],
-    ['1100ms', 1.1]
+    ['1100ms', 1.1],
+    ['0.0000001s', 1e-7]
   ])('reads the decimal duration %j as exactly %d seconds (1.1h was 3960.0000000000005, refused as not whole)', (text, seconds) => {
     expect(parseDuration(text)).toBe(seconds)
   })
