@@ -113,6 +113,7 @@ interface Started {
 
 /** The rest of startServer, once the state file (if any) is this server's. */
 async function startLocked(config: ServeConfig, { logger, announce, scenario, lock }: Started): Promise<RunningServer> {
+  if (lock?.tookOverFrom !== undefined) logger.warn({ lock: lock.path, stalePid: lock.tookOverFrom }, 'took over the lock of --state-file from a fleetsim that is gone (killed, or crashed)')
   const tls = await loadOrCreateTls({ dataDir: config.dataDir, hosts: certificateHosts(config.host), serverWrite: 'later' })
   if (tls.created.ca) logger.info({ caPath: tls.caPath, fingerprint: tls.ca.fingerprint }, 'created a certificate authority')
 

@@ -30,6 +30,8 @@ export interface StateLock {
   readonly path: string
   /** removes the lock if it is still this server's; safe to call more than once */
   release(): Promise<void>
+  /** the pid of the stale lock this server took over (its process was gone), for the log */
+  readonly tookOverFrom?: number
 }
 
 /** The lock file of a state file. */
@@ -74,6 +76,7 @@ export async function lockStateFile(stateFile: string): Promise<StateLock> {
   if (held.has(key)) throw new Error(`${inUse} by another server in this process (pid ${process.pid}, lock ${path}): ${advice}`)
   // A few tries: again after removing a stale lock, or after one was removed meanwhile.
   const token = randomUUID()
+  let staleFrom: number | undefined
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const file = await open(path, 'wx')
@@ -82,7 +85,7 @@ export async function lockStateFile(stateFile: string): Promise<StateLock> {
       } finally {
         await file.close()
       }
-      return taken(path, key, token)
+      return taken(path, key, token, staleFrom)
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code !== 'EEXIST') throw new Error(`cannot make the lock ${path} of --state-file ${stateFile}: ${(error as Error).message}`, { cause: error })
@@ -107,12 +110,13 @@ export async function lockStateFile(stateFile: string): Promise<StateLock> {
       throw new Error(`${inUse} by another fleetsim (pid ${owner.pid}, lock ${path}): ${advice}; if pid ${owner.pid} is no fleetsim (its pid used again after that server was killed), remove ${path} and start again`)
     }
     // Stale: its process is gone, or it is this pid's from an earlier process.
+    staleFrom = owner.pid
     await rm(path, { force: true })
   }
   throw new Error(`${inUse}: its lock ${path} kept coming back; another fleetsim is starting with it, stop one of them`)
 }
 
-function taken(path: string, key: string, token: string): StateLock {
+function taken(path: string, key: string, token: string, tookOverFrom: number | undefined): StateLock {
   held.add(key)
   heldTokens.add(token)
   const mine = () => {
@@ -130,6 +134,7 @@ function taken(path: string, key: string, token: string): StateLock {
   let released = false
   return {
     path,
+    ...(tookOverFrom === undefined ? {} : { tookOverFrom }),
     release: async () => {
       if (released) return
       released = true

@@ -100,6 +100,16 @@ describe('the lock of --state-file', () => {
     )
   })
 
+  it('says in the log that it took over the lock of a fleetsim that is gone, naming its pid', async () => {
+    await mkdir(join(dir, 'state'))
+    await writeFile(`${stateFile()}.lock`, `2147483646\n${hostname()}\n`)
+    const lines: string[] = []
+    const logger = createLogger('warn', { pretty: false, destination: { write: (line: string) => void lines.push(line) } })
+    servers.push(await startServer(config(), { announce: () => undefined, logger }))
+    const tookOver = lines.map((line) => JSON.parse(line) as { msg: string; stalePid: number; lock: string }).find((entry) => entry.msg.startsWith('took over the lock'))
+    expect(tookOver).toMatchObject({ stalePid: 2147483646, lock: `${stateFile()}.lock` })
+  })
+
   it('refuses a lock whose pid runs, saying to remove it when that pid is no fleetsim (a pid used again after a kill -9)', async () => {
     const lock = `${stateFile()}.lock`
     await import('node:fs/promises').then((fs) => fs.mkdir(join(dir, 'state')))
