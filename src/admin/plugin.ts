@@ -11,6 +11,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createAuthCheck, type AuthCheck, type Credentials } from '../protocol/auth.js'
 import { toCatalogueError } from '../http/error-handler.js'
+import { otherMethods } from '../http/allowed-methods.js'
 import { apiError } from '../protocol/errors.js'
 import { credentialProblem } from '../protocol/credential-problem.js'
 import { FaultState } from '../faults/state.js'
@@ -27,6 +28,8 @@ import { scenarioRoutes } from './routes/scenario.js'
 import { snapshotRoutes, type SaveState } from './routes/snapshot.js'
 
 export const ADMIN_PREFIX = '/__admin'
+/** The health check's path: open without credentials (routes/health.ts). */
+const HEALTH_PATH = `${ADMIN_PREFIX}/health`
 
 /** Endpoints whose body is in the scenario language (src/admin/text-body.ts), and what it is. */
 const SCENARIO_LANGUAGE_BODIES: Readonly<Record<string, string>> = {
@@ -81,13 +84,21 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   await app.register(
     async (scope) => {
       scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
+        // A wrong method on the health check's path (a routeless request here) is its 405, not a
+        // 401: the path is open to everyone.
+        if (request.routeOptions.url === undefined && request.url.split('?')[0] === HEALTH_PATH) return done()
         done(authCheck(request.headers) ? undefined : apiError('E_UNAUTHORIZED', { problem: credentialProblem(request.headers, request.url) }))
       })
 
       scope.setErrorHandler(handleError)
 
       scope.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
-        const error = apiError('E_UNKNOWN_ADMIN_PATH', { method: request.method, path: request.url.split('?')[0] })
+        const path = request.url.split('?')[0]
+        // A path served with other methods: 405 with Allow, as every other path outside the operations.
+        const allowed = otherMethods(request.server, request.method, path)
+        if (allowed.length > 0) reply.header('allow', allowed.join(', '))
+        const error =
+          allowed.length > 0 ? apiError('E_PATH_METHOD_NOT_ALLOWED', { path, method: request.method, allowed }) : apiError('E_UNKNOWN_ADMIN_PATH', { method: request.method, path })
         return sendErrors(reply, error.statusCode, [{ status: error.statusCode, message: error.message, code: error.code }])
       })
 

@@ -47,6 +47,19 @@ describe('GET /__admin/health', () => {
     expect(response.json()).toEqual({ servicename: 'admin', errors: [{ status: 431, message: expect.stringContaining('more than 1000 header fields'), code: 'E_HEADERS_TOO_LARGE' }] })
   })
 
+  it('answers a wrong method with 405 and Allow, without credentials (it was a 401), and so every admin path with credentials (it was a 404)', async () => {
+    const post = await h.app.inject({ method: 'POST', url: '/__admin/health' })
+    expect(post.statusCode).toBe(405)
+    expect(post.headers.allow).toBe('GET, HEAD')
+    expect(post.json()).toMatchObject({ servicename: 'admin', errors: [{ status: 405, code: 'E_PATH_METHOD_NOT_ALLOWED' }] })
+    const advance = await h.app.inject({ method: 'GET', url: '/__admin/clock/advance', headers: AUTH })
+    expect(advance.statusCode).toBe(405)
+    expect(advance.headers.allow).toBe('POST')
+    // Behind the credentials still, and a path nothing serves stays a 404.
+    expect((await h.app.inject({ method: 'GET', url: '/__admin/clock/advance' })).statusCode).toBe(401)
+    expect((await h.app.inject({ url: '/__admin/nosuch', headers: AUTH })).json()).toMatchObject({ errors: [{ status: 404, code: 'E_UNKNOWN_ADMIN_PATH' }] })
+  })
+
   it('is in the OpenAPI document as an admin operation without a security requirement or a 401', async () => {
     const document = (await h.app.inject({ url: '/openapi.json' })).json()
     const operation = document.paths['/__admin/health'].get
