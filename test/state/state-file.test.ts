@@ -112,16 +112,22 @@ describe('certificate ids in the state file', () => {
     manager.certificates.bind(certFingerprint, await engine.addAgent({ name, config }))
   }
 
-  const listed = (manager: Manager) => [...manager.certificates.list()]
-  const idOf = (manager: Manager, name: string) => listed(manager).find((cert) => cert.name === name)?.id
-  const uniqueIds = (manager: Manager) => new Set(listed(manager).map((cert) => cert.id)).size === listed(manager).length
-
-  it('keeps ids unique after a restart, when the resumed run has more room for added agents, and after a reset following it', async () => {
+  /** A fleet whose first run's added agent got a certificate, then a reset: the certificate's id moved out of the agents' ids. */
+  async function resetAfterFirstRun(): Promise<{ engine: FleetEngine; manager: Manager }> {
     const engine = await createFleet({ agents: 10, seed: 41, workers: 1, paused: true, startTime: START, caFingerprint: ca.fingerprint, headroom: 5 })
     open.push(engine)
     const manager = createManager(engine, ca)
     await addWithIssuedCertificate(engine, manager, 'first-run')
     await engine.reset()
+    return { engine, manager }
+  }
+
+  const listed = (manager: Manager) => [...manager.certificates.list()]
+  const idOf = (manager: Manager, name: string) => listed(manager).find((cert) => cert.name === name)?.id
+  const uniqueIds = (manager: Manager) => new Set(listed(manager).map((cert) => cert.id)).size === listed(manager).length
+
+  it('keeps ids unique after a restart, when the resumed run has more room for added agents, and after a reset following it', async () => {
+    const { engine, manager } = await resetAfterFirstRun()
     // The new run's first added agent has index 10 again, as the first run's had.
     await addWithIssuedCertificate(engine, manager, 'second-run')
     expect(idOf(manager, 'second-run')).toBe(12)
@@ -148,11 +154,7 @@ describe('certificate ids in the state file', () => {
   })
 
   it('does not hand out again, after a restart, an id it gave a certificate before', async () => {
-    const engine = await createFleet({ agents: 10, seed: 41, workers: 1, paused: true, startTime: START, caFingerprint: ca.fingerprint, headroom: 5 })
-    open.push(engine)
-    const manager = createManager(engine, ca)
-    await addWithIssuedCertificate(engine, manager, 'first-run')
-    await engine.reset()
+    const { engine, manager } = await resetAfterFirstRun()
     const moved = idOf(manager, 'first-run')
     const path = join(await mkdtemp(join(tmpdir(), 'fleetsim-state-')), 'state.bin')
     await saveSimulation(path, engine, manager, ca)
