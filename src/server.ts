@@ -86,10 +86,6 @@ export async function startServer(config: ServeConfig, options: StartOptions = {
   if (tooManyWorkers !== undefined) logger.warn({ workers: config.workers, cpus }, tooManyWorkers)
   const scenario = await loadServeScenario(config)
 
-  // The CA exists even with --http: addagent's ca-fingerprint and certificateinfo refer to it,
-  // and a client keeps the same fingerprint whichever transport it uses.
-  // A server certificate issued for this start is written once the server listens: a start that
-  // cannot listen (a --host not on this machine, a port in use) keeps the last good one.
   // Checked first, so a --data-dir that cannot be written is named as the flag it is.
   await prepareOutputDir('data-dir', config.dataDir)
   if (config.stateFile !== undefined) await prepareStateFile(config.stateFile)
@@ -114,6 +110,10 @@ interface Started {
 /** The rest of startServer, once the state file (if any) is this server's. */
 async function startLocked(config: ServeConfig, { logger, announce, scenario, lock }: Started): Promise<RunningServer> {
   if (lock?.tookOverFrom !== undefined) logger.warn({ lock: lock.path, stalePid: lock.tookOverFrom }, 'took over the lock of --state-file from a fleetsim that is gone (killed, or crashed)')
+  // The CA exists even with --http: addagent's ca-fingerprint and certificateinfo refer to it,
+  // and a client keeps the same fingerprint whichever transport it uses.
+  // A server certificate issued for this start is written once the server listens: a start that
+  // cannot listen (a --host not on this machine, a port in use) keeps the last good one.
   const tls = await loadOrCreateTls({ dataDir: config.dataDir, hosts: certificateHosts(config.host), serverWrite: 'later' })
   if (tls.created.ca) logger.info({ caPath: tls.caPath, fingerprint: tls.ca.fingerprint }, 'created a certificate authority')
 

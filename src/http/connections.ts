@@ -8,7 +8,7 @@
  *   destroyed (a TCP health check, a port scanner, a client that connects and waits); one that
  *   began with a load balancer's PROXY protocol header has its TLS socket marked, and its
  *   requests refused (proxy-protocol.ts);
- * - a connection whose client stopped reading its answer is destroyed after `sendMs` without
+ * - a connection whose client stopped reading its answer is reset after `sendMs` without
  *   progress (Node's request and headers timeouts end once the request is read, and such a
  *   client held its connection, and its place under --max-connections, for as long as it liked);
  * - at shutdown (`close`), connections without a request in flight (idle keep-alive ones,
@@ -26,7 +26,7 @@ import { probeFirstBytes } from './tls-probe.js'
 export interface ConnectionOptions {
   /** connections one remote address may hold at once, counted from accept */
   perClient: number
-  /** ms an answer may wait on a client that reads none of it before the connection is destroyed */
+  /** ms an answer may wait on a client that reads none of it before the connection is reset */
   sendMs: number
   /** HTTPS only: ms from accept to a completed TLS handshake; undefined for plain HTTP */
   handshakeMs?: number
