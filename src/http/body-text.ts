@@ -35,19 +35,29 @@ export function charsetError(contentType: string | undefined): ApiError | undefi
   return apiError('E_UNSUPPORTED_CHARSET', { charset, supported: READ_CHARSETS })
 }
 
+/** Methods whose routes take a body: only they get the charset check (a GET route runs no hook for it). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
 /**
  * Refuses a body whose Content-Type (one of `types`, those the scope's parsers read with
  * bodyText) declares a charset bodyText does not read before the body is read (preParsing),
  * rather than once it is all in: a client that sent `Expect: 100-continue` is told without
  * sending it (expect-continue.ts). Other types are left to the parser lookup (415
  * E_UNSUPPORTED_MEDIA_TYPE); a request without a body to a method fastify parses none for
- * never gets here with one.
+ * never gets here with one. Added to the routes of the scope that take a body, as they are
+ * added (call it before them): the GET routes, agentinfo's above all, run no hook for it.
  */
 export function refuseUnreadCharsets(scope: FastifyInstance, types: ReadonlyArray<string | RegExp>): void {
-  scope.addHook('preParsing', function refuseUnreadCharset(request: FastifyRequest, _reply: FastifyReply, payload: RequestPayload, done: (error: Error | null, payload?: RequestPayload) => void) {
+  const refuseUnreadCharset = (request: FastifyRequest, _reply: FastifyReply, payload: RequestPayload, done: (error: Error | null, payload?: RequestPayload) => void) => {
     const contentType = request.headers['content-type']
     const error = contentType !== undefined && hasBody(request) && isOneOf(contentType, types) ? charsetError(contentType) : undefined
     done(error ?? null, payload)
+  }
+  scope.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (!methods.some((method) => BODY_METHODS.has(method))) return
+    const own = route.preParsing === undefined ? [] : Array.isArray(route.preParsing) ? route.preParsing : [route.preParsing]
+    route.preParsing = [...own, refuseUnreadCharset]
   })
 }
 

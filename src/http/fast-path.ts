@@ -45,7 +45,6 @@ export const AGENTINFO_HOOKS = {
     countInFlight: 'not counted: the request is answered before anything else runs, so it is never in flight',
     checkRequest: 'negotiate() and the credential check, as the route\'s own first hook does'
   },
-  preParsing: { refuseUnreadCharset: 'nothing: it refuses only a body, and the fast path answers GET without one' },
   preValidation: { strictRules: 'shut in strict mode (open())' },
   preHandler: { injectFault: 'shut while a fault rule is in force (open())' },
   onSend: {
