@@ -7,8 +7,9 @@
  *
  * Each round, `--clients` kept-alive connections (bench/lib/list-client.ts, forked) ask for
  * agentinfo?agentstate=ONLINE for `--seconds`, each as soon as its last answer was read to its
- * end; a round before them warms up and is not counted. Reports, per round, the answers a second
- * and the server's CPU per answer (its whole process: the step workers included). No bare
+ * end; a round before them warms up and is not counted. Reports, per round, the answers a second,
+ * the server's CPU per answer (its whole process: the step workers included) and the share of
+ * answers sent again from the kept answers, as a list made between two step rounds is. No bare
  * server and no targets: figures to compare commits by, with the client in a process of its
  * own where `npm run bench` reads large answers in its own process (bench/README.md, "Items of
  * a streamed list kept as bytes").
@@ -38,6 +39,8 @@ export interface ListLoadRound {
   /** the server's CPU (every thread of its process) over the round, per answer */
   serverCpuMsPerAnswer: number
   bytesPerAnswer: number
+  /** of the answers, the share sent again from the kept answers rather than made (src/http/answer-cache.ts) */
+  keptShare: number
   failed: number
 }
 
@@ -65,6 +68,7 @@ async function round(target: Target, options: ListLoadOptions): Promise<ListLoad
     answersPerSecond: Number((result.answers / result.wallSeconds).toFixed(1)),
     serverCpuMsPerAnswer: Number(per(cpu.cpuMs).toFixed(1)),
     bytesPerAnswer: Math.round(per(result.bytes)),
+    keptShare: Number(per(cpu.keptAnswers ?? 0).toFixed(3)),
     failed: result.failed
   }
 }
@@ -132,9 +136,11 @@ async function main(): Promise<number> {
   process.stdout.write(
     [
       `ONLINE of ${load.agents} agents, ${load.format.toUpperCase()}, speed ${load.speed}, ${load.clients} clients in a process of their own, rounds of ${load.seconds} s:`,
-      '| round | answers a second | server CPU per answer | bytes an answer | failed |',
-      '|--:|--:|--:|--:|--:|',
-      ...measured.rounds.map((r, k) => `| ${k + 1} | ${r.answersPerSecond} | ${r.serverCpuMsPerAnswer} ms | ${r.bytesPerAnswer} | ${r.failed} |`),
+      '| round | answers a second | server CPU per answer | sent kept | bytes an answer | failed |',
+      '|--:|--:|--:|--:|--:|--:|',
+      ...measured.rounds.map(
+        (r, k) => `| ${k + 1} | ${r.answersPerSecond} | ${r.serverCpuMsPerAnswer} ms | ${Math.round(r.keptShare * 100)}% | ${r.bytesPerAnswer} | ${r.failed} |`
+      ),
       `results: ${file}`,
       ''
     ].join('\n')

@@ -43,6 +43,13 @@ export interface LoadSpec {
 
 const round = (value: number, digits = 2) => Number(value.toFixed(digits))
 
+/** A fleetsim row's share of answers sent from its kept answers (LoadRow.keptShare), when the server counted them. */
+function keptShare(cpu: { keptAnswers?: number } | undefined, answers: number): { keptShare?: number } {
+  return cpu?.keptAnswers === undefined || answers === 0 ? {} : { keptShare: round(Math.min(1, cpu.keptAnswers / answers), 3) }
+}
+
+const keptNote = (row: LoadRow) => (row.keptShare === undefined ? '' : `, ${Math.round(row.keptShare * 100)}% sent kept`)
+
 export async function runLoad(spec: LoadSpec, progress: (line: string) => void): Promise<LoadRow> {
   if (spec.large === true) return largeAnswerLoad(spec, progress)
   const started = performance.now()
@@ -97,12 +104,13 @@ export async function runLoad(spec: LoadSpec, progress: (line: string) => void):
     serverCpuUsPerRequest: cpu === undefined || result.requests.total === 0 ? null : Math.round((cpu.cpuMs * 1000) / result.requests.total),
     serverCores: cpu === undefined ? null : round(cpu.cpuMs / cpu.wallMs),
     serverGcUsPerRequest: cpu === undefined || result.requests.total === 0 ? null : round((cpu.gcMs * 1000) / result.requests.total, 1),
+    ...keptShare(cpu, result.requests.total),
     ratio: null,
     baseline: null
   }
   progress(
     `${spec.group} | ${spec.name} [${spec.target}]: ${row.requestsPerSec} req/s, p50 ${row.latencyMs.p50} ms, p99 ${row.latencyMs.p99} ms, ` +
-      `${(row.bytesPerSec / 1e6).toFixed(1)} MB/s, server ${row.serverCpuUsPerRequest ?? '?'} µs CPU/request (${row.serverGcUsPerRequest ?? '?'} in GC; ${row.serverCores ?? '?'} cores), errors ${row.errors}, timeouts ${row.timeouts}, non-2xx ${row.non2xx}`
+      `${(row.bytesPerSec / 1e6).toFixed(1)} MB/s, server ${row.serverCpuUsPerRequest ?? '?'} µs CPU/request (${row.serverGcUsPerRequest ?? '?'} in GC; ${row.serverCores ?? '?'} cores)${keptNote(row)}, errors ${row.errors}, timeouts ${row.timeouts}, non-2xx ${row.non2xx}`
   )
   return row
 }
@@ -226,12 +234,13 @@ async function largeAnswerLoad(spec: LoadSpec, progress: (line: string) => void)
     serverCpuUsPerRequest: cpu === undefined || times.length === 0 ? null : Math.round((cpu.cpuMs * 1000) / times.length),
     serverCores: cpu === undefined ? null : round(cpu.cpuMs / cpu.wallMs),
     serverGcUsPerRequest: cpu === undefined || times.length === 0 ? null : round((cpu.gcMs * 1000) / times.length, 1),
+    ...keptShare(cpu, times.length),
     ratio: null,
     baseline: null
   }
   progress(
     `${spec.group} | ${spec.name} [${spec.target}]: ${row.requestsPerSec} answers/s, p50 ${row.latencyMs.p50} ms, p99 ${row.latencyMs.p99} ms, ` +
-      `${(row.bytesPerSec / 1e6).toFixed(1)} MB/s, server ${row.serverCpuUsPerRequest ?? '?'} µs CPU/answer (${row.serverGcUsPerRequest ?? '?'} in GC), errors ${errors}, timeouts ${timeouts}, non-2xx ${non2xx}`
+      `${(row.bytesPerSec / 1e6).toFixed(1)} MB/s, server ${row.serverCpuUsPerRequest ?? '?'} µs CPU/answer (${row.serverGcUsPerRequest ?? '?'} in GC)${keptNote(row)}, errors ${errors}, timeouts ${timeouts}, non-2xx ${non2xx}`
   )
   return row
 }

@@ -127,7 +127,8 @@ export interface CommandResults {
   stats: FleetStatsReply
   'cpu-start': null
   /** gcMs: the GC pauses among cpuMs (PerformanceObserver 'gc' entries) */
-  'cpu-stop': { cpuMs: number; wallMs: number; gcMs: number }
+  /** keptAnswers: a fleetsim target's answers sent from its kept answers (AnswerCache.hits) meanwhile */
+  'cpu-stop': { cpuMs: number; wallMs: number; gcMs: number; keptAnswers?: number }
 }
 
 export interface Request {

@@ -33,6 +33,11 @@ export interface LoadRow {
   serverCores: number | null
   /** of serverCpuUsPerRequest, the server's GC pauses per answered request, µs (absent in results before 2026-11-24) */
   serverGcUsPerRequest?: number | null
+  /**
+   * fleetsim's: of its answers, the share sent again from its kept answers (src/http/answer-cache.ts)
+   * rather than made for the request (absent in results before 2026-11-25)
+   */
+  keptShare?: number
   ratio: number | null
   /** name of the bare fastify row the ratio is taken against */
   baseline: string | null

@@ -12,6 +12,7 @@ import { once } from 'node:events'
 import Fastify from 'fastify'
 import pino from 'pino'
 import { buildApp } from '../../src/app.js'
+import { AnswerCache, DEFAULT_KEPT_ANSWERS } from '../../src/http/answer-cache.js'
 import { parseServeConfig } from '../../src/config.js'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
 import { compileScenario } from '../../src/fleet/scenario-program.js'
@@ -93,7 +94,9 @@ async function startFleetsim(spec: Extract<TargetSpec, { kind: 'fleetsim' }>): P
   )
   // Discarded lines are still formatted and written (synchronously, as to stdout), to /dev/null.
   const logger = createLogger(config.logLevel, spec.discardLogs === true ? { destination: pino.destination('/dev/null') } : {})
-  const { handler } = await buildApp({ fleet, ca: { ...CA, fingerprint: spec.caFingerprint }, logger }, config)
+  // The cache buildApp would make, held here to count the answers sent from it (cpu-stop).
+  keptAnswers = new AnswerCache(fleet, DEFAULT_KEPT_ANSWERS, config.keptAnswersMaxBytes)
+  const { handler } = await buildApp({ fleet, ca: { ...CA, fingerprint: spec.caFingerprint }, logger, answers: keptAnswers }, config)
   return { handler, fleet, buildMs }
 }
 
@@ -186,15 +189,23 @@ new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) gcMs += entry.duration
 }).observe({ entryTypes: ['gc'] })
 
-let cpuMark = { cpu: process.cpuUsage(), at: performance.now(), gcMs: 0 }
+/** fleetsim's kept answers (src/http/answer-cache.ts); none in a bare target */
+let keptAnswers: AnswerCache | undefined
+
+let cpuMark = { cpu: process.cpuUsage(), at: performance.now(), gcMs: 0, kept: 0 }
 
 async function handle(fleet: FleetEngine | undefined, sampler: ReturnType<typeof rssSampler>, command: Command): Promise<unknown> {
   if (command.op === 'sample-start') return sampler.start(command.everyMs), null
   if (command.op === 'sample-stop') return sampler.stop()
-  if (command.op === 'cpu-start') return (cpuMark = { cpu: process.cpuUsage(), at: performance.now(), gcMs }), null
+  if (command.op === 'cpu-start') return (cpuMark = { cpu: process.cpuUsage(), at: performance.now(), gcMs, kept: keptAnswers?.hits ?? 0 }), null
   if (command.op === 'cpu-stop') {
     const used = process.cpuUsage(cpuMark.cpu)
-    return { cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - cpuMark.at, gcMs: gcMs - cpuMark.gcMs } satisfies CommandResults['cpu-stop']
+    return {
+      cpuMs: (used.user + used.system) / 1000,
+      wallMs: performance.now() - cpuMark.at,
+      gcMs: gcMs - cpuMark.gcMs,
+      ...(keptAnswers === undefined ? {} : { keptAnswers: keptAnswers.hits - cpuMark.kept })
+    } satisfies CommandResults['cpu-stop']
   }
   if (fleet === undefined) throw new Error(`${command.op} needs a fleetsim target`)
   const states = (state: string | undefined) => (state === undefined ? undefined : new Set([state as AgentStateName]))

@@ -23,10 +23,15 @@ import { SharedList, type StatedChunks } from './shared-list.js'
 
 /** A kept answer: its text, the same as UTF-8 bytes, and the request path and query it answers. */
 export interface KeptAnswer {
-  text: string
+  readonly text: string
   /** what the fast path writes, encoded when first sent again, so no answer is encoded per request */
   readonly body: Buffer
   url: string
+  /**
+   * Its length, in characters of its text, or in bytes for one made as bytes (ListAnswer): what
+   * the cache charges it (twice: the text and the bytes).
+   */
+  readonly size: number
   /** the fast path's journal facts for the requests it sent this to (see fast-path.ts) */
   journalFacts?: SharedFacts
 }
@@ -56,6 +61,35 @@ export class Answer implements KeptAnswer {
     this.length ??= Buffer.byteLength(this.text)
     return this.length
   }
+
+  get size(): number {
+    return this.text.length
+  }
+}
+
+/**
+ * A list kept as the bytes it was streamed as (routes/agentinfo.ts): a list is made as bytes
+ * (list-bytes.ts), and kept once made if the fleet held still meanwhile. It is sent again as
+ * those bytes; its text is decoded only if something asks for it (the journal's facts of the
+ * list are noted as it is written, journal/answer.ts statedBytes).
+ */
+export class ListAnswer implements KeptAnswer {
+  private decoded: string | undefined
+  journalFacts?: SharedFacts
+
+  constructor(
+    readonly body: Buffer,
+    readonly url: string
+  ) {}
+
+  get text(): string {
+    this.decoded ??= this.body.toString()
+    return this.decoded
+  }
+
+  get size(): number {
+    return this.body.length
+  }
 }
 
 /** What the stamps were before the answer was built. */
@@ -80,7 +114,8 @@ interface Entry {
 export const MAX_KEPT_AGENTS = 16
 /**
  * Lists of more agents than this are not kept: a kept list is checked with a pass over every
- * agent's revision, and it is made whole before it is sent (routes/agentinfo.ts).
+ * agent's revision, and it is held whole until every request for it has it sent, kept or not
+ * (SharedList, routes/agentinfo.ts).
  */
 export const MAX_KEPT_LIST_AGENTS = 20_000
 /**
@@ -101,12 +136,12 @@ function requestKey(url: string, format: Format, encrypted: boolean, host: strin
 }
 
 /**
- * Lists made in a row while the fleet held still before lists are made whole to be kept again
- * (listsWorthKeeping). One was enough, but at speed 600, as lists got faster to make, one now
- * and then fell between two step rounds, and the list after it was made as text and kept, at more
- * CPU than a streamed one, only to be stale by the next request (bench/README.md, "Lists kept
- * again after two made while the fleet held still"). At speed 1 a round comes once a second and
- * nearly every list holds still; a round that hits one costs two streamed lists, not one.
+ * Lists made in a row while the fleet held still before short lists (routes/agentinfo.ts) are
+ * made whole to be kept again (listsWorthKeeping). One was enough, but at speed 600, as lists got
+ * faster to make, one now and then fell between two step rounds, and the list after it was made
+ * as text and kept, at more CPU than one sent as it is written, only to be stale by the next
+ * request (bench/README.md, "Lists kept again after two made while the fleet held still"). At
+ * speed 1 a round comes once a second and nearly every list holds still.
  */
 const STILL_LISTS = 2
 
@@ -189,13 +224,12 @@ export class AnswerCache {
   }
 
   /**
-   * Whether a list is worth making whole to keep: the fleet held still while each of the last
-   * STILL_LISTS lists was made. A list is sent again only if no agent moved since it was made;
-   * with the clock at speed 600 the fleet steps every few tens of milliseconds, while a list of
-   * 10,000 agents is made, so hardly any is kept, and making it whole only delays its first byte
-   * and keeps all of it alive until it is sent. Such lists stream, and each streamed list says
-   * again whether the fleet held still (listMade), so the lists are made whole again once the
-   * clock slows or pauses.
+   * Whether a short list (routes/agentinfo.ts; a long one streams and is kept as its bytes) is
+   * worth making whole to keep: the fleet held still while each of the last STILL_LISTS lists
+   * was made. A list is sent again only if no agent moved since it was made; with the clock at
+   * speed 600 the fleet steps every few tens of milliseconds, and making a list whole to keep
+   * costs more than writing it as it is sent. Every list made says again whether the fleet held
+   * still (listMade), so lists are made whole again once the clock slows or pauses.
    */
   get listsWorthKeeping(): boolean {
     return this.stillLists >= STILL_LISTS
@@ -209,9 +243,9 @@ export class AnswerCache {
   }
 
   /** Keeps the answer if the stamps are still what they were before it was built. */
-  keep(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp, answer: string | Answer): void {
+  keep(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp, answer: string | KeptAnswer): void {
     const kept = typeof answer === 'string' ? new Answer(answer, url) : answer
-    const charge = 2 * kept.text.length
+    const charge = 2 * kept.size
     if (charge > this.maxBytes || !this.unchanged(stamp)) return
     const entries = this.byUrl.get(url)
     const same = entries === undefined ? -1 : entries.findIndex((e) => e.format === format && e.encrypted === encrypted && e.host === host)
@@ -267,7 +301,8 @@ export class AnswerCache {
   /**
    * A body that streams the list `source` makes, made once for every request that comes while it
    * is being made (SharedList): what shared() does for lists made whole, for lists that stream.
-   * `made` is called once the list is made to its end; `response` is where the body goes (the
+   * `made` is called once the list is made to its end, with its chunks (theirs to read during
+   * the call only: their memory is written over after); `response` is where the body goes (the
    * list's memory is recycled once every such response has finished). Also the states the list
    * showed, for the journal (request.streamedStates).
    */
@@ -278,7 +313,7 @@ export class AnswerCache {
     host: string | undefined,
     response: ServerResponse,
     source: () => StatedChunks,
-    made: () => void
+    made: (chunks: readonly Buffer[]) => void
   ): { body: Readable; states: () => readonly string[] } {
     const key = requestKey(url, format, encrypted, host)
     const under = this.streaming.get(key)
@@ -287,10 +322,10 @@ export class AnswerCache {
     return { body: list.reader(response), states: () => list.states }
   }
 
-  private startList(key: string, source: StatedChunks, made: () => void): SharedList {
-    const list = new SharedList(source, (whole) => {
+  private startList(key: string, source: StatedChunks, made: (chunks: readonly Buffer[]) => void): SharedList {
+    const list = new SharedList(source, (chunks) => {
       if (this.streaming.get(key) === list) this.streaming.delete(key)
-      if (whole) made()
+      if (chunks !== undefined) made(chunks)
     })
     this.streaming.set(key, list)
     return list
@@ -327,7 +362,7 @@ export class AnswerCache {
   private remove(url: string, entries: Entry[], k: number): void {
     const [gone] = entries.splice(k, 1)
     this.count--
-    this.bytes -= 2 * gone.answer.text.length
+    this.bytes -= 2 * gone.answer.size
     if (entries.length === 0) this.byUrl.delete(url)
   }
 
@@ -337,7 +372,7 @@ export class AnswerCache {
     if (oldest === undefined) return
     this.byUrl.delete(oldest[0])
     this.count -= oldest[1].length
-    for (const entry of oldest[1]) this.bytes -= 2 * entry.answer.text.length
+    for (const entry of oldest[1]) this.bytes -= 2 * entry.answer.size
   }
 
   private unchanged(stamp: AnswerStamp): boolean {

@@ -18,7 +18,7 @@ import { keptFacts, type AnswerFacts } from '../journal/answer.js'
 import { callKey } from '../journal/call-key.js'
 import { HEADER_CAP, URL_CAP, itemsCharge, keptViolations, requestCharge } from '../journal/journal-bounds.js'
 import { SharedFacts, type Journal, type JournalEntry, type JournalViolation, type KeptBody, type OwnNumbers, type OwnText, type Truncated } from '../journal/journal.js'
-import { answerAsKept, bodyCharge, keepText, KEPT_BODY_BYTES } from '../journal/kept-body.js'
+import { answerAsKept, bodyCharge, keepBytes, keepText, KEPT_BODY_BYTES } from '../journal/kept-body.js'
 import { LAZY_ANSWER_CHARS, entryOf, factsFrom, keptRaw, type AnsweredRequest, type RawFacts } from '../journal/recorder.js'
 import { checkRequest } from '../journal/rules.js'
 import type { Format } from '../protocol/negotiation.js'
@@ -91,7 +91,9 @@ class FastPathAnswer extends SharedFacts {
       (accept?.length ?? 0) +
       (contentType?.length ?? 0) +
       (this.whole === undefined ? 0 : itemsCharge(this.whole.violations))
-    this.responseBody = bodyBytes > 0 ? answerAsKept(keepText(kept.text, bodyBytes, answerBytes), kept.url, undefined) : undefined
+    // A large answer's beginning is read from its bytes: a list kept as bytes has its text decoded only if asked for (ListAnswer).
+    const head = bodyBytes === 0 ? undefined : this.text === undefined ? keepBytes(kept.body, bodyBytes, answerBytes) : keepText(kept.text, bodyBytes, answerBytes)
+    this.responseBody = head === undefined ? undefined : answerAsKept(head, kept.url, undefined)
     // Each built entry is charged the answer's beginning: built entries keep it after these
     // facts are released with their last holder.
     this.entryBytes = requestCharge(raw.url, raw.accept, raw.contentType) + bodyCharge(this.responseBody)
@@ -112,8 +114,8 @@ function keptAnswerFacts(kept: KeptAnswer, answerBytes: number, format: Format, 
   const known = kept.journalFacts
   if (known instanceof FastPathAnswer && known.accept === accept && known.contentType === contentType && known.format === format) return known
   // As the recorder does: a large answer is read now rather than kept until the entry is.
-  const small = kept.text.length <= LAZY_ANSWER_CHARS
-  const shared = new FastPathAnswer(kept, answerBytes, format, accept, contentType, small ? undefined : keptFacts(kept.body, OPERATION, format, kept.text), bodyBytes)
+  const small = kept.size <= LAZY_ANSWER_CHARS
+  const shared = new FastPathAnswer(kept, answerBytes, format, accept, contentType, small ? undefined : keptFacts(kept, OPERATION, format), bodyBytes)
   kept.journalFacts = shared
   return shared
 }

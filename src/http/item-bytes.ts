@@ -5,8 +5,8 @@
  * figures are written as ASCII between. test/http/item-bytes.test.ts holds the two writers
  * together over every record shape, JSON and XML, with and without modules.
  *
- * A list streams as the fleet moves faster than lists are made (AnswerCache.listsWorthKeeping)
- * or is longer than what is kept: what an item costs here is what a streamed list costs. Up to
+ * Every list of more than 1,000 agents streams, and is kept as its bytes while the fleet holds
+ * still (routes/agentinfo.ts): what an item costs here is what such a list costs. Up to
  * 20,000 agents, an item without modules is kept as its bytes and copied into the next list
  * while its agent holds (writeAgentItemBytes, keeping 'item').
  */

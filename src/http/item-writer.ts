@@ -114,7 +114,7 @@ export function writeItem(format: Format, view: AgentView, base: LinkBase, fragm
  *   agent has not changed and the manager has not polled it since): as text here, as bytes when
  *   a list that streams writes it (writeAgentItemBytes in item-bytes.ts);
  * - `identity`: the identity text and the fragment only, for items that will be stale before
- *   they are asked for again (lists while the fleet moves faster than they are made,
+ *   they are asked for again (short lists while the fleet moves faster than they are made,
  *   AnswerCache.listsWorthKeeping): keeping them as text costs a copy and a GC promotion each
  *   (as bytes, in pages outside the heap, a copy and no GC; a list that streams keeps them so). An item
  *   kept earlier is still sent while it holds (a check of a few numbers): at speed 1 a list

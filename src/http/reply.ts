@@ -42,7 +42,7 @@ export function renderEnvelope(request: FastifyRequest, reply: FastifyReply, bod
  * (keptFacts), as the fast path's journal does.
  */
 export function sendKept(request: FastifyRequest, reply: FastifyReply, kept: { readonly text: string; readonly body: Buffer }): FastifyReply {
-  keptFacts(kept.body, request.operation, request.format, kept.text)
+  keptFacts(kept, request.operation, request.format)
   return sendAnswer(request, reply, kept.body)
 }
 
@@ -244,8 +244,9 @@ export function sendChunks(request: FastifyRequest, reply: FastifyReply, source:
 
 /**
  * A whole answer from items written as text, made over several turns of the event loop (a
- * turn per STREAM_CHUNK_CHARS), so other requests are served while a long list is made. For
- * the lists that are kept (answer-cache.ts): made whole, without a client to wait for.
+ * turn per STREAM_CHUNK_CHARS), so other requests are served while it is made (a list of 1,000
+ * agents with modules is megabytes). For the short lists that are kept (routes/agentinfo.ts):
+ * made whole, without a client to wait for.
  */
 export async function itemsAnswerInTurns(format: Format, servicename: string, items: Iterable<string>, links: Link[]): Promise<string> {
   const parts = textParts(textEnvelope(format, servicename, links), items)

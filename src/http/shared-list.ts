@@ -1,9 +1,9 @@
 /**
  * A streamed list made once for every request for it that comes while it is being made, as
- * AnswerCache.shared makes a list made whole once for such requests (request collapsing). The
- * lists that stream this way are those that would be made whole and kept if the fleet held still
- * (routes/agentinfo.ts): with the clock at speed 600 none is ever kept, and two dashboards polling
- * the same list at the same moment would otherwise each have it made.
+ * AnswerCache.shared makes a short list made whole once for such requests (request collapsing):
+ * the lists of more than 1,000 agents that may be kept (routes/agentinfo.ts). Two dashboards
+ * polling the same list at the same moment would otherwise each have it made. Once made, the
+ * list is kept as its chunks joined if the fleet held still meanwhile (onEnd).
  *
  * The list is made a chunk of about SHARED_CHUNK_BYTES per turn of the event loop (ListBytes);
  * every request reads the chunks from the first at its own pace (a Readable each, with
@@ -55,11 +55,12 @@ export class SharedList {
 
   /**
    * `source`: the list, a chunk at a time; `onEnd`: called once, when its last chunk is made
-   * (`made` true), or when it stopped because every request went away or making it failed.
+   * (with every chunk, to read during the call only: their memory may be recycled after), or
+   * when it stopped because every request went away or making it failed (undefined).
    */
   constructor(
     private readonly source: StatedChunks,
-    private readonly onEnd: (made: boolean) => void
+    private readonly onEnd: (chunks: readonly Buffer[] | undefined) => void
   ) {
     setImmediate(() => this.makeChunk())
   }
@@ -120,7 +121,7 @@ export class SharedList {
     if (this.readers.size === 0 && !this.made && !this.stopped) {
       this.stopped = true
       this.source.stop()
-      this.onEnd(false)
+      this.onEnd(undefined)
     }
   }
 
@@ -133,7 +134,7 @@ export class SharedList {
       this.stopped = true
       this.failure = error as Error
       for (const reader of this.readers) reader.destroy(this.failure)
-      this.onEnd(false)
+      this.onEnd(undefined)
       return
     }
     const { chunk, last } = taken
@@ -145,7 +146,7 @@ export class SharedList {
       this.feed(reader)
     }
     if (!last) return void setImmediate(() => this.makeChunk())
-    this.onEnd(true)
+    this.onEnd(this.chunks)
     // Every response may have finished already (one fastify ended without reading its body).
     this.recycleIfSent()
   }

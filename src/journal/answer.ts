@@ -24,17 +24,26 @@ const ERROR_XML = /<errors><status>0<\/status><message>([^<]*)<\/message><\/erro
 const factsOfBytes = new WeakMap<Uint8Array, AnswerFacts>()
 
 /**
- * The facts of a 200 answer kept as `bytes` (its text `text`), read from the text the first time
- * they are asked for and kept with the bytes after: the route (sendKept) and the fast path
- * (fast-path-journal.ts) send a kept answer again, and both ask here.
+ * The facts of a 200 answer kept as bytes (`kept.body`), read from its text the first time they
+ * are asked for and kept with the bytes after: the route (sendKept) and the fast path
+ * (fast-path-journal.ts) send a kept answer again, and both ask here. An answer kept as it was
+ * streamed has its facts noted as it was written (statedBytes), and its text is not read.
  */
-export function keptFacts(bytes: Uint8Array, operation: string, format: 'json' | 'xml', text: string): AnswerFacts {
-  let facts = factsOfBytes.get(bytes)
+export function keptFacts(kept: { readonly body: Uint8Array; readonly text: string }, operation: string, format: 'json' | 'xml'): AnswerFacts {
+  let facts = factsOfBytes.get(kept.body)
   if (facts === undefined) {
-    facts = readAnswer(operation, 200, format, text)
-    factsOfBytes.set(bytes, facts)
+    facts = readAnswer(operation, 200, format, kept.text)
+    factsOfBytes.set(kept.body, facts)
   }
   return facts
+}
+
+/**
+ * Notes the agent states a 200 answer of `bytes` shows, known as it was written (a list written
+ * as bytes notes them, list-bytes.ts): keptFacts then has them without reading its text.
+ */
+export function statedBytes(bytes: Uint8Array, states: readonly string[]): void {
+  factsOfBytes.set(bytes, { errorCodes: [], partial: [], states: [...states] })
 }
 
 /** The facts keptFacts read for these bytes, if it did. */

@@ -26,6 +26,15 @@ describe('the list load benchmark', () => {
     expect(bytes.xml).toBeGreaterThan(bytes.json)
   })
 
+  it('counts the answers sent again from the kept answers: at speed 1 nearly all of them', { timeout: 60_000 }, async () => {
+    const { rounds } = await measureListLoad({ agents: 3000, clients: 2, format: 'json', speed: 1, seconds: 0.5, rounds: 1 })
+    const [round] = rounds
+    expect(round.failed).toBe(0)
+    // A list is made once a virtual second at most, and sent again from what was kept meanwhile.
+    expect(round.keptShare).toBeGreaterThan(0.5)
+    expect(round.keptShare).toBeLessThanOrEqual(1)
+  })
+
   it('refuses a bad option with what was wrong and the usage', { timeout: 30_000 }, async () => {
     const run = promisify(execFile)
     const failed = await run(process.execPath, ['--import', 'tsx', 'bench/list-load.ts', '--format', 'yaml']).catch((error: { code: number; stderr: string }) => error)

@@ -45,8 +45,8 @@ const turn = () => new Promise((resolve) => setImmediate(resolve))
 describe('SharedList', () => {
   it('makes the list once and gives every reader all of it, one that came late too', async () => {
     const { made, parts, whole } = counted()
-    const ends: boolean[] = []
-    const list = new SharedList(chunksOf(parts), (whole) => ends.push(whole))
+    const ends: Array<string | undefined> = []
+    const list = new SharedList(chunksOf(parts), (chunks) => ends.push(chunks && Buffer.concat(chunks).toString()))
     const first = text(list.reader())
     for (let k = 0; k < 5; k++) await turn()
     expect(made.parts).toBeGreaterThan(0)
@@ -55,14 +55,15 @@ describe('SharedList', () => {
     expect(await first).toBe(whole)
     expect(await late).toBe(whole)
     expect(made.parts).toBe(40)
-    expect(ends).toEqual([true])
+    // Its end is told with every chunk, the whole list.
+    expect(ends).toEqual([whole])
     expect(list.open).toBe(false)
   })
 
   it('stops making the list once every reader has gone', async () => {
     const { made, parts } = counted(400)
-    const ends: boolean[] = []
-    const list = new SharedList(chunksOf(parts), (whole) => ends.push(whole))
+    const ends: Array<string | undefined> = []
+    const list = new SharedList(chunksOf(parts), (chunks) => ends.push(chunks && Buffer.concat(chunks).toString()))
     const readers = [list.reader(), list.reader()]
     for (const reader of readers) reader.on('data', () => undefined)
     await turn()
@@ -73,7 +74,7 @@ describe('SharedList', () => {
     for (let k = 0; k < 5; k++) await turn()
     expect(made.stopped).toBe(true)
     expect(made.parts).toBeLessThan(400)
-    expect(ends).toEqual([false])
+    expect(ends).toEqual([undefined])
     expect(list.open).toBe(false)
   })
 
@@ -82,11 +83,11 @@ describe('SharedList', () => {
       yield 'x'.repeat(STREAM_CHUNK_CHARS)
       throw new Error('the fleet went away')
     }
-    const ends: boolean[] = []
-    const list = new SharedList(chunksOf(failing()), (whole) => ends.push(whole))
+    const ends: Array<string | undefined> = []
+    const list = new SharedList(chunksOf(failing()), (chunks) => ends.push(chunks && Buffer.concat(chunks).toString()))
     const readers = [text(list.reader()), text(list.reader())]
     for (const reader of readers) await expect(reader).rejects.toThrow('the fleet went away')
-    expect(ends).toEqual([false])
+    expect(ends).toEqual([undefined])
   })
 
   it('recycles the list once it is made and every response it was sent to has finished', async () => {

@@ -1,7 +1,7 @@
 /** What the journal reads of an answer: the agent states it shows, in the order they first appear. */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { bytesFacts, keptFacts, readAnswer } from '../../src/journal/answer.js'
+import { bytesFacts, keptFacts, readAnswer, statedBytes } from '../../src/journal/answer.js'
 import { AGENT_STATES } from '../../src/protocol/states.js'
 
 const jsonItem = (state: string) => `{"content":{"name":"a","status":"${state}","modules":[{"status":3,"module-status":"FAILED"}]},"links":[]}`
@@ -40,14 +40,26 @@ describe('readAnswer', () => {
     )
   })
 
+  it('takes the states noted as a list was written as its facts, without reading its text', () => {
+    const bytes = Buffer.from(`{"values":[${jsonItem('ONLINE')},${jsonItem('ERROR')}]}`)
+    statedBytes(bytes, ['ONLINE', 'ERROR'])
+    const unread = {
+      body: bytes,
+      get text(): string {
+        throw new Error('the text was read')
+      }
+    }
+    expect(keptFacts(unread, 'agentinfo', 'json').states).toEqual(['ONLINE', 'ERROR'])
+  })
+
   it('reads a kept answer once, for every path that sends its bytes again', () => {
     const text = `{"values":[${jsonItem('ERROR')}]}`
     const bytes = Buffer.from(text)
     expect(bytesFacts(bytes)).toBeUndefined()
-    const first = keptFacts(bytes, 'agentinfo', 'json', text)
+    const first = keptFacts({ body: bytes, text }, 'agentinfo', 'json')
     expect(first.states).toEqual(['ERROR'])
     // The same bytes again: the facts read the first time, not read anew.
-    expect(keptFacts(bytes, 'agentinfo', 'json', 'not read')).toBe(first)
+    expect(keptFacts({ body: bytes, text: 'not read' }, 'agentinfo', 'json')).toBe(first)
     expect(bytesFacts(bytes)).toBe(first)
   })
 })

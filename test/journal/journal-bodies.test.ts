@@ -3,7 +3,7 @@
  * body as sent and the answer as the client got it, their first bytes cut on a character
  * boundary with the length they had, secrets redacted, shown by GET /__admin/requests.
  */
-import { createServer, request as httpRequest, type RequestListener, type Server } from 'node:http'
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http'
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -26,6 +26,7 @@ async function lastEntry(app: Harness['app']): Promise<JournalEntry> {
 
 interface Got {
   status: number
+  headers: IncomingHttpHeaders
   body: Buffer
   error?: string
 }
@@ -35,7 +36,7 @@ async function get(port: number, path: string): Promise<Got> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path, headers: { ...AUTH, accept: 'application/json' } }, (res) => {
       const chunks: Buffer[] = []
-      const done = (error?: string) => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), ...(error === undefined ? {} : { error }) })
+      const done = (error?: string) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), ...(error === undefined ? {} : { error }) })
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
       res.on('aborted', () => done('aborted'))
       res.on('error', (error) => done(error.message))
@@ -131,7 +132,7 @@ describe('bodies in the request journal', () => {
 
 describe('the answer the journal keeps of a long or shaped answer', () => {
   it('keeps of a streamed list the beginning of its first chunk, with the bytes sent', async () => {
-    // Nothing kept, so a list of 1,500 agents streams (a kept one is made whole first).
+    // Nothing kept, so a list of 1,500 agents streams to its request alone.
     const big = await harness(1500, { keptAnswersMaxBytes: 0 })
     try {
       const response = await call(big.app, 'GET', 'agentinfo?agentwithmodules=false')
@@ -142,6 +143,25 @@ describe('the answer the journal keeps of a long or shaped answer', () => {
       expect(kept?.text).toBe(response.rawPayload.subarray(0, 4096).toString())
     } finally {
       await big.close()
+    }
+  })
+
+  it('keeps of a long list sent again as the bytes it streamed as the beginning of those bytes', async () => {
+    const h = await harness(1500)
+    const { server, port } = await listen(h.built.handler)
+    try {
+      const path = `${REST}/agentinfo?agentwithmodules=false`
+      const streamed = await get(port, path)
+      const kept = await get(port, path)
+      expect(streamed.headers['content-length']).toBeUndefined()
+      expect(kept.headers['content-length']).toBe(String(streamed.body.length))
+      expect(h.built.fastPathAnswers()).toBe(1)
+      const [fromStream, fromKept] = h.built.traffic.journal.entries()
+      expect(fromKept.responseBody).toEqual(fromStream.responseBody)
+      expect(fromKept.responseBody).toEqual({ text: kept.body.subarray(0, 4096).toString(), bytes: kept.body.length, truncated: true })
+    } finally {
+      server.close()
+      await h.close()
     }
   })
 

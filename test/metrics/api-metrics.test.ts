@@ -73,7 +73,7 @@ describe('API metrics', () => {
   })
 
   it('count the bytes of a streamed agent list as sent', async () => {
-    // Nothing kept, so the list streams (a kept one is made whole first).
+    // Nothing kept, so the list streams to its request alone.
     const { app, scrape } = await served(EAGER_ITEMS * 2, 0)
     const response = await app.inject({ url: `${REST}/agentinfo?agentwithmodules=false&agentstate=ONLINE`, headers: AUTH })
     expect(response.headers['content-length']).toBeUndefined()

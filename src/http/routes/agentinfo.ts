@@ -13,7 +13,8 @@ import { ListBytes, type WriteItem } from '../list-bytes.js'
 import { SHARED_CHUNK_BYTES } from '../shared-list.js'
 import type { SlabPool } from '../slab-pool.js'
 import type { Link } from '../schemas.js'
-import { Answer } from '../answer-cache.js'
+import { Answer, ListAnswer } from '../answer-cache.js'
+import { statedBytes } from '../../journal/answer.js'
 import type { Format } from '../../protocol/negotiation.js'
 import type { RouteKit } from '../route-kit.js'
 import { fieldsOf, nearKey, withRules, type RequestRule } from '../validation.js'
@@ -162,11 +163,12 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const expected = states === undefined ? agents : [...states].reduce((sum, state) => sum + byState[state], 0)
       const list: ListRequest = { kit, fleet, format: request.format, base, indices, withModules, expected, states }
       const items = itemTexts(list)
-      // A list of up to MAX_KEPT_LIST_AGENTS is made whole and kept, like an answer by name,
-      // while no agent has changed (a dashboard polling a list at speed 1 gets it made once a
-      // virtual second), and made once for requests that come together. A longer one streams,
-      // and so does every list while the fleet moves faster than a list is made (listsWorthKeeping).
-      // A short list is sent whole, as text.
+      // A list of up to MAX_KEPT_LIST_AGENTS is kept, like an answer by name, while no agent
+      // has changed (a dashboard polling a list at speed 1 gets it made once a virtual second),
+      // and made once for requests that come together. A long one is made as bytes and streams
+      // (list-bytes.ts), and is kept as those bytes if the fleet held still while it was made; a
+      // short one is made whole, as text, and kept while lists are worth keeping. A list longer
+      // than is kept streams to its request alone.
       const encrypted = request.protocol === 'https'
       const kept = answers.get(request.url, request.format, encrypted, request.host)
       if (kept !== undefined) return sendKept(request, reply, kept)
@@ -178,14 +180,20 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
         request.streamedStates = () => streamed.states
         return sendChunks(request, reply, streamed)
       }
-      if (!answers.listsWorthKeeping) {
-        if (expected <= EAGER_ITEMS) return sendItemTexts(request, reply, 'agentinfo', thenNote(items, () => answers.listMade(stamp)), links, expected)
+      if (expected > EAGER_ITEMS) {
         // Held whole until every request for it has it sent, so its memory can be used again (slab-pool.ts).
         const bytes = () => listBytes(list, links, { slabs: kit.slabs, chunkBytes: SHARED_CHUNK_BYTES })
-        const shared = answers.sharedList(request.url, request.format, encrypted, request.host, reply.raw, bytes, () => answers.listMade(stamp))
+        const { url, format, host } = request
+        const shared = answers.sharedList(url, format, encrypted, host, reply.raw, bytes, (chunks) => {
+          if (!answers.listMade(stamp)) return
+          const made = new ListAnswer(Buffer.concat(chunks), url)
+          statedBytes(made.body, shared.states())
+          answers.keep(url, format, encrypted, host, stamp, made)
+        })
         request.streamedStates = shared.states
         return sendAnswer(request, reply, shared.body)
       }
+      if (!answers.listsWorthKeeping) return sendItemTexts(request, reply, 'agentinfo', thenNote(items, () => answers.listMade(stamp)), links, expected)
       const answer = await answers.shared(request.url, request.format, encrypted, request.host, async () => {
         const text = await itemsAnswerInTurns(request.format, 'agentinfo', items, links)
         if (answers.listMade(stamp)) answers.keep(request.url, request.format, encrypted, request.host, stamp, text)
