@@ -59,14 +59,14 @@ function paramsText(row: LoadRow): string {
 
 function rowsTable(rows: LoadRow[]): string[] {
   const lines = [
-    '| Scenario | Fleet | Conn. | req/s | p50 ms | p97.5 ms | p99 ms | errors | timeouts | non-2xx | ratio to bare fastify | ratio to WireMock | MB/s | server CPU µs/req |',
-    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|'
+    '| Scenario | Fleet | Conn. | req/s | p50 ms | p97.5 ms | p99 ms | errors | timeouts | non-2xx | ratio to bare fastify | ratio to WireMock | MB/s | server CPU µs/req | sent kept |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|'
   ]
   for (const r of rows) {
     lines.push(
       `| ${r.name} | ${paramsText(r)} | ${r.connections} | ${num(r.requestsPerSec, 1)} | ${num(r.latencyMs.p50)} | ${num(r.latencyMs.p97_5)} | ${num(r.latencyMs.p99)} | ` +
         `${r.errors} | ${r.timeouts} | ${r.non2xx} | ${r.ratio === null ? '–' : `${(r.ratio * 100).toFixed(1)}%`} | ${r.peerRatio == null ? '–' : `${r.peerRatio.toFixed(2)} ×`} | ` +
-        `${num(r.bytesPerSec / 1e6, 1)} | ${num(r.serverCpuUsPerRequest)} |`
+        `${num(r.bytesPerSec / 1e6, 1)} | ${num(r.serverCpuUsPerRequest)} | ${r.keptShare === undefined ? '–' : `${Math.round(r.keptShare * 100)}%`} |`
     )
   }
   return lines
