@@ -262,6 +262,20 @@ export class AnswerCache {
   }
 
   /**
+   * Keeps a list made as `chunks` (SharedList) as their bytes joined (ListAnswer), if the stamps
+   * still hold and it fits the bound; returns the answer kept. The chunks are joined (a copy of
+   * the whole list) only then.
+   */
+  keepChunks(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp, chunks: readonly Buffer[]): ListAnswer | undefined {
+    let bytes = 0
+    for (const chunk of chunks) bytes += chunk.length
+    if (2 * bytes > this.maxBytes || !this.unchanged(stamp)) return undefined
+    const answer = new ListAnswer(Buffer.concat(chunks, bytes), url)
+    this.keep(url, format, encrypted, host, stamp, answer)
+    return answer
+  }
+
+  /**
    * Keeps an answer by name (keep) if its URL was asked for before and not kept then, among the
    * last `capacity` URLs seen once; else notes the URL. A poller's second request keeps its
    * answer and its third is sent it; URLs asked for once, or again only after more new URLs than

@@ -208,6 +208,21 @@ describe('AnswerCache, lists', () => {
     expect(cache.keptBytes).toBe(0)
   })
 
+  it('keeps a list made as chunks as their bytes joined, not when it does not fit or the fleet moved', () => {
+    const fleet = stamps()
+    const cache = new AnswerCache(fleet, 100, 40)
+    const chunks = [Buffer.from('{"values":['), Buffer.from('1,2'), Buffer.from(']}')]
+    const kept = cache.keepChunks(...at('list'), cache.stampList(3)!, chunks)
+    expect(cache.get(...at('list'))?.body.toString()).toBe('{"values":[1,2]}')
+    expect(kept?.body.toString()).toBe('{"values":[1,2]}')
+    // 21 bytes, charged 42: past the bound of 40.
+    expect(cache.keepChunks(...at('long'), cache.stampList(3)!, [...chunks, Buffer.from('12345')])).toBeUndefined()
+    const stamp = cache.stampList(3)!
+    fleet.agentRevs[0] += 2
+    expect(cache.keepChunks(...at('moved'), stamp, chunks)).toBeUndefined()
+    expect(cache.size).toBe(1)
+  })
+
   it('keeps no list read during a write, changed while it was made, or of too many agents', () => {
     const fleet = stamps()
     const cache = new AnswerCache(fleet)

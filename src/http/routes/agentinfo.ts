@@ -13,7 +13,7 @@ import { ListBytes, type WriteItem } from '../list-bytes.js'
 import { SHARED_CHUNK_BYTES } from '../shared-list.js'
 import type { SlabPool } from '../slab-pool.js'
 import type { Link } from '../schemas.js'
-import { Answer, ListAnswer } from '../answer-cache.js'
+import { Answer } from '../answer-cache.js'
 import { statedBytes } from '../../journal/answer.js'
 import type { Format } from '../../protocol/negotiation.js'
 import type { RouteKit } from '../route-kit.js'
@@ -186,9 +186,8 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
         const { url, format, host } = request
         const shared = answers.sharedList(url, format, encrypted, host, reply.raw, bytes, (chunks) => {
           if (!answers.listMade(stamp)) return
-          const made = new ListAnswer(Buffer.concat(chunks), url)
-          statedBytes(made.body, shared.states())
-          answers.keep(url, format, encrypted, host, stamp, made)
+          const kept = answers.keepChunks(url, format, encrypted, host, stamp, chunks)
+          if (kept !== undefined) statedBytes(kept.body, shared.states())
         })
         request.streamedStates = shared.states
         return sendAnswer(request, reply, shared.body)
