@@ -1,7 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createServer, get as httpGet } from 'node:http'
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Answer, AnswerCache, ListAnswer, MAX_KEPT_AGENTS, MAX_KEPT_LIST_AGENTS, MAX_VARIANTS } from '../../src/http/answer-cache.js'
 import { SlabPool } from '../../src/http/slab-pool.js'
-import { AUTH, call, harness, type Harness } from './helpers.js'
+import { AUTH, REST, call, harness, type Harness } from './helpers.js'
 
 /** A fleet whose stamps the test moves by hand. */
 function stamps(agents = 4) {
@@ -432,5 +435,42 @@ describe('agentinfo lists from kept answers', () => {
     const after = (await call(h.app, 'GET', path)).json()
     expect(after.values.length).toBe(first.values.length - 1)
     expect(after.values.map((v: { content: { uuid: string } }) => v.content.uuid)).not.toContain(leaving.uuid)
+  })
+})
+
+describe('a list too long for --kept-answers-max-bytes', () => {
+  it('streams, and its chunks are not joined to be thrown away', async () => {
+    // A list of 1,500 agents is about 1.3 MB of JSON, charged twice: more than 1 MB holds.
+    const h = await harness(1500, { keptAnswersMaxBytes: 1_000_000 })
+    const server = createServer(h.built.handler).listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    // Over a socket, read without joining it here: a join of the list's length is the server's.
+    // (the lengths when it is called: a list's array of chunks is emptied once they are sent)
+    const concat = Buffer.concat.bind(Buffer)
+    const joined: number[] = []
+    const joins = vi.spyOn(Buffer, 'concat').mockImplementation((list, length) => {
+      joined.push(list.reduce((bytes, chunk) => bytes + chunk.length, 0))
+      return concat(list, length)
+    })
+    try {
+      const { port } = server.address() as AddressInfo
+      const read = () =>
+        new Promise<{ bytes: number; length: string | undefined }>((resolve, reject) => {
+          httpGet({ host: '127.0.0.1', port, path: `${REST}/agentinfo?agentwithmodules=false`, headers: { ...AUTH, accept: 'application/json' } }, (res) => {
+            let bytes = 0
+            res.on('data', (chunk: Buffer) => (bytes += chunk.length))
+            res.on('end', () => resolve({ bytes, length: res.headers['content-length'] }))
+          }).on('error', reject)
+        })
+      const first = await read()
+      const again = await read()
+      expect(first.bytes).toBeGreaterThan(1_000_000)
+      expect([first.length, again.length]).toEqual([undefined, undefined])
+      expect(joined.filter((bytes) => bytes > 500_000)).toEqual([])
+    } finally {
+      joins.mockRestore()
+      server.close()
+      await h.close()
+    }
   })
 })
