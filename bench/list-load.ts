@@ -8,8 +8,9 @@
  * Each round, `--clients` kept-alive connections (bench/lib/list-client.ts, forked) ask for
  * agentinfo?agentstate=ONLINE for `--seconds`, each as soon as its last answer was read to its
  * end; a round before them warms up and is not counted. Reports, per round, the answers a second,
- * the server's CPU per answer (its whole process: the step workers included) and the share of
- * answers sent again from the kept answers, as a list made between two step rounds is. No bare
+ * the server's CPU per answer (its whole process: the step workers included), the share of
+ * answers sent again from the kept answers (as a list made between two step rounds is) and the
+ * share given a list another request was making (SharedList). No bare
  * server and no targets: figures to compare commits by, with the client in a process of its
  * own where `npm run bench` reads large answers in its own process (bench/README.md, "Items of
  * a streamed list kept as bytes").
@@ -41,6 +42,8 @@ export interface ListLoadRound {
   bytesPerAnswer: number
   /** of the answers, the share sent again from the kept answers rather than made (src/http/answer-cache.ts) */
   keptShare: number
+  /** of the answers, the share given a list another request was making (AnswerCache.joins) */
+  joinedShare: number
   failed: number
 }
 
@@ -69,6 +72,7 @@ async function round(target: Target, options: ListLoadOptions): Promise<ListLoad
     serverCpuMsPerAnswer: Number(per(cpu.cpuMs).toFixed(1)),
     bytesPerAnswer: Math.round(per(result.bytes)),
     keptShare: Number(per(cpu.keptAnswers ?? 0).toFixed(3)),
+    joinedShare: Number(per(cpu.joinedAnswers ?? 0).toFixed(3)),
     failed: result.failed
   }
 }
@@ -136,10 +140,11 @@ async function main(): Promise<number> {
   process.stdout.write(
     [
       `ONLINE of ${load.agents} agents, ${load.format.toUpperCase()}, speed ${load.speed}, ${load.clients} clients in a process of their own, rounds of ${load.seconds} s:`,
-      '| round | answers a second | server CPU per answer | sent kept | bytes an answer | failed |',
-      '|--:|--:|--:|--:|--:|--:|',
+      '| round | answers a second | server CPU per answer | sent kept | joined a list being made | bytes an answer | failed |',
+      '|--:|--:|--:|--:|--:|--:|--:|',
       ...measured.rounds.map(
-        (r, k) => `| ${k + 1} | ${r.answersPerSecond} | ${r.serverCpuMsPerAnswer} ms | ${Math.round(r.keptShare * 100)}% | ${r.bytesPerAnswer} | ${r.failed} |`
+        (r, k) =>
+          `| ${k + 1} | ${r.answersPerSecond} | ${r.serverCpuMsPerAnswer} ms | ${Math.round(r.keptShare * 100)}% | ${Math.round(r.joinedShare * 100)}% | ${r.bytesPerAnswer} | ${r.failed} |`
       ),
       `results: ${file}`,
       ''

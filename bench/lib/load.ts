@@ -43,12 +43,15 @@ export interface LoadSpec {
 
 const round = (value: number, digits = 2) => Number(value.toFixed(digits))
 
-/** A fleetsim row's share of answers sent from its kept answers (LoadRow.keptShare), when the server counted them. */
-function keptShare(cpu: { keptAnswers?: number } | undefined, answers: number): { keptShare?: number } {
-  return cpu?.keptAnswers === undefined || answers === 0 ? {} : { keptShare: round(Math.min(1, cpu.keptAnswers / answers), 3) }
+/** A fleetsim row's shares of answers sent kept and joined (LoadRow.keptShare, joinedShare), when the server counted them. */
+function keptShare(cpu: { keptAnswers?: number; joinedAnswers?: number } | undefined, answers: number): { keptShare?: number; joinedShare?: number } {
+  if (cpu?.keptAnswers === undefined || answers === 0) return {}
+  const share = (n: number) => round(Math.min(1, n / answers), 3)
+  return { keptShare: share(cpu.keptAnswers), joinedShare: share(cpu.joinedAnswers ?? 0) }
 }
 
-const keptNote = (row: LoadRow) => (row.keptShare === undefined ? '' : `, ${Math.round(row.keptShare * 100)}% sent kept`)
+const keptNote = (row: LoadRow) =>
+  row.keptShare === undefined ? '' : `, ${Math.round(row.keptShare * 100)}% sent kept, ${Math.round((row.joinedShare ?? 0) * 100)}% joined a list being made`
 
 export async function runLoad(spec: LoadSpec, progress: (line: string) => void): Promise<LoadRow> {
   if (spec.large === true) return largeAnswerLoad(spec, progress)

@@ -127,8 +127,11 @@ export interface CommandResults {
   stats: FleetStatsReply
   'cpu-start': null
   /** gcMs: the GC pauses among cpuMs (PerformanceObserver 'gc' entries) */
-  /** keptAnswers: a fleetsim target's answers sent from its kept answers (AnswerCache.hits) meanwhile */
-  'cpu-stop': { cpuMs: number; wallMs: number; gcMs: number; keptAnswers?: number }
+  /**
+   * A fleetsim target's answers meanwhile: keptAnswers sent from its kept answers
+   * (AnswerCache.hits), joinedAnswers given a list another request was making (AnswerCache.joins)
+   */
+  'cpu-stop': { cpuMs: number; wallMs: number; gcMs: number; keptAnswers?: number; joinedAnswers?: number }
 }
 
 export interface Request {

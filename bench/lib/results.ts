@@ -38,6 +38,8 @@ export interface LoadRow {
    * rather than made for the request (absent in results before 2026-11-25)
    */
   keptShare?: number
+  /** fleetsim's: of its answers, the share given a list another request was making (absent before 2026-11-25) */
+  joinedShare?: number
   ratio: number | null
   /** name of the bare fastify row the ratio is taken against */
   baseline: string | null

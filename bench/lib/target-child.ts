@@ -95,8 +95,8 @@ async function startFleetsim(spec: Extract<TargetSpec, { kind: 'fleetsim' }>): P
   // Discarded lines are still formatted and written (synchronously, as to stdout), to /dev/null.
   const logger = createLogger(config.logLevel, spec.discardLogs === true ? { destination: pino.destination('/dev/null') } : {})
   // The cache buildApp would make, held here to count the answers sent from it (cpu-stop).
-  keptAnswers = new AnswerCache(fleet, DEFAULT_KEPT_ANSWERS, config.keptAnswersMaxBytes)
-  const { handler } = await buildApp({ fleet, ca: { ...CA, fingerprint: spec.caFingerprint }, logger, answers: keptAnswers }, config)
+  answerCache = new AnswerCache(fleet, DEFAULT_KEPT_ANSWERS, config.keptAnswersMaxBytes)
+  const { handler } = await buildApp({ fleet, ca: { ...CA, fingerprint: spec.caFingerprint }, logger, answers: answerCache }, config)
   return { handler, fleet, buildMs }
 }
 
@@ -189,22 +189,25 @@ new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) gcMs += entry.duration
 }).observe({ entryTypes: ['gc'] })
 
-/** fleetsim's kept answers (src/http/answer-cache.ts); none in a bare target */
-let keptAnswers: AnswerCache | undefined
+/** fleetsim's kept answers (src/http/answer-cache.ts), to count what they answered; none in a bare target */
+let answerCache: AnswerCache | undefined
 
-let cpuMark = { cpu: process.cpuUsage(), at: performance.now(), gcMs: 0, kept: 0 }
+let cpuMark = { cpu: process.cpuUsage(), at: performance.now(), gcMs: 0, kept: 0, joined: 0 }
 
 async function handle(fleet: FleetEngine | undefined, sampler: ReturnType<typeof rssSampler>, command: Command): Promise<unknown> {
   if (command.op === 'sample-start') return sampler.start(command.everyMs), null
   if (command.op === 'sample-stop') return sampler.stop()
-  if (command.op === 'cpu-start') return (cpuMark = { cpu: process.cpuUsage(), at: performance.now(), gcMs, kept: keptAnswers?.hits ?? 0 }), null
+  if (command.op === 'cpu-start') {
+    cpuMark = { cpu: process.cpuUsage(), at: performance.now(), gcMs, kept: answerCache?.hits ?? 0, joined: answerCache?.joins ?? 0 }
+    return null
+  }
   if (command.op === 'cpu-stop') {
     const used = process.cpuUsage(cpuMark.cpu)
     return {
       cpuMs: (used.user + used.system) / 1000,
       wallMs: performance.now() - cpuMark.at,
       gcMs: gcMs - cpuMark.gcMs,
-      ...(keptAnswers === undefined ? {} : { keptAnswers: keptAnswers.hits - cpuMark.kept })
+      ...(answerCache === undefined ? {} : { keptAnswers: answerCache.hits - cpuMark.kept, joinedAnswers: answerCache.joins - cpuMark.joined })
     } satisfies CommandResults['cpu-stop']
   }
   if (fleet === undefined) throw new Error(`${command.op} needs a fleetsim target`)

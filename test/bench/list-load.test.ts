@@ -33,6 +33,9 @@ describe('the list load benchmark', () => {
     // A list is made once a virtual second at most, and sent again from what was kept meanwhile.
     expect(round.keptShare).toBeGreaterThan(0.5)
     expect(round.keptShare).toBeLessThanOrEqual(1)
+    // An answer sent kept was not made, nor joined to one being made.
+    expect(round.joinedShare).toBeGreaterThanOrEqual(0)
+    expect(round.keptShare + round.joinedShare).toBeLessThanOrEqual(1)
   })
 
   it('refuses a bad option with what was wrong and the usage', { timeout: 30_000 }, async () => {
