@@ -44,7 +44,7 @@ export interface LoadSpec {
 const round = (value: number, digits = 2) => Number(value.toFixed(digits))
 
 /** A fleetsim row's shares of answers sent kept and joined (LoadRow.keptShare, joinedShare), when the server counted them. */
-function keptShare(cpu: { keptAnswers?: number; joinedAnswers?: number } | undefined, answers: number): { keptShare?: number; joinedShare?: number } {
+function answerShares(cpu: { keptAnswers?: number; joinedAnswers?: number } | undefined, answers: number): { keptShare?: number; joinedShare?: number } {
   if (cpu?.keptAnswers === undefined || answers === 0) return {}
   const share = (n: number) => round(Math.min(1, n / answers), 3)
   return { keptShare: share(cpu.keptAnswers), joinedShare: share(cpu.joinedAnswers ?? 0) }
@@ -107,7 +107,7 @@ export async function runLoad(spec: LoadSpec, progress: (line: string) => void):
     serverCpuUsPerRequest: cpu === undefined || result.requests.total === 0 ? null : Math.round((cpu.cpuMs * 1000) / result.requests.total),
     serverCores: cpu === undefined ? null : round(cpu.cpuMs / cpu.wallMs),
     serverGcUsPerRequest: cpu === undefined || result.requests.total === 0 ? null : round((cpu.gcMs * 1000) / result.requests.total, 1),
-    ...keptShare(cpu, result.requests.total),
+    ...answerShares(cpu, result.requests.total),
     ratio: null,
     baseline: null
   }
@@ -237,7 +237,7 @@ async function largeAnswerLoad(spec: LoadSpec, progress: (line: string) => void)
     serverCpuUsPerRequest: cpu === undefined || times.length === 0 ? null : Math.round((cpu.cpuMs * 1000) / times.length),
     serverCores: cpu === undefined ? null : round(cpu.cpuMs / cpu.wallMs),
     serverGcUsPerRequest: cpu === undefined || times.length === 0 ? null : round((cpu.gcMs * 1000) / times.length, 1),
-    ...keptShare(cpu, times.length),
+    ...answerShares(cpu, times.length),
     ratio: null,
     baseline: null
   }

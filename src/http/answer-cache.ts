@@ -245,8 +245,31 @@ export class AnswerCache {
   /** Keeps the answer if the stamps are still what they were before it was built. */
   keep(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp, answer: string | KeptAnswer): void {
     const kept = typeof answer === 'string' ? new Answer(answer, url) : answer
+    if (this.keeps(kept.size, stamp)) this.store(url, format, encrypted, host, stamp, kept)
+  }
+
+  /**
+   * Keeps a list made as `chunks` (SharedList) as their bytes joined (ListAnswer), if the stamps
+   * still hold and it fits the bound; returns the answer kept. The chunks are joined (a copy of
+   * the whole list) only then.
+   */
+  keepChunks(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp, chunks: readonly Buffer[]): ListAnswer | undefined {
+    let bytes = 0
+    for (const chunk of chunks) bytes += chunk.length
+    if (!this.keeps(bytes, stamp)) return undefined
+    const answer = new ListAnswer(Buffer.concat(chunks, bytes), url)
+    this.store(url, format, encrypted, host, stamp, answer)
+    return answer
+  }
+
+  /** An answer of this size (KeptAnswer.size) made under `stamp` may be kept: it fits the bound, charged twice, and nothing moved since. */
+  private keeps(size: number, stamp: AnswerStamp): boolean {
+    return 2 * size <= this.maxBytes && this.unchanged(stamp)
+  }
+
+  /** Adds the answer, making room for it: the same variant, the oldest variant of its path, or the oldest paths go. */
+  private store(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp, kept: KeptAnswer): void {
     const charge = 2 * kept.size
-    if (charge > this.maxBytes || !this.unchanged(stamp)) return
     const entries = this.byUrl.get(url)
     const same = entries === undefined ? -1 : entries.findIndex((e) => e.format === format && e.encrypted === encrypted && e.host === host)
     if (entries !== undefined && same !== -1) this.remove(url, entries, same)
@@ -259,20 +282,6 @@ export class AnswerCache {
     else list.push(entry)
     this.count++
     this.bytes += charge
-  }
-
-  /**
-   * Keeps a list made as `chunks` (SharedList) as their bytes joined (ListAnswer), if the stamps
-   * still hold and it fits the bound; returns the answer kept. The chunks are joined (a copy of
-   * the whole list) only then.
-   */
-  keepChunks(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp, chunks: readonly Buffer[]): ListAnswer | undefined {
-    let bytes = 0
-    for (const chunk of chunks) bytes += chunk.length
-    if (2 * bytes > this.maxBytes || !this.unchanged(stamp)) return undefined
-    const answer = new ListAnswer(Buffer.concat(chunks, bytes), url)
-    this.keep(url, format, encrypted, host, stamp, answer)
-    return answer
   }
 
   /**
