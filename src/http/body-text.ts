@@ -38,6 +38,9 @@ export function charsetError(contentType: string | undefined): ApiError | undefi
 /** Methods whose routes take a body: only they get the charset check (a GET route runs no hook for it). */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
+/** The checks refuseUnreadCharsets made, to tell them from a route's other preParsing hooks. */
+const CHARSET_CHECKS = new WeakSet<object>()
+
 /**
  * Refuses a body whose Content-Type (one of `types`, those the scope's parsers read with
  * bodyText) declares a charset bodyText does not read before the body is read (preParsing),
@@ -53,17 +56,20 @@ export function refuseUnreadCharsets(scope: FastifyInstance, types: ReadonlyArra
     const error = contentType !== undefined && hasBody(request) && isOneOf(contentType, types) ? charsetError(contentType) : undefined
     done(error ?? null, payload)
   }
+  CHARSET_CHECKS.add(refuseUnreadCharset)
   scope.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     if (!methods.some((method) => BODY_METHODS.has(method))) return
     const own = route.preParsing === undefined ? [] : Array.isArray(route.preParsing) ? route.preParsing : [route.preParsing]
-    route.preParsing = [...own, refuseUnreadCharset]
+    // A scope's onRoute hooks run after its parents': a route of a scope with parsers of its own
+    // (the admin scenario's) gets its scope's check in place of the app's, not both, as its
+    // scope's types are the ones read there.
+    route.preParsing = [...own.filter((hook) => !CHARSET_CHECKS.has(hook)), refuseUnreadCharset]
   })
 }
 
-/** Whether the request comes with a body fastify reads (not GET or HEAD, a length above 0 or chunked). */
+/** Whether the request comes with a body fastify reads (a length above 0, or chunked; only routes of methods that take one run the check). */
 function hasBody(request: FastifyRequest): boolean {
-  if (request.method === 'GET' || request.method === 'HEAD') return false
   const length = request.headers['content-length']
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
 }

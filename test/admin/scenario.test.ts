@@ -81,6 +81,12 @@ describe('loading a scenario through the admin API', () => {
     expect(response.json().errors[0].code).toBe('E_SCENARIO_MEDIA_TYPE')
   })
 
+  it('refuses a type it does not read with E_SCENARIO_MEDIA_TYPE whatever its charset (not the REST API\'s charset error for XML)', async () => {
+    const response = await admin(h.app, 'PUT', '/scenario', small, { 'content-type': 'application/xml; charset=utf-16' })
+    expect(response.statusCode).toBe(415)
+    expect(response.json().errors[0].code).toBe('E_SCENARIO_MEDIA_TYPE')
+  })
+
   it('refuses a scenario in a charset it does not read with E_UNSUPPORTED_CHARSET, and keeps the fleet', async () => {
     const response = await admin(h.app, 'PUT', '/scenario', small, { 'content-type': 'application/yaml; charset=utf-16' })
     expect(response.statusCode).toBe(415)
