@@ -19,8 +19,8 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { apiError, type ApiError } from '../protocol/errors.js'
-import { negotiate, type Format } from '../protocol/negotiation.js'
-import { errorDocument } from './error-document.js'
+import type { Format } from '../protocol/negotiation.js'
+import { acceptedFormat, errorDocument } from './error-document.js'
 import { http2Refusal } from './http2-refusal.js'
 import { proxyHeader, proxyProtocolError, startsWithProxySignature } from './proxy-protocol.js'
 
@@ -58,7 +58,7 @@ export function connectHandler(appPath: string): (request: IncomingMessage, sock
     // Read (and drop) whatever the client sends on, so closing sends FIN, not a reset.
     socket.on('error', () => undefined)
     socket.resume()
-    const format = negotiate(undefined, request.headers.accept, undefined) ?? 'xml'
+    const format = acceptedFormat(request.headers)
     const error = apiError('E_CONNECT_NOT_ALLOWED', { target: request.url ?? '', appPath })
     answerAndClose(socket, rawErrorAnswer(error, { format, headers: { Allow: SERVED_METHODS } }))
   }

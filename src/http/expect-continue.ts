@@ -17,8 +17,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { apiError } from '../protocol/errors.js'
-import { negotiate } from '../protocol/negotiation.js'
-import { errorDocument } from './error-document.js'
+import { sendErrorAndClose } from './error-document.js'
 
 /** Serves requests with `Expect: 100-continue` as 'request' events, sending 100 Continue only when their body is first read. */
 export function continueWhenRead(server: Pick<Server, 'on' | 'emit'>): void {
@@ -51,9 +50,6 @@ function deferContinue(request: IncomingMessage, response: ServerResponse): void
  */
 export function refuseOtherExpectations(server: Pick<Server, 'on'>): void {
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
-    const error = apiError('E_EXPECTATION_FAILED', { expect: request.headers.expect ?? '' })
-    const { type, body } = errorDocument(error, negotiate(undefined, request.headers.accept, undefined) ?? 'xml')
-    response.writeHead(error.statusCode, { connection: 'close', 'content-type': type, 'content-length': Buffer.byteLength(body) })
-    response.end(body)
+    sendErrorAndClose(request.headers, response, apiError('E_EXPECTATION_FAILED', { expect: request.headers.expect ?? '' }))
   })
 }

@@ -19,8 +19,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { apiError, type ApiError } from '../protocol/errors.js'
-import { negotiate } from '../protocol/negotiation.js'
-import { errorDocument } from './error-document.js'
+import { sendErrorAndClose } from './error-document.js'
 
 export type ProxyVersion = 1 | 2
 
@@ -95,9 +94,6 @@ export function refuseProxiedRequests(handler: RequestListener): RequestListener
   return (request: IncomingMessage, response: ServerResponse) => {
     const version = (request.socket as MarkedSocket)[PROXIED]
     if (version === undefined) return handler(request, response)
-    const error = proxyProtocolError(version, request.socket)
-    const { type, body } = errorDocument(error, negotiate(undefined, request.headers.accept, undefined) ?? 'xml')
-    response.writeHead(error.statusCode, { connection: 'close', 'content-type': type, 'content-length': Buffer.byteLength(body) })
-    response.end(body)
+    sendErrorAndClose(request.headers, response, proxyProtocolError(version, request.socket))
   }
 }
