@@ -4,7 +4,7 @@
  * the story and not a sliver at its left edge.
  */
 import { formatSeconds } from '../lib/units.js'
-import type { Scenario, TimelineEvent } from '../scenario/types.js'
+import type { Scenario, Schedule, TimelineEvent } from '../scenario/types.js'
 
 /** Without a timeline or ramp the fleet's behaviour is the same all day: show one day of it. */
 export const UNTIMED_DURATION = 86_400
@@ -21,17 +21,30 @@ export const OPEN_ENDED_OCCURRENCES = 3
 export function lastOccurrence(event: TimelineEvent): number {
   const schedule = event.schedule
   if (schedule.kind === 'once') return schedule.at
-  let n = schedule.times ?? OPEN_ENDED_OCCURRENCES
-  if (schedule.until !== null) n = Math.min(schedule.times ?? Infinity, Math.floor((schedule.until - schedule.start) / schedule.every) + 1)
+  const n = schedule.until === null ? (schedule.times ?? OPEN_ENDED_OCCURRENCES) : occurrencesUpTo(schedule, schedule.until)
   return schedule.start + Math.max(0, n - 1) * schedule.every
+}
+
+/** How many times a repeating schedule occurs from its start to second `upTo`, both included: at most its `times`. */
+export function occurrencesUpTo(schedule: Extract<Schedule, { kind: 'every' }>, upTo: number): number {
+  const n = upTo < schedule.start ? 0 : Math.floor((upTo - schedule.start) / schedule.every) + 1
+  return schedule.times === null ? n : Math.min(n, schedule.times)
 }
 
 /** When the scenario's last scheduled effect is over: the last occurrence, its spread and its `for`. */
 export function storyEnd(scenario: Scenario): number {
+  return lastEffect(scenario).end
+}
+
+/** The scenario's effect that ends last, and when: a timeline event (its last occurrence, spread and `for`), or the fleet's ramp (`event` null). */
+export function lastEffect(scenario: Scenario): { end: number; event: TimelineEvent | null } {
   const ramp = scenario.fleet.ramp
-  let end = ramp === null ? 0 : ramp.start + ramp.over
-  for (const event of scenario.timeline) end = Math.max(end, lastOccurrence(event) + event.spread + (event.for ?? 0))
-  return end
+  let last: { end: number; event: TimelineEvent | null } = { end: ramp === null ? 0 : ramp.start + ramp.over, event: null }
+  for (const event of scenario.timeline) {
+    const end = lastOccurrence(event) + event.spread + (event.for ?? 0)
+    if (end > last.end) last = { end, event }
+  }
+  return last
 }
 
 /** The default duration in seconds, and why, for the run's summary line and report. */

@@ -12,7 +12,7 @@
 import { ConfigError } from '../flags/config-error.js'
 import { formatSeconds } from '../lib/units.js'
 import type { Scenario, TimelineEvent } from '../scenario/types.js'
-import { fittedDuration, lastOccurrence } from './duration.js'
+import { fittedDuration, lastEffect, occurrencesUpTo } from './duration.js'
 
 export const RUN_LIMITS = Object.freeze({
   /** the longest run: a year, leap day included */
@@ -49,10 +49,7 @@ export function defaultSample(durationSeconds: number): number {
 export function occurrencesWithin(event: TimelineEvent, durationSeconds: number): number {
   const schedule = event.schedule
   if (schedule.kind === 'once') return schedule.at <= durationSeconds ? 1 : 0
-  const last = Math.min(schedule.until ?? Infinity, durationSeconds)
-  if (schedule.start > last) return 0
-  const n = Math.floor((last - schedule.start) / schedule.every) + 1
-  return schedule.times === null ? n : Math.min(n, schedule.times)
+  return occurrencesUpTo(schedule, Math.min(schedule.until ?? Infinity, durationSeconds))
 }
 
 /** What a run will be: its duration and sample interval, and how the duration was chosen when not given. */
@@ -77,7 +74,7 @@ export function planRun(scenario: Scenario, given: { durationSeconds?: number | 
   if (durationSeconds === undefined) {
     const fitted = fittedDuration(scenario)
     if (fitted.seconds > maxSeconds) {
-      const last = lastEffect(scenario)
+      const last = lastEffectNamed(scenario)
       if (last.end > maxSeconds) {
         throw new ConfigError(
           'FLEETSIM_INVALID_VALUE',
@@ -138,13 +135,8 @@ function shortName(name: string): string {
   return name.length <= 40 ? name : `${name.slice(0, 40)}…`
 }
 
-/** The scenario's last scheduled effect and what it is, for a message. */
-function lastEffect(scenario: Scenario): { end: number; what: string; it: string } {
-  const ramp = scenario.fleet.ramp
-  let last = { end: ramp === null ? 0 : ramp.start + ramp.over, what: 'its ramp', it: 'it' }
-  for (const event of scenario.timeline) {
-    const end = lastOccurrence(event) + event.spread + (event.for ?? 0)
-    if (end > last.end) last = { end, what: `its timeline event "${shortName(event.name)}"`, it: 'the event' }
-  }
-  return last
+/** The scenario's last scheduled effect (lastEffect) and what it is, for a message. */
+function lastEffectNamed(scenario: Scenario): { end: number; what: string; it: string } {
+  const { end, event } = lastEffect(scenario)
+  return event === null ? { end, what: 'its ramp', it: 'it' } : { end, what: `its timeline event "${shortName(event.name)}"`, it: 'the event' }
 }
