@@ -201,20 +201,20 @@ export interface Fleet {
   // Mutations. Each resolves once the change is visible to the next read; they are applied
   // between two steps of the fleet, so the result does not depend on thread timing.
   //
-  // Those given indices act on the agents of one run: `run` (Fleet.run when the indices were
-  // looked up), by default the run when the mutation is called. A new run that begins before the
-  // mutation's turn (a reset queued ahead of it) has other agents at those indices: the mutation
-  // then leaves them alone, as if it had acted just before the reset, which rebuilt its agents
-  // (a batch reports each agent failed, as gone).
+  // Those given indices act on the agents of one run: the run when the mutation is called, or
+  // `run` (Fleet.run when the indices were looked up) for a caller that waited in between. A new
+  // run that begins before the mutation's turn (a reset queued ahead of it) has other agents at
+  // those indices: the mutation then leaves them alone, as if it had acted just before the reset,
+  // which rebuilt its agents (a batch reports each agent failed, as gone).
   addAgent(agent: NewAgent): Promise<number>
   /** rename and/or reconfigure; mode Unmanaged makes the agent UNMANAGED */
-  modifyAgent(index: number, name: string, config: AgentConfig, run?: number): Promise<void>
+  modifyAgent(index: number, name: string, config: AgentConfig): Promise<void>
   /** revokeCert false: the agent may reconnect later (it reappears after a delay) */
-  deleteAgents(indices: number[], revokeCert: boolean, run?: number): Promise<void>
+  deleteAgents(indices: number[], revokeCert: boolean): Promise<void>
   /** stops every module of each agent (agent goes ERROR: connected, modules not running) */
-  stopAgents(indices: number[], run?: number): Promise<BatchOutcome>
+  stopAgents(indices: number[]): Promise<BatchOutcome>
   /** restarts every module; they are back RUNNING after a short virtual delay */
-  startAgents(indices: number[], run?: number): Promise<BatchOutcome>
+  startAgents(indices: number[]): Promise<BatchOutcome>
   /**
    * Sends configuration and makes each agent reload and reconnect; resolves after every agent
    * reconnected or the reconnect wait (10 virtual seconds) ran out. Agents that did not

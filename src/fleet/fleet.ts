@@ -322,29 +322,27 @@ export class FleetEngine implements Fleet, FleetObservation {
   // Indices name agents of one run (Fleet.run): a mutation whose run ended before its turn acts
   // on none of them (see Fleet, "Mutations").
 
-  modifyAgent(i: number, name: string, config: AgentConfig, run = this.core.runs): Promise<void> {
-    return this.core.exclusive(() => {
-      if (run === this.core.runs) mutations.modifyAgent(this.core, i, name, config)
-    })
+  modifyAgent(i: number, name: string, config: AgentConfig): Promise<void> {
+    return this.inRun(this.core.runs, () => mutations.modifyAgent(this.core, i, name, config), () => undefined)
   }
 
-  deleteAgents(indices: number[], revokeCert: boolean, run = this.core.runs): Promise<void> {
-    return this.core.exclusive(() => {
-      if (run === this.core.runs) mutations.deleteAgents(this.core, indices, revokeCert)
-    })
+  deleteAgents(indices: number[], revokeCert: boolean): Promise<void> {
+    return this.inRun(this.core.runs, () => mutations.deleteAgents(this.core, indices, revokeCert), () => undefined)
   }
 
-  stopAgents(indices: number[], run = this.core.runs): Promise<BatchOutcome> {
-    return this.core.exclusive(() => (run === this.core.runs ? mutations.stopAgents(this.core, indices) : goneWithRun(indices)))
+  stopAgents(indices: number[]): Promise<BatchOutcome> {
+    return this.inRun(this.core.runs, () => mutations.stopAgents(this.core, indices), () => goneWithRun(indices))
   }
 
-  startAgents(indices: number[], run = this.core.runs): Promise<BatchOutcome> {
-    return this.core.exclusive(() => (run === this.core.runs ? mutations.startAgents(this.core, indices) : goneWithRun(indices)))
+  startAgents(indices: number[]): Promise<BatchOutcome> {
+    return this.inRun(this.core.runs, () => mutations.startAgents(this.core, indices), () => goneWithRun(indices))
   }
 
   async reconnectAgents(indices: number[], operation?: ReconnectOperation, run = this.core.runs): Promise<BatchOutcome> {
-    const sent = await this.core.exclusive(() =>
-      run === this.core.runs ? { ...mutations.reconnectAgents(this.core, this.scenario, indices, operation), steps: this.driver.run } : undefined
+    const sent = await this.inRun(
+      run,
+      () => ({ ...mutations.reconnectAgents(this.core, this.scenario, indices, operation), steps: this.driver.run }),
+      () => undefined
     )
     if (sent === undefined) return goneWithRun(indices)
     // The manager waits for the agents to come back, up to the reconnect wait, in virtual time
@@ -354,9 +352,12 @@ export class FleetEngine implements Fleet, FleetObservation {
   }
 
   setTemplate(indices: number[], templateId: number, run = this.core.runs): Promise<void> {
-    return this.core.exclusive(() => {
-      if (run === this.core.runs) mutations.setTemplate(this.core, indices, templateId)
-    })
+    return this.inRun(run, () => mutations.setTemplate(this.core, indices, templateId), () => undefined)
+  }
+
+  /** `change` in the fleet's turn if run `run` is still the fleet's then (see Fleet, "Mutations"), else `gone`. */
+  private inRun<T>(run: number, change: () => T, gone: () => T): Promise<T> {
+    return this.core.exclusive(() => (run === this.core.runs ? change() : gone()))
   }
 
   /** A manager restart: every agent is locked out until the agentmanager operation is called. */
@@ -377,17 +378,13 @@ export class FleetEngine implements Fleet, FleetObservation {
    * Applies a scenario action to one agent now (admin override), e.g. `offline` for 300 s.
    * Accepts the actions a stage can take, by their scenario names.
    */
-  overrideAgent(i: number, action: OverrideAction, forSeconds = 0, run = this.core.runs): Promise<void> {
-    return this.core.exclusive(() => {
-      if (run === this.core.runs) mutations.overrideAgent(this.core, i, action, forSeconds)
-    })
+  overrideAgent(i: number, action: OverrideAction, forSeconds = 0): Promise<void> {
+    return this.inRun(this.core.runs, () => mutations.overrideAgent(this.core, i, action, forSeconds), () => undefined)
   }
 
   /** Forces the next reconnect of agent i to fail (admin control). */
-  failNextReconnect(i: number, run = this.core.runs): Promise<void> {
-    return this.core.exclusive(() => {
-      if (run === this.core.runs) mutations.failNextReconnect(this.core, i)
-    })
+  failNextReconnect(i: number): Promise<void> {
+    return this.inRun(this.core.runs, () => mutations.failNextReconnect(this.core, i), () => undefined)
   }
 
   // ---- scenario ------------------------------------------------------------------------------
