@@ -17,12 +17,9 @@ import { randomUUID } from 'node:crypto'
 import { readFileSync, rmSync } from 'node:fs'
 import { open, readFile, rm } from 'node:fs/promises'
 import { hostname } from 'node:os'
-import { resolve } from 'node:path'
 import { isRunning } from '../lib/is-running.js'
 
-/** The locks this process holds, by absolute path: two servers in one process have one pid. */
-const held = new Set<string>()
-/** The tokens of the locks this process holds, whatever path reached them. */
+/** The tokens of the locks this process holds, whatever path reached them: two servers in one process have one pid. */
 const heldTokens = new Set<string>()
 
 export interface StateLock {
@@ -70,10 +67,8 @@ function lockText(token: string): string {
  */
 export async function lockStateFile(stateFile: string): Promise<StateLock> {
   const path = lockPathOf(stateFile)
-  const key = resolve(path)
   const inUse = `--state-file ${stateFile} is in use`
   const advice = `two servers saving to one file overwrite each other's saves; stop that one, or give this server another --state-file`
-  if (held.has(key)) throw new Error(`${inUse} by another server in this process (pid ${process.pid}, lock ${path}): ${advice}`)
   // A few tries: again after removing a stale lock, or after one was removed meanwhile.
   const token = randomUUID()
   let staleFrom: number | undefined
@@ -85,7 +80,7 @@ export async function lockStateFile(stateFile: string): Promise<StateLock> {
       } finally {
         await file.close()
       }
-      return taken(path, key, token, staleFrom)
+      return taken(path, token, staleFrom)
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code !== 'EEXIST') throw new Error(`cannot make the lock ${path} of --state-file ${stateFile}: ${(error as Error).message}`, { cause: error })
@@ -102,7 +97,7 @@ export async function lockStateFile(stateFile: string): Promise<StateLock> {
       throw new Error(`${inUse} by fleetsim pid ${owner.pid} on host ${owner.host} (lock ${path}): ${advice}; if that server no longer runs, remove ${path}`)
     }
     if (owner.pid === process.pid && heldTokens.has(owner.token)) {
-      throw new Error(`${inUse} by another server in this process (pid ${process.pid}, lock ${path}, reached by another path): ${advice}`)
+      throw new Error(`${inUse} by another server in this process (pid ${process.pid}, lock ${path}): ${advice}`)
     }
     // A running pid is taken for the fleetsim that wrote the lock; after a kill -9 and a restart
     // (a container's, often) another process may have that pid, hence the way out.
@@ -116,8 +111,7 @@ export async function lockStateFile(stateFile: string): Promise<StateLock> {
   throw new Error(`${inUse}: its lock ${path} kept coming back; another fleetsim is starting with it, stop one of them`)
 }
 
-function taken(path: string, key: string, token: string, tookOverFrom: number | undefined): StateLock {
-  held.add(key)
+function taken(path: string, token: string, tookOverFrom: number | undefined): StateLock {
   heldTokens.add(token)
   const mine = () => {
     try {
@@ -139,7 +133,6 @@ function taken(path: string, key: string, token: string, tookOverFrom: number | 
       if (released) return
       released = true
       process.off('exit', onExit)
-      held.delete(key)
       heldTokens.delete(token)
       if (mine()) await rm(path, { force: true })
     }
