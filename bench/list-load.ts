@@ -15,15 +15,12 @@
  * own where `npm run bench` reads large answers in its own process (bench/README.md, "Items of
  * a streamed list kept as bytes").
  */
-import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import type { ListClientResult, ListClientSpec } from './lib/list-client.js'
+import { runListClients, type ListClientSpec } from './lib/list-client.js'
 import { AUTH_HEADERS, LIVELY_SCENARIO, REST } from './lib/context.js'
 import { RESULTS_DIR, commandResults, writeCommandResults } from './lib/results.js'
 import { startTarget, type Target } from './lib/target.js'
-
-const CLIENT = fileURLToPath(new URL('./lib/list-client.ts', import.meta.url))
 
 export interface ListLoadOptions {
   agents: number
@@ -56,24 +53,19 @@ async function round(target: Target, options: ListLoadOptions): Promise<ListLoad
     clients: options.clients,
     seconds: options.seconds
   }
-  await target.command({ op: 'cpu-start' })
-  const result = await new Promise<ListClientResult>((resolve, reject) => {
-    const child = fork(CLIENT, [JSON.stringify(spec)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-    child.once('message', (message) => resolve(message as ListClientResult))
-    child.once('error', reject)
-    // 'close' rather than 'exit': it comes once the channel is closed, after every message it carried.
-    child.once('close', (code) => reject(new Error(`the list client exited with code ${code} before it reported`)))
-  })
+  const result = await runListClients(spec, () => target.command({ op: 'cpu-start' }))
   const cpu = await target.command({ op: 'cpu-stop' })
-  const per = (n: number) => (result.answers === 0 ? 0 : n / result.answers)
+  // Answers that came 2xx; the rest failed.
+  const answers = result.answers - result.non2xx
+  const per = (n: number) => (answers === 0 ? 0 : n / answers)
   return {
-    answers: result.answers,
-    answersPerSecond: Number((result.answers / result.wallSeconds).toFixed(1)),
+    answers,
+    answersPerSecond: Number((answers / result.wallSeconds).toFixed(1)),
     serverCpuMsPerAnswer: Number(per(cpu.cpuMs).toFixed(1)),
     bytesPerAnswer: Math.round(per(result.bytes)),
     keptShare: Number(per(cpu.keptAnswers ?? 0).toFixed(3)),
     joinedShare: Number(per(cpu.joinedAnswers ?? 0).toFixed(3)),
-    failed: result.failed
+    failed: result.errors + result.timeouts + result.non2xx
   }
 }
 

@@ -24,17 +24,17 @@ export interface Profile {
   /** fleet sizes of agentinfo by state */
   listFleets: number[]
   /**
-   * a run of large answers ends after this many answers or listDuration seconds. Not fewer than
-   * a dozen: with four (the quick profile before), a round of 10k lists lasted a fifth of a
-   * second, and bare fastify's three rounds of one run were 23, 75 and 116 answers a second.
+   * a run of large answers lasts listSeconds, and goes on until this many answers came if fewer
+   * did (a list of 100k agents takes about half a second to make), up to listDuration seconds
    */
   listRequests: number
   /**
-   * …or, if that is more answers, after about this many bytes of answers: a round of twelve 10k
-   * lists (8.5 MB each) lasted a third of a second, and the server's CPU per answer of one commit
-   * went from 18 to 27 ms between runs; a dozen 100k lists take ten seconds.
+   * seconds a run of large answers lasts at least. Runs bounded by answers alone were a fifth to
+   * half a second long for bare fastify's 10k lists: its rate moved by more than a factor of two
+   * between rounds of one run (bench/README.md, "Clients of large answers in a process of their own").
    */
-  listBytes: number
+  listSeconds: number
+  /** seconds a run of large answers lasts at most */
   listDuration: number
   /** seconds of each run on the fleet listed at speed 1 (a list kept between its seconds) */
   polledListSeconds: number
@@ -72,7 +72,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     agentinfoFleet: 10_000,
     listFleets: [10_000, 100_000],
     listRequests: 30,
-    listBytes: 1_000_000_000,
+    listSeconds: 5,
     listDuration: 30,
     polledListSeconds: 10,
     listConnections: 2,
@@ -100,7 +100,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     agentinfoFleet: 10_000,
     listFleets: [10_000, 100_000],
     listRequests: 12,
-    listBytes: 500_000_000,
+    listSeconds: 2,
     listDuration: 15,
     polledListSeconds: 4,
     listConnections: 2,
@@ -129,7 +129,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     agentinfoFleet: 300,
     listFleets: [1500],
     listRequests: 2,
-    listBytes: 0,
+    listSeconds: 0,
     listDuration: 5,
     polledListSeconds: 1,
     listConnections: 1,

@@ -3,9 +3,10 @@
  * progress bar on a terminal and one summary line either way. Results are reduced to the
  * figures the table shows.
  */
-import { Agent as HttpAgent, request as httpRequest } from 'node:http'
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
 import autocannon from 'autocannon'
+import { runListClients } from './list-client.js'
 import type { LoadRow } from './results.js'
 import type { Target } from './target.js'
 
@@ -24,6 +25,9 @@ export interface LoadSpec {
   durationSeconds: number
   /** stop after this many requests even if time is left */
   maxRequests?: number
+  /** large answers: go on past durationSeconds until this many answers came, for at most maxSeconds */
+  minRequests?: number
+  maxSeconds?: number
   /** a new path per request (e.g. deleteagent with fresh UUIDs); overrides `path` */
   nextPath?: () => string
   /** per-request timeout in seconds */
@@ -169,55 +173,28 @@ export function fetchAnswer(origin: string, path: string, options: { method?: st
 
 /**
  * Large answers: `connections` clients, each on its own kept-alive connection, ask one after
- * the other until `maxRequests` answers came or `durationSeconds` passed; every answer is read
- * to its end and timed. Answers/s is answers over the exact wall time of the run.
+ * the other for `durationSeconds` (and until `minRequests` answers came, up to `maxSeconds`), or
+ * until `maxRequests` answers came; every answer is read to its end and timed. The clients run in a process of their own (list-client.ts says why).
+ * Answers/s is answers over the exact wall time of the run.
  */
 async function largeAnswerLoad(spec: LoadSpec, progress: (line: string) => void): Promise<LoadRow> {
-  const url = new URL(spec.path, spec.origin)
-  const https = url.protocol === 'https:'
-  const agent = https ? new HttpsAgent({ keepAlive: true, maxSockets: spec.connections, rejectUnauthorized: false }) : new HttpAgent({ keepAlive: true, maxSockets: spec.connections })
-  const send = https ? httpsRequest : httpRequest
-  const limit = spec.maxRequests ?? Number.POSITIVE_INFINITY
-  const one = () =>
-    new Promise<{ ms: number; bytes: number; status: number }>((resolve, reject) => {
-      const began = performance.now()
-      const request = send(url, { method: spec.method ?? 'GET', headers: spec.headers ?? {}, agent, timeout: (spec.timeoutSeconds ?? 120) * 1000 }, (response) => {
-        let bytes = 0
-        response.on('data', (chunk: Buffer) => (bytes += chunk.length))
-        response.on('end', () => resolve({ ms: performance.now() - began, bytes, status: response.statusCode ?? 0 }))
-        response.on('error', reject)
-      })
-      request.on('timeout', () => request.destroy(new Error('timeout')))
-      request.on('error', reject)
-      request.end()
-    })
-  await spec.server?.command({ op: 'cpu-start' })
-  const started = performance.now()
-  const deadline = started + spec.durationSeconds * 1000
-  const times: number[] = []
-  let bytes = 0
-  let errors = 0
-  let timeouts = 0
-  let non2xx = 0
-  let issued = 0
-  const client = async () => {
-    while (issued < limit && performance.now() < deadline) {
-      issued++
-      try {
-        const answer = await one()
-        times.push(answer.ms)
-        bytes += answer.bytes
-        if (answer.status < 200 || answer.status > 299) non2xx++
-      } catch (error) {
-        if ((error as Error).message === 'timeout') timeouts++
-        else errors++
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: spec.connections }, client))
-  const wallSeconds = (performance.now() - started) / 1000
+  const got = await runListClients(
+    {
+      origin: spec.origin,
+      path: spec.path,
+      method: spec.method,
+      headers: spec.headers ?? {},
+      clients: spec.connections,
+      seconds: spec.durationSeconds,
+      minAnswers: spec.minRequests,
+      maxSeconds: spec.maxSeconds,
+      maxAnswers: spec.maxRequests,
+      timeoutSeconds: spec.timeoutSeconds
+    },
+    async () => spec.server?.command({ op: 'cpu-start' })
+  )
   const cpu = await spec.server?.command({ op: 'cpu-stop' })
-  agent.destroy()
+  const { times, bytes, errors, timeouts, non2xx, wallSeconds } = got
   const sorted = [...times].sort((a, b) => a - b)
   const at = (q: number) => (sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]))
   const row: LoadRow = {

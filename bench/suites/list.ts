@@ -123,8 +123,8 @@ export async function listSuite(ctx: SuiteContext): Promise<void> {
             connections: profile.listConnections,
             // At speed 1 a run lasts its seconds: its first answers are built, and so is one
             // after every virtual second; a few answers would measure only the first ones.
-            durationSeconds: lively ? profile.listDuration : profile.polledListSeconds,
-            maxRequests: lively ? Math.max(profile.listRequests, Math.ceil(profile.listBytes / (answers.get(v) as FetchedAnswer).body.length)) : undefined,
+            durationSeconds: lively ? profile.listSeconds : profile.polledListSeconds,
+            ...(lively ? { minRequests: profile.listRequests, maxSeconds: profile.listDuration } : {}),
             timeoutSeconds: 120,
             large: true,
             params: { agents, scenario: 'flapping-network', speed, state: 'ONLINE', variant: `online-${key}-${k}` }
