@@ -5,12 +5,11 @@
  * `maxAnswers` came. Every answer is timed. What the bench's
  * large-answer runs (bench/lib/load.ts) and `npm run bench:list-load` read lists with.
  *
- * Why a process of its own: a client of large answers reads megabytes a second, and its cost is
- * mostly the GC's (each socket read is a buffer outside the heap, and enough of them start a
- * collection of the whole heap). In the bench's own process, whose heap holds autocannon and its
- * modules, the same client spent about three times the CPU per 8.5 MB answer (scratch runs of
- * this session: 8.6 against 2.7 ms) and read lists at less than half the rate, for every
- * server alike. A user's client is always a process of its own, too.
+ * Why a process of its own: a client of large answers reads megabytes a second, and how fast it
+ * reads depends on what else its process does and holds. Read in the bench's own process, whose
+ * heap also holds autocannon and its modules, bare fastify's 10k JSON lists came at 128 answers a second; read
+ * from a process of their own, at 372 to 389 (bench/README.md, "Clients of large answers in a
+ * process of their own"). A user's client is always a process of its own, too.
  *
  * runListClients forks this file: the child loads, says it is ready, starts when told (so the
  * server's CPU is measured around the load alone) and sends back one message, what it got.
