@@ -194,6 +194,12 @@ export interface Fleet {
    * stamped with, since an agent may join the list as well as change in it.
    */
   fleetRevision(): number | undefined
+  /**
+   * Holds the step rounds of the clock while a list is made, so that it shows one state of the
+   * fleet and may be kept (a round due waits 40 ms at most, step-driver.ts). The list is made
+   * once `ready` resolves (the rounds in flight have ended); `release` once it is made or given up.
+   */
+  holdRounds(): RoundHold
   config(index: number): AgentConfig
   name(index: number): string
   uuid(index: number): string
@@ -228,4 +234,12 @@ export interface Fleet {
    * manager's private key, and locked-out agents reconnect (manager-facts.md).
    */
   managerLogin(): Promise<void>
+}
+
+/** Step rounds held while a list is made (Fleet.holdRounds). */
+export interface RoundHold {
+  /** resolves once the rounds in flight when the hold was taken have ended */
+  readonly ready: Promise<void>
+  /** lets rounds start again (once; later calls do nothing) */
+  readonly release: () => void
 }

@@ -33,7 +33,7 @@ import { fleetDigest, resume, takeSnapshot } from './snapshot.js'
 import type { CompiledScenario } from './scenario-program.js'
 import type { ReconnectOperation } from '../scenario/types.js'
 import type { AgentStateName } from '../protocol/states.js'
-import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, NewAgent } from './fleet-api.js'
+import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, NewAgent, RoundHold } from './fleet-api.js'
 import { DEFAULT_JOIN_DELAY, type EngineSnapshot, type FleetComposition, type FleetObservation, type FleetOptions, type FleetStats, type JoinDelay, type OverrideAction, type ScenarioInfo } from './fleet-types.js'
 
 export * from './fleet-types.js'
@@ -427,6 +427,10 @@ export class FleetEngine implements Fleet, FleetObservation {
   }
 
   /** How far the fleet lags behind the clock, in virtual seconds. */
+  holdRounds(): RoundHold {
+    return this.driver.holdRounds()
+  }
+
   lagSeconds(): number {
     return this.driver.lagSeconds()
   }

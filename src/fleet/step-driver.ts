@@ -15,6 +15,7 @@ import { allocateBuffers, viewsOf, type FleetBuffers } from './layout.js'
 import type { StepTally } from './lifecycle.js'
 import { recoverShard, type ShardRange, type UndoArea } from './step.js'
 import type { ClockState } from './clock.js'
+import type { RoundHold } from './fleet-api.js'
 import type { FleetCore } from './fleet-core.js'
 import type { PoolRun, StepTask, StepTaskRunner } from './fleet-types.js'
 import type { WorkerData, WorkerTask } from './worker.js'
@@ -31,6 +32,15 @@ const MAX_CHUNK_SECONDS = 3600
  * apart (longer gave no more). Reads are at most 40 ms of wall time behind the clock.
  */
 const MIN_ROUND_INTERVAL_MS = 40
+/**
+ * How long a round that is due waits at most for the lists being made (holdRounds). A list kept
+ * to be sent again must show one state of the fleet: one made across a round showed agents from
+ * before it and after it, and could not be kept. At speed 600 rounds come every 40 ms and a
+ * list of 10,000 agents took about half of that to make under load, so most lists made at a
+ * random moment ran into a round (bench/README.md, "Rounds wait for the lists being made").
+ * Waiting this long at most, the fleet still moves on at least every 80 ms of wall time.
+ */
+const MAX_ROUND_HOLD_MS = 40
 /**
  * Agents in a shard at least: every shard is a pool task per round, and handing a task over
  * and collecting its tally costs about as much as stepping thousands of agents, so a small
@@ -69,6 +79,12 @@ export class StepDriver {
   private closed = false
   private readonly waiters: Array<{ at: number; resolve: () => void }> = []
   private runNumber = 0
+  /** lists being made that a round due waits for (holdRounds) */
+  private holds = 0
+  /** when the round due began to wait for them (performance.now); -1: none waits */
+  private heldSince = -1
+  /** the catch-up in flight (its rounds and their main-thread parts), until it ends */
+  private stepping: Promise<void> | undefined
 
   constructor(
     private readonly core: FleetCore,
@@ -142,6 +158,16 @@ export class StepDriver {
         this.timer = setTimeout(() => this.schedule(), Math.ceil(early))
         return
       }
+      if (this.holds > 0) {
+        const now = performance.now()
+        if (this.heldSince < 0) this.heldSince = now
+        const left = MAX_ROUND_HOLD_MS - (now - this.heldSince)
+        if (left > 0) {
+          this.timer = setTimeout(() => this.schedule(), Math.ceil(left))
+          return
+        }
+      }
+      this.heldSince = -1
       void this.catchUp()
         .then(() => (this.lastRoundEnd = performance.now()))
         .then(() => this.schedule())
@@ -152,10 +178,39 @@ export class StepDriver {
   }
 
   /**
+   * Holds the rounds of the clock while a list is made, so that it shows one state of the fleet:
+   * no round starts until the release is called, or until MAX_ROUND_HOLD_MS after one is due.
+   * `ready` resolves once the rounds in flight (which a hold cannot stop) have ended: the list is
+   * to be made from then. `advance` is never held.
+   */
+  holdRounds(): RoundHold {
+    this.holds++
+    let released = false
+    return {
+      ready: this.stepping ?? Promise.resolve(),
+      release: () => {
+        if (released) return
+        released = true
+        this.holds--
+        // A round waiting for the lists goes now.
+        if (this.holds === 0 && this.heldSince >= 0) this.schedule()
+      }
+    }
+  }
+
+  /**
    * Steps to the clock. Not `exclusive`: the revision stays even while workers step, as their
    * writes move the agents' own revisions; it moves on after each round's main-thread part.
    */
   private catchUp(): Promise<void> {
+    const stepping = this.stepRounds()
+    this.stepping = stepping
+    return stepping.finally(() => {
+      if (this.stepping === stepping) this.stepping = undefined
+    })
+  }
+
+  private stepRounds(): Promise<void> {
     const core = this.core
     return core.turns
       .run(async () => {

@@ -168,7 +168,7 @@ export class AnswerCache {
   private stillLists = STILL_LISTS
 
   constructor(
-    private readonly fleet: Pick<Fleet, 'revision' | 'agentRevision' | 'fleetRevision'>,
+    private readonly fleet: Pick<Fleet, 'revision' | 'agentRevision' | 'fleetRevision' | 'holdRounds'>,
     private readonly capacity = DEFAULT_KEPT_ANSWERS,
     private readonly maxBytes = DEFAULT_KEPT_BYTES
   ) {}
@@ -324,10 +324,13 @@ export class AnswerCache {
   /**
    * A body that streams the list `source` makes, made once for every request that comes while it
    * is being made (SharedList): what shared() does for lists made whole, for lists that stream.
-   * `made` is called once the list is made to its end, with its chunks (theirs to read during
-   * the call only: their memory is written over after); `response` is where the body goes (the
-   * list's memory is recycled once every such response has finished). Also the states the list
-   * showed, for the journal (request.streamedStates).
+   * `response` is where the body goes (the list's memory is recycled once every such response has
+   * finished). Also the states the list showed, for the journal (request.streamedStates).
+   *
+   * The clock's rounds are held while the list is made (Fleet.holdRounds), and it is made once
+   * the rounds in flight have ended: so it shows one state of the fleet, and is kept as its
+   * chunks joined (keepChunks) if nothing else moved meanwhile. `weight`: what stampList is
+   * given for it; `kept`: called with the list kept, if it is.
    */
   sharedList(
     url: string,
@@ -336,20 +339,40 @@ export class AnswerCache {
     host: string | undefined,
     response: ServerResponse,
     source: () => StatedChunks,
-    made: (chunks: readonly Buffer[]) => void
+    weight: number,
+    kept: (answer: ListAnswer) => void
   ): { body: Readable; states: () => readonly string[] } {
     const key = requestKey(url, format, encrypted, host)
     const under = this.streaming.get(key)
     if (under?.open === true) this.joinCount++
-    const list = under?.open === true ? under : this.startList(key, source(), made)
+    const list = under?.open === true ? under : this.startList(key, source, (chunks, stamp) => {
+      if (!this.listMade(stamp)) return
+      const answer = this.keepChunks(url, format, encrypted, host, stamp, chunks)
+      if (answer !== undefined) kept(answer)
+    }, weight)
     return { body: list.reader(response), states: () => list.states }
   }
 
-  private startList(key: string, source: StatedChunks, made: (chunks: readonly Buffer[]) => void): SharedList {
-    const list = new SharedList(source, (chunks) => {
-      if (this.streaming.get(key) === list) this.streaming.delete(key)
-      if (chunks !== undefined) made(chunks)
+  private startList(key: string, source: () => StatedChunks, made: (chunks: readonly Buffer[], stamp: AnswerStamp) => void, weight: number): SharedList {
+    const hold = this.fleet.holdRounds()
+    // Read once the rounds in flight have ended, right before the list's first agent is.
+    let stamp: AnswerStamp | undefined
+    const ready = hold.ready.then(() => {
+      stamp = this.stampList(weight)
     })
+    const list = new SharedList(
+      source(),
+      (chunks) => {
+        if (this.streaming.get(key) === list) this.streaming.delete(key)
+        try {
+          if (chunks !== undefined && stamp !== undefined) made(chunks, stamp)
+        } finally {
+          // After the list is kept: a round waiting for it may start at once.
+          hold.release()
+        }
+      },
+      ready
+    )
     this.streaming.set(key, list)
     return list
   }

@@ -56,13 +56,15 @@ export class SharedList {
   /**
    * `source`: the list, a chunk at a time; `onEnd`: called once, when its last chunk is made
    * (with every chunk, to read during the call only: their memory may be recycled after), or
-   * when it stopped because every request went away or making it failed (undefined).
+   * when it stopped because every request went away or making it failed (undefined). `ready`:
+   * the list is made from when it resolves (the fleet's rounds in flight have ended).
    */
   constructor(
     private readonly source: StatedChunks,
-    private readonly onEnd: (chunks: readonly Buffer[] | undefined) => void
+    private readonly onEnd: (chunks: readonly Buffer[] | undefined) => void,
+    ready: Promise<unknown> = Promise.resolve()
   ) {
-    setImmediate(() => this.makeChunk())
+    void ready.then(() => setImmediate(() => this.makeChunk()))
   }
 
   /** The agent states the list showed so far, for the journal of every request it is sent to. */

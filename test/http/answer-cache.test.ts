@@ -1,8 +1,10 @@
-import { createServer, get as httpGet } from 'node:http'
-import { once } from 'node:events'
+import { createServer, get as httpGet, type ServerResponse } from 'node:http'
+import { EventEmitter, once } from 'node:events'
+import type { Readable } from 'node:stream'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Answer, AnswerCache, ListAnswer, MAX_KEPT_AGENTS, MAX_KEPT_LIST_AGENTS, MAX_VARIANTS } from '../../src/http/answer-cache.js'
+import type { StatedChunks } from '../../src/http/shared-list.js'
 import { SlabPool } from '../../src/http/slab-pool.js'
 import { AUTH, REST, call, harness, type Harness } from './helpers.js'
 
@@ -13,9 +15,27 @@ function stamps(agents = 4) {
     agentRevs: new Array<number>(agents).fill(0),
     revision: () => fleet.rev,
     agentRevision: (i: number) => fleet.agentRevs[i],
-    fleetRevision: () => (fleet.agentRevs.some((r) => r % 2 === 1) ? undefined : fleet.agentRevs.reduce((sum, r) => sum + r, 0))
+    fleetRevision: () => (fleet.agentRevs.some((r) => r % 2 === 1) ? undefined : fleet.agentRevs.reduce((sum, r) => sum + r, 0)),
+    /** lists holding the rounds (holdRounds) */
+    holds: 0,
+    holdRounds: () => {
+      fleet.holds++
+      let released = false
+      const release = () => {
+        if (!released) fleet.holds--
+        released = true
+      }
+      return { ready: Promise.resolve(), release }
+    }
   }
   return fleet
+}
+
+/** A body read to its end, as text. */
+async function text(body: Readable): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of body) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString()
 }
 
 /** A request for path `/name`: everything the cache keys an answer by. */
@@ -32,7 +52,7 @@ async function harnessWithCache(agents: number): Promise<{ h: Harness; answers: 
   const fleet = () => (made.h as Harness).fleet
   const moving = { on: false, by: 0 }
   const revision = () => fleet().revision() + (moving.on ? (moving.by += 2) : moving.by)
-  const answers = new AnswerCache({ revision, agentRevision: (index) => fleet().agentRevision(index), fleetRevision: () => fleet().fleetRevision() })
+  const answers = new AnswerCache({ revision, agentRevision: (index) => fleet().agentRevision(index), fleetRevision: () => fleet().fleetRevision(), holdRounds: () => fleet().holdRounds() })
   const slabs = new SlabPool()
   made.h = await harness(agents, {}, { answers, slabs })
   return { h: made.h, answers, moving, slabs }
@@ -224,6 +244,45 @@ describe('AnswerCache, lists', () => {
     fleet.agentRevs[0] += 2
     expect(cache.keepChunks(...at('moved'), stamp, chunks)).toBeUndefined()
     expect(cache.size).toBe(1)
+  })
+
+  it('makes a shared list once the rounds in flight have ended, holds the rounds till then, and keeps it under the stamps read then', async () => {
+    const fleet = stamps()
+    let roundEnds!: () => void
+    const inFlight = new Promise<void>((resolve) => (roundEnds = resolve))
+    const held = fleet.holdRounds
+    fleet.holdRounds = () => ({ ...held(), ready: inFlight })
+    const cache = new AnswerCache(fleet)
+    const made: number[] = []
+    const source = (): StatedChunks => {
+      const parts = ['[1', ',2]']
+      return { states: ['ONLINE'], take: () => (made.push(made.length), { chunk: Buffer.from(parts[made.length - 1]), last: made.length === 2 }), stop: () => {}, recycle: () => {} }
+    }
+    const kept: ListAnswer[] = []
+    const { body } = cache.sharedList(...at('list'), new EventEmitter() as ServerResponse, source, 2, (answer) => kept.push(answer))
+    const read = text(body)
+    for (let k = 0; k < 3; k++) await new Promise((resolve) => setImmediate(resolve))
+    expect(made).toEqual([])
+    expect(fleet.holds).toBe(1)
+    // The round in flight writes an agent before it ends: the list shows the fleet after it.
+    fleet.agentRevs[0] += 2
+    roundEnds()
+    expect(await read).toBe('[1,2]')
+    expect(kept.map((answer) => answer.body.toString())).toEqual(['[1,2]'])
+    expect(cache.get(...at('list'))?.body.toString()).toBe('[1,2]')
+    expect(fleet.holds).toBe(0)
+  })
+
+  it('lets the rounds go when every request for a shared list went away before it was made', async () => {
+    const fleet = stamps()
+    const cache = new AnswerCache(fleet)
+    const source = (): StatedChunks => ({ states: [], take: () => ({ chunk: Buffer.from('x'), last: false }), stop: () => {}, recycle: () => {} })
+    const { body } = cache.sharedList(...at('list'), new EventEmitter() as ServerResponse, source, 2, () => {})
+    expect(fleet.holds).toBe(1)
+    body.destroy()
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(fleet.holds).toBe(0)
+    expect(cache.get(...at('list'))).toBeUndefined()
   })
 
   it('keeps no list read during a write, changed while it was made, or of too many agents', () => {

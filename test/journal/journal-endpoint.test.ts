@@ -173,7 +173,7 @@ describe('the request journal, kept answers', () => {
     // A cache the test holds, to see that the second answer was the kept one.
     const made: { h?: Harness } = {}
     const fleet = () => (made.h as Harness).fleet
-    const answers = new AnswerCache({ revision: () => fleet().revision(), agentRevision: (index) => fleet().agentRevision(index), fleetRevision: () => fleet().fleetRevision() })
+    const answers = new AnswerCache({ revision: () => fleet().revision(), agentRevision: (index) => fleet().agentRevision(index), fleetRevision: () => fleet().fleetRevision(), holdRounds: () => fleet().holdRounds() })
     const kept = (made.h = await harness(20, { journalSize: 5 }, { answers }))
     try {
       const first = await call(kept.app, 'GET', 'agentinfo?agentstate=ONLINE')

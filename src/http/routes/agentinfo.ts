@@ -173,7 +173,8 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const kept = answers.get(request.url, request.format, encrypted, request.host)
       if (kept !== undefined) return sendKept(request, reply, kept)
       // Read before the agents are: kept only if nothing moved while it was made.
-      const stamp = answers.stampList(withModules ? expected * MODULES_WEIGHT : expected)
+      const weight = withModules ? expected * MODULES_WEIGHT : expected
+      const stamp = answers.stampList(weight)
       if (stamp === undefined) {
         if (expected <= EAGER_ITEMS) return sendItemTexts(request, reply, 'agentinfo', items, links, expected)
         const streamed = listBytes(list, links)
@@ -183,12 +184,7 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       if (expected > EAGER_ITEMS) {
         // Held whole until every request for it has it sent, so its memory can be used again (slab-pool.ts).
         const bytes = () => listBytes(list, links, { slabs: kit.slabs, chunkBytes: SHARED_CHUNK_BYTES })
-        const { url, format, host } = request
-        const shared = answers.sharedList(url, format, encrypted, host, reply.raw, bytes, (chunks) => {
-          if (!answers.listMade(stamp)) return
-          const kept = answers.keepChunks(url, format, encrypted, host, stamp, chunks)
-          if (kept !== undefined) statedBytes(kept.body, shared.states())
-        })
+        const shared = answers.sharedList(request.url, request.format, encrypted, request.host, reply.raw, bytes, weight, (kept) => statedBytes(kept.body, shared.states()))
         request.streamedStates = shared.states
         return sendAnswer(request, reply, shared.body)
       }
