@@ -187,7 +187,11 @@ export class StepDriver {
     this.holds++
     let released = false
     return {
-      ready: this.stepping ?? Promise.resolve(),
+      // Settled either way: a round that failed does not keep the list from being made.
+      ready: (this.stepping ?? Promise.resolve()).then(
+        () => undefined,
+        () => undefined
+      ),
       release: () => {
         if (released) return
         released = true

@@ -353,7 +353,8 @@ export class AnswerCache {
     return { body: list.reader(response), states: () => list.states }
   }
 
-  private startList(key: string, source: () => StatedChunks, made: (chunks: readonly Buffer[], stamp: AnswerStamp) => void, weight: number): SharedList {
+  private startList(key: string, source: () => StatedChunks, onMade: (chunks: readonly Buffer[], stamp: AnswerStamp) => void, weight: number): SharedList {
+    const bytes = source()
     const hold = this.fleet.holdRounds()
     // Read once the rounds in flight have ended, right before the list's first agent is.
     let stamp: AnswerStamp | undefined
@@ -361,11 +362,11 @@ export class AnswerCache {
       stamp = this.stampList(weight)
     })
     const list = new SharedList(
-      source(),
+      bytes,
       (chunks) => {
         if (this.streaming.get(key) === list) this.streaming.delete(key)
         try {
-          if (chunks !== undefined && stamp !== undefined) made(chunks, stamp)
+          if (chunks !== undefined && stamp !== undefined) onMade(chunks, stamp)
         } finally {
           // After the list is kept: a round waiting for it may start at once.
           hold.release()

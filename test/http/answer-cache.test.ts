@@ -285,6 +285,16 @@ describe('AnswerCache, lists', () => {
     expect(cache.get(...at('list'))).toBeUndefined()
   })
 
+  it('takes no hold on the rounds for a list whose making could not begin', () => {
+    const fleet = stamps()
+    const cache = new AnswerCache(fleet)
+    const source = (): StatedChunks => {
+      throw new Error('no list')
+    }
+    expect(() => cache.sharedList(...at('list'), new EventEmitter() as ServerResponse, source, 2, () => {})).toThrow('no list')
+    expect(fleet.holds).toBe(0)
+  })
+
   it('keeps no list read during a write, changed while it was made, or of too many agents', () => {
     const fleet = stamps()
     const cache = new AnswerCache(fleet)
