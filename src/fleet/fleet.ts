@@ -426,11 +426,11 @@ export class FleetEngine implements Fleet, FleetObservation {
     return this.core.census.composition(this.core)
   }
 
-  /** How far the fleet lags behind the clock, in virtual seconds. */
   holdRounds(): RoundHold {
     return this.driver.holdRounds()
   }
 
+  /** How far the fleet lags behind the clock, in virtual seconds. */
   lagSeconds(): number {
     return this.driver.lagSeconds()
   }
