@@ -2,14 +2,14 @@
  * Clients of large answers (lists of megabytes), run in a process of their own: `clients`
  * kept-alive connections, each asking for `path` again as soon as its last answer has been read
  * to its end, for `seconds` (and until `minAnswers` came, up to `maxSeconds`), or until
- * `maxAnswers` came. Every answer is timed. What the bench's
- * large-answer runs (bench/lib/load.ts) and `npm run bench:list-load` read lists with.
+ * `maxAnswers` came. Every answer is timed. The bench's large-answer runs (bench/lib/load.ts)
+ * and `npm run bench:list-load` read lists with them.
  *
  * Why a process of its own: a client of large answers reads megabytes a second, and how fast it
  * reads depends on what else its process does and holds. Read in the bench's own process, whose
- * heap also holds autocannon and its modules, bare fastify's 10k JSON lists came at 128 answers a second; read
- * from a process of their own, at 372 to 389 (bench/README.md, "Clients of large answers in a
- * process of their own"). A user's client is always a process of its own, too.
+ * heap also holds autocannon and its modules, bare fastify's 10k JSON lists came at 128 answers
+ * a second; read from a process of their own, at 372 to 389 (bench/README.md, "Clients of large
+ * answers in a process of their own"). A user's client is always a process of its own, too.
  *
  * runListClients forks this file: the child loads, says it is ready, starts when told (so the
  * server's CPU is measured around the load alone) and sends back one message, what it got.
