@@ -83,7 +83,7 @@ export class StepDriver {
   private holds = 0
   /** when the round due began to wait for them (performance.now); -1: none waits */
   private heldSince = -1
-  /** the catch-up in flight (its rounds and their main-thread parts), until it ends */
+  /** the clock's catch-up in flight (its rounds and their main-thread parts), until it ends; not an advance's */
   private stepping: Promise<void> | undefined
 
   constructor(
@@ -168,7 +168,13 @@ export class StepDriver {
         }
       }
       this.heldSince = -1
-      void this.catchUp()
+      const catching = this.catchUp()
+      // What a list's hold waits for (holdRounds): the clock's rounds, never an advance's.
+      this.stepping = catching
+      void catching
+        .finally(() => {
+          if (this.stepping === catching) this.stepping = undefined
+        })
         .then(() => (this.lastRoundEnd = performance.now()))
         .then(() => this.schedule())
       return
@@ -180,8 +186,9 @@ export class StepDriver {
   /**
    * Holds the rounds of the clock while a list is made, so that it shows one state of the fleet:
    * no round starts until the release is called, or until MAX_ROUND_HOLD_MS after one is due.
-   * `ready` resolves once the rounds in flight (which a hold cannot stop) have ended: the list is
-   * to be made from then. `advance` is never held.
+   * `ready` resolves once the clock's rounds in flight (which a hold cannot stop) have ended: the
+   * list is to be made from then. `advance` is never held nor waited for: a list asked for during
+   * an advance of days is made at once, and shows the fleet as the advance moves it (not kept).
    */
   holdRounds(): RoundHold {
     this.holds++
@@ -207,14 +214,6 @@ export class StepDriver {
    * writes move the agents' own revisions; it moves on after each round's main-thread part.
    */
   private catchUp(): Promise<void> {
-    const stepping = this.stepRounds()
-    this.stepping = stepping
-    return stepping.finally(() => {
-      if (this.stepping === stepping) this.stepping = undefined
-    })
-  }
-
-  private stepRounds(): Promise<void> {
     const core = this.core
     return core.turns
       .run(async () => {

@@ -53,6 +53,36 @@ describe('rounds held while a list is made', () => {
     hold.release()
   })
 
+  it('never waits for an advance: a hold taken while one steps days is ready at once', async () => {
+    let gate: (() => void) | undefined
+    const engine = await createFleet({
+      agents: 500,
+      seed: 4,
+      workers: 1,
+      paused: true,
+      startTime: START,
+      caFingerprint: 'AB:CD',
+      stepTask: async (task, run) => {
+        // The advance's first round waits until the test opens the gate.
+        if (gate === undefined) await new Promise<void>((resolve) => (gate = resolve))
+        return run(task)
+      }
+    })
+    open.push(engine)
+    const advanced = engine.advance(30 * 86_400)
+    await vi.waitFor(() => expect(gate).toBeDefined(), { timeout: 5000 })
+    const hold = engine.holdRounds()
+    let ready = false
+    void hold.ready.then(() => (ready = true))
+    try {
+      await vi.waitFor(() => expect(ready).toBe(true), { timeout: 2000 })
+    } finally {
+      ;(gate as () => void)()
+    }
+    await advanced
+    hold.release()
+  })
+
   it('starts no round while held until it has waited 40 ms past its due time, and goes on after the release', async () => {
     const rounds = seenRounds()
     const engine = await runningFleet(rounds.stepTask)
