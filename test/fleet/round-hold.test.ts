@@ -26,13 +26,9 @@ async function runningFleet(stepTask: StepTaskRunner): Promise<FleetEngine> {
 describe('rounds held while a list is made', () => {
   it('makes a hold ready only once the round in flight has ended', async () => {
     let gate: (() => void) | undefined
-    let stepping = false
     const engine = await runningFleet(async (task, run) => {
-      if (gate === undefined && !stepping) {
-        stepping = true
-        // The first round is held in flight until the test opens the gate.
-        await new Promise<void>((resolve) => (gate = resolve))
-      }
+      // The first round is held in flight until the test opens the gate.
+      if (gate === undefined) await new Promise<void>((resolve) => (gate = resolve))
       return run(task)
     })
     await vi.waitFor(() => expect(gate).toBeDefined(), { timeout: 5000 })
