@@ -83,7 +83,7 @@ export class StepDriver {
   private holds = 0
   /** when the round due began to wait for them (performance.now); -1: none waits */
   private heldSince = -1
-  /** the clock's catch-up in flight (its rounds and their main-thread parts), until it ends; not an advance's */
+  /** the clock's catch-up running now (its rounds and their main-thread parts), until it ends; not an advance's, nor one queued */
   private stepping: Promise<void> | undefined
 
   constructor(
@@ -168,13 +168,7 @@ export class StepDriver {
         }
       }
       this.heldSince = -1
-      const catching = this.catchUp()
-      // What a list's hold waits for (holdRounds): the clock's rounds, never an advance's.
-      this.stepping = catching
-      void catching
-        .finally(() => {
-          if (this.stepping === catching) this.stepping = undefined
-        })
+      void this.catchUp(true)
         .then(() => (this.lastRoundEnd = performance.now()))
         .then(() => this.schedule())
       return
@@ -194,11 +188,8 @@ export class StepDriver {
     this.holds++
     let released = false
     return {
-      // Settled either way: a round that failed does not keep the list from being made.
-      ready: (this.stepping ?? Promise.resolve()).then(
-        () => undefined,
-        () => undefined
-      ),
+      // Resolved when the catch-up ends, even if a round failed (markStepping).
+      ready: this.stepping ?? Promise.resolve(),
       release: () => {
         if (released) return
         released = true
@@ -213,26 +204,44 @@ export class StepDriver {
    * Steps to the clock. Not `exclusive`: the revision stays even while workers step, as their
    * writes move the agents' own revisions; it moves on after each round's main-thread part.
    */
-  private catchUp(): Promise<void> {
+  private catchUp(forClock = false): Promise<void> {
     const core = this.core
     return core.turns
       .run(async () => {
-        // The clock as it is now: time passing during the rounds is the next catch-up's.
-        const target = Math.floor(core.clock.elapsedMs() / 1000)
-        for (;;) {
-          if (target <= core.steppedTo || this.closed) return
-          // Rounds end exactly at fleet-wide moments, which the main thread then applies
-          // before the next round.
-          const fleetWide = this.edges.nextFleetWideAt()
-          const to = Math.min(target, core.steppedTo + MAX_CHUNK_SECONDS, Math.max(fleetWide, core.steppedTo + 1))
-          await this.round(to)
-          this.edges.afterRound(to)
-          core.changes += 2
+        // The clock's catch-up is what a list's hold waits for (holdRounds) from when it starts,
+        // not while it is queued: behind an advance of days it would be waited for with it.
+        const ended = forClock ? this.markStepping() : undefined
+        try {
+          // The clock as it is now: time passing during the rounds is the next catch-up's.
+          const target = Math.floor(core.clock.elapsedMs() / 1000)
+          for (;;) {
+            if (target <= core.steppedTo || this.closed) return
+            // Rounds end exactly at fleet-wide moments, which the main thread then applies
+            // before the next round.
+            const fleetWide = this.edges.nextFleetWideAt()
+            const to = Math.min(target, core.steppedTo + MAX_CHUNK_SECONDS, Math.max(fleetWide, core.steppedTo + 1))
+            await this.round(to)
+            this.edges.afterRound(to)
+            core.changes += 2
+          }
+        } finally {
+          ended?.()
         }
       })
       .catch((error: unknown) => {
         if (!this.closed) throw error
       })
+  }
+
+  /** Notes the clock's catch-up as in flight (`stepping`); returns what to call once it has ended. */
+  private markStepping(): () => void {
+    let end!: () => void
+    const stepping = new Promise<void>((resolve) => (end = resolve))
+    this.stepping = stepping
+    return () => {
+      if (this.stepping === stepping) this.stepping = undefined
+      end()
+    }
   }
 
   /** One step round: every shard to virtual second `to`, in parallel. */

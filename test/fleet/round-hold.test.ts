@@ -17,8 +17,8 @@ afterEach(async () => {
 })
 
 /** A fleet whose clock runs fast enough that a round is due whenever the driver allows one, its rounds seen by `stepTask`. */
-async function runningFleet(stepTask: StepTaskRunner): Promise<FleetEngine> {
-  const engine = await createFleet({ agents: 500, seed: 4, workers: 1, speed: 100_000, paused: false, startTime: START, caFingerprint: 'AB:CD', stepTask })
+async function runningFleet(stepTask: StepTaskRunner, speed = 100_000): Promise<FleetEngine> {
+  const engine = await createFleet({ agents: 500, seed: 4, workers: 1, speed, paused: false, startTime: START, caFingerprint: 'AB:CD', stepTask })
   open.push(engine)
   return engine
 }
@@ -67,6 +67,34 @@ describe('rounds held while a list is made', () => {
     open.push(engine)
     const advanced = engine.advance(30 * 86_400)
     await vi.waitFor(() => expect(gate).toBeDefined(), { timeout: 5000 })
+    const hold = engine.holdRounds()
+    let ready = false
+    void hold.ready.then(() => (ready = true))
+    try {
+      await vi.waitFor(() => expect(ready).toBe(true), { timeout: 2000 })
+    } finally {
+      ;(gate as () => void)()
+    }
+    await advanced
+    hold.release()
+  })
+
+  it('never waits for an advance with the clock running: a clock catch-up queued behind it is not in flight', async () => {
+    let gate: (() => void) | undefined
+    let lastTo = 0
+    const engine = await runningFleet(async (task, run) => {
+      // A round of more than ten virtual minutes is the advance's (at speed 600 the clock's cover
+      // some 24 s, rounds being 40 ms apart): its first is held until the test opens the gate.
+      const long = task.to - lastTo > 600 && lastTo > 0
+      lastTo = Math.max(lastTo, task.to)
+      if (long && gate === undefined) await new Promise<void>((resolve) => (gate = resolve))
+      return run(task)
+    }, 600)
+    await vi.waitFor(() => expect(lastTo).toBeGreaterThan(0), { timeout: 5000 })
+    const advanced = engine.advance(30 * 86_400)
+    await vi.waitFor(() => expect(gate).toBeDefined(), { timeout: 5000 })
+    // The clock's timer fires meanwhile and queues a catch-up behind the advance.
+    await new Promise((resolve) => setTimeout(resolve, 100))
     const hold = engine.holdRounds()
     let ready = false
     void hold.ready.then(() => (ready = true))
