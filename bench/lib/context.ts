@@ -17,8 +17,13 @@ export interface Profile {
   connections: number
   /** alternating rounds of bare fastify and fleetsim for the JSON-over-HTTP target */
   jsonRounds: number
-  /** rounds of each workload compared across servers (built, list): the median one is reported */
+  /** rounds of each workload compared across servers (built): the median one is reported */
   comparisonRounds: number
+  /**
+   * …and of the list scope's workloads: more, as bare fastify's rate on lists has two modes on a
+   * 2-core machine, round by round (bench/README.md, "Where the three workloads stand")
+   */
+  listRounds: number
   /** agents in the fleet behind agentinfo for one agent */
   agentinfoFleet: number
   /** fleet sizes of agentinfo by state */
@@ -69,6 +74,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     connections: 10,
     jsonRounds: 5,
     comparisonRounds: 3,
+    listRounds: 5,
     agentinfoFleet: 10_000,
     listFleets: [10_000, 100_000],
     listRequests: 30,
@@ -97,6 +103,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     connections: 10,
     jsonRounds: 2,
     comparisonRounds: 3,
+    listRounds: 5,
     agentinfoFleet: 10_000,
     listFleets: [10_000, 100_000],
     listRequests: 12,
@@ -126,6 +133,7 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     // Two, so the smoke run also starts a fresh pair of processes for the second round.
     jsonRounds: 2,
     comparisonRounds: 1,
+    listRounds: 1,
     agentinfoFleet: 300,
     listFleets: [1500],
     listRequests: 2,

@@ -130,7 +130,7 @@ export async function listSuite(ctx: SuiteContext): Promise<void> {
             params: { agents, scenario: 'flapping-network', speed, state: 'ONLINE', variant: `online-${key}-${k}` }
           },
           contenders,
-          profile.comparisonRounds,
+          profile.listRounds,
           ctx.progress
         )
         ctx.rows.push(...rows)
