@@ -209,13 +209,18 @@ export class AnswerCache {
     return { revision, indices, agentRevisions }
   }
 
+  /** Whether a list of this weight (its agents, weighed more with modules: routes/agentinfo.ts) may be kept at all: not too long, and kept answers not turned off. */
+  keepsList(agents: number): boolean {
+    return agents <= MAX_KEPT_LIST_AGENTS && this.maxBytes > 0
+  }
+
   /**
    * The stamp to keep a list under (agents chosen by state, or all of them), read before it is
    * built; undefined when it must not be kept (a change or a step round's write under way, or
    * more agents than MAX_KEPT_LIST_AGENTS).
    */
   stampList(agents: number): AnswerStamp | undefined {
-    if (agents > MAX_KEPT_LIST_AGENTS || this.maxBytes === 0) return undefined
+    if (!this.keepsList(agents)) return undefined
     const revision = this.fleet.revision()
     if ((revision & 1) === 1) return undefined
     const fleetRevision = this.fleet.fleetRevision()
@@ -345,16 +350,17 @@ export class AnswerCache {
     const key = requestKey(url, format, encrypted, host)
     const under = this.streaming.get(key)
     if (under?.open === true) this.joinCount++
-    const list = under?.open === true ? under : this.startList(key, source, (chunks, stamp) => {
+    const keepMade = (chunks: readonly Buffer[], stamp: AnswerStamp) => {
       if (!this.listMade(stamp)) return
       const answer = this.keepChunks(url, format, encrypted, host, stamp, chunks)
       if (answer !== undefined) kept(answer)
-    }, weight)
+    }
+    const list = under?.open === true ? under : this.startList(key, source, weight, keepMade)
     return { body: list.reader(response), states: () => list.states }
   }
 
-  private startList(key: string, source: () => StatedChunks, onMade: (chunks: readonly Buffer[], stamp: AnswerStamp) => void, weight: number): SharedList {
-    const bytes = source()
+  private startList(key: string, source: () => StatedChunks, weight: number, onMade: (chunks: readonly Buffer[], stamp: AnswerStamp) => void): SharedList {
+    const stated = source()
     const hold = this.fleet.holdRounds()
     // Read once the rounds in flight have ended, right before the list's first agent is.
     let stamp: AnswerStamp | undefined
@@ -362,7 +368,7 @@ export class AnswerCache {
       stamp = this.stampList(weight)
     })
     const list = new SharedList(
-      bytes,
+      stated,
       (chunks) => {
         if (this.streaming.get(key) === list) this.streaming.delete(key)
         try {

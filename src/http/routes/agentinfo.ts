@@ -172,21 +172,22 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const encrypted = request.protocol === 'https'
       const kept = answers.get(request.url, request.format, encrypted, request.host)
       if (kept !== undefined) return sendKept(request, reply, kept)
-      // Read before the agents are: kept only if nothing moved while it was made.
       const weight = withModules ? expected * MODULES_WEIGHT : expected
+      if (expected > EAGER_ITEMS && answers.keepsList(weight)) {
+        // Its stamp is read once the rounds in flight have ended, right before it is made (sharedList).
+        // Held whole until every request for it has it sent, so its memory can be used again (slab-pool.ts).
+        const bytes = () => listBytes(list, links, { slabs: kit.slabs, chunkBytes: SHARED_CHUNK_BYTES })
+        const shared = answers.sharedList(request.url, request.format, encrypted, request.host, reply.raw, bytes, weight, (kept) => statedBytes(kept.body, shared.states()))
+        request.streamedStates = shared.states
+        return sendAnswer(request, reply, shared.body)
+      }
+      // Read before the agents are: kept only if nothing moved while it was made.
       const stamp = answers.stampList(weight)
       if (stamp === undefined) {
         if (expected <= EAGER_ITEMS) return sendItemTexts(request, reply, 'agentinfo', items, links, expected)
         const streamed = listBytes(list, links)
         request.streamedStates = () => streamed.states
         return sendChunks(request, reply, streamed)
-      }
-      if (expected > EAGER_ITEMS) {
-        // Held whole until every request for it has it sent, so its memory can be used again (slab-pool.ts).
-        const bytes = () => listBytes(list, links, { slabs: kit.slabs, chunkBytes: SHARED_CHUNK_BYTES })
-        const shared = answers.sharedList(request.url, request.format, encrypted, request.host, reply.raw, bytes, weight, (kept) => statedBytes(kept.body, shared.states()))
-        request.streamedStates = shared.states
-        return sendAnswer(request, reply, shared.body)
       }
       if (!answers.listsWorthKeeping) return sendItemTexts(request, reply, 'agentinfo', thenNote(items, () => answers.listMade(stamp)), links, expected)
       const answer = await answers.shared(request.url, request.format, encrypted, request.host, async () => {
