@@ -174,8 +174,9 @@ export function fetchAnswer(origin: string, path: string, options: { method?: st
 /**
  * Large answers: `connections` clients, each on its own kept-alive connection, ask one after
  * the other for `durationSeconds` (and until `minRequests` answers came, up to `maxSeconds`), or
- * until `maxRequests` answers came; every answer is read to its end and timed. The clients run in a process of their own (list-client.ts says why).
- * Answers/s is answers over the exact wall time of the run.
+ * until `maxRequests` answers came; every answer is read to its end and timed. The clients run
+ * in a process of their own (list-client.ts says why). Answers/s is answers over the exact wall
+ * time of the run.
  */
 async function largeAnswerLoad(spec: LoadSpec, progress: (line: string) => void): Promise<LoadRow> {
   const got = await runListClients(

@@ -35,9 +35,9 @@ const MIN_ROUND_INTERVAL_MS = 40
 /**
  * How long a round that is due waits at most for the lists being made (holdRounds). A list kept
  * to be sent again must show one state of the fleet: one made across a round showed agents from
- * before it and after it, and could not be kept. At speed 600 rounds come every 40 ms and a
- * list of 10,000 agents took about half of that to make under load, so most lists made at a
- * random moment ran into a round (bench/README.md, "Rounds wait for the lists being made").
+ * before it and after it, and could not be kept. At speed 600 rounds come every 40 ms, and a
+ * list of 10,000 agents made under load often began while one was in flight or ran into the next
+ * (bench/README.md, "Rounds wait for the lists being made").
  * Waiting this long at most, the fleet still moves on at least every 80 ms of wall time.
  */
 const MAX_ROUND_HOLD_MS = 40

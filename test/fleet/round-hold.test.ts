@@ -67,16 +67,7 @@ describe('rounds held while a list is made', () => {
     open.push(engine)
     const advanced = engine.advance(30 * 86_400)
     await vi.waitFor(() => expect(gate).toBeDefined(), { timeout: 5000 })
-    const hold = engine.holdRounds()
-    let ready = false
-    void hold.ready.then(() => (ready = true))
-    try {
-      await vi.waitFor(() => expect(ready).toBe(true), { timeout: 2000 })
-    } finally {
-      ;(gate as () => void)()
-    }
-    await advanced
-    hold.release()
+    await expectReadyDuringAdvance(engine, advanced, () => (gate as () => void)())
   })
 
   it('never waits for an advance with the clock running: a clock catch-up queued behind it is not in flight', async () => {
@@ -95,16 +86,7 @@ describe('rounds held while a list is made', () => {
     await vi.waitFor(() => expect(gate).toBeDefined(), { timeout: 5000 })
     // The clock's timer fires meanwhile and queues a catch-up behind the advance.
     await new Promise((resolve) => setTimeout(resolve, 100))
-    const hold = engine.holdRounds()
-    let ready = false
-    void hold.ready.then(() => (ready = true))
-    try {
-      await vi.waitFor(() => expect(ready).toBe(true), { timeout: 2000 })
-    } finally {
-      ;(gate as () => void)()
-    }
-    await advanced
-    hold.release()
+    await expectReadyDuringAdvance(engine, advanced, () => (gate as () => void)())
   })
 
   it('starts no round while held until it has waited 40 ms past its due time, and goes on after the release', async () => {
@@ -157,4 +139,21 @@ async function heldRoundWaited(rounds: ReturnType<typeof seenRounds>, hold: Roun
   const lastEnd = rounds.ends[rounds.ends.length - 1]
   await vi.waitFor(() => expect(rounds.starts.length).toBeGreaterThan(before), { timeout: 5000 })
   return rounds.starts[before] - lastEnd
+}
+
+/**
+ * A hold taken while an advance's round is held in flight is ready all the same (within 2 s),
+ * and the advance ends once `openGate` lets its round go (called either way).
+ */
+async function expectReadyDuringAdvance(engine: FleetEngine, advanced: Promise<unknown>, openGate: () => void): Promise<void> {
+  const hold = engine.holdRounds()
+  let ready = false
+  void hold.ready.then(() => (ready = true))
+  try {
+    await vi.waitFor(() => expect(ready).toBe(true), { timeout: 2000 })
+  } finally {
+    openGate()
+  }
+  await advanced
+  hold.release()
 }
