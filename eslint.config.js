@@ -16,6 +16,13 @@ export default tseslint.config(
   },
   // dependency-cruiser reads its configuration as CommonJS.
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
+  // faker's main entry loads every locale it has (src/fleet/identity.ts says what it cost).
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: '@faker-js/faker', message: "Import the English locale's entry (@faker-js/faker/locale/en): the package's main entry loads every locale." }] }]
+    }
+  },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

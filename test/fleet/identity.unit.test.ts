@@ -1,8 +1,25 @@
 import { describe, expect, it } from 'vitest'
-import { Identity } from '../../src/fleet/identity.js'
+import { Identity, buildVocabulary } from '../../src/fleet/identity.js'
 
 describe('agent identity', () => {
   const identity = new Identity(7)
+
+  // Made with the package's main entry (every locale loaded, `new Faker({ locale: [en] })`)
+  // before identity.ts took the English locale's entry alone: the same seed still gives the
+  // same sites and domain, so every generated name and host stays as it was.
+  it('draws the vocabulary of a seed as it always did', () => {
+    expect(buildVocabulary(1)).toEqual({
+      sites: ['eld', 'eas', 'bal', 'cri', 'flo', 'bog', 'for', 'ski', 'goy', 'sou', 'lak', 'mar', 'ans', 'mcg', 'por', 'tre', 'par', 'kir', 'len', 'tor', 'nor', 'pla', 'dra', 'min'],
+      domain: 'schoen.lan'
+    })
+    expect(buildVocabulary(7)).toEqual({
+      sites: ['por', 'kar', 'har', 'wes', 'new', 'geo', 'gor', 'lak', 'nob', 'gre', 'cal', 'sou', 'jer', 'sch', 'for', 'orl', 'kim', 'wal', 'eas', 'elc', 'cha', 'cru', 'gol', 'ken'],
+      domain: 'hermann.corp'
+    })
+    // Drawn again after another seed: the one instance is seeded anew each time.
+    expect(buildVocabulary(42).domain).toBe('luettgen.internal')
+    expect(buildVocabulary(1).domain).toBe('schoen.lan')
+  })
 
   it('is the same for the same seed and differs for another seed', () => {
     const again = new Identity(7)
