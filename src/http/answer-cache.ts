@@ -20,6 +20,7 @@ import type { Format } from '../protocol/negotiation.js'
 import type { ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import { SharedList, type StatedChunks } from './shared-list.js'
+import { ListBodies } from './list-bodies.js'
 
 /** A kept answer: its text, the same as UTF-8 bytes, and the request path and query it answers. */
 export interface KeptAnswer {
@@ -34,6 +35,10 @@ export interface KeptAnswer {
   readonly size: number
   /** the fast path's journal facts for the requests it sent this to (see fast-path.ts) */
   journalFacts?: SharedFacts
+  /** `body` is being written to `response` (a kept list's memory is not written over before it has finished: ListAnswer) */
+  sendingTo?(response: ServerResponse): void
+  /** the cache no longer keeps it */
+  dropped?(): void
 }
 
 /**
@@ -72,14 +77,24 @@ export class Answer implements KeptAnswer {
  * (list-bytes.ts), and kept once made if the fleet held still meanwhile. It is sent again as
  * those bytes; its text is decoded only if something asks for it (the journal's facts of the
  * list are noted as it is written, journal/answer.ts statedBytes).
+ *
+ * Its bytes are the start of `memory` (ListBodies), given back once the cache dropped it and
+ * every response they were written to finished. A response that closed before it finished (its
+ * client went away) may have left them in its socket's queue: then the memory is left to the GC.
  */
 export class ListAnswer implements KeptAnswer {
   private decoded: string | undefined
   journalFacts?: SharedFacts
+  /** responses being written the bytes */
+  private writing = 0
+  private kept = true
+  /** the memory is not given back: a response closed before it finished, or it was given back already */
+  private done = false
 
   constructor(
     readonly body: Buffer,
-    readonly url: string
+    readonly url: string,
+    private readonly memory?: { bytes: Buffer; bodies: ListBodies }
   ) {}
 
   get text(): string {
@@ -89,6 +104,26 @@ export class ListAnswer implements KeptAnswer {
 
   get size(): number {
     return this.body.length
+  }
+
+  sendingTo(response: ServerResponse): void {
+    this.writing++
+    response.once('close', () => {
+      this.writing--
+      if (!response.writableFinished) this.done = true
+      this.giveBackIfUnused()
+    })
+  }
+
+  dropped(): void {
+    this.kept = false
+    this.giveBackIfUnused()
+  }
+
+  private giveBackIfUnused(): void {
+    if (this.kept || this.writing > 0 || this.done || this.memory === undefined) return
+    this.done = true
+    this.memory.bodies.giveBack(this.memory.bytes)
   }
 }
 
@@ -166,12 +201,16 @@ export class AnswerCache {
   private joinCount = 0
   /** lists made in a row while the fleet held still (listMade), up to STILL_LISTS; lists are kept from the start */
   private stillLists = STILL_LISTS
+  /** memory kept lists are joined into, used again once a list no longer needs it: as much again as the kept answers may hold at most */
+  private readonly bodies: ListBodies
 
   constructor(
     private readonly fleet: Pick<Fleet, 'revision' | 'agentRevision' | 'fleetRevision' | 'holdRounds'>,
     private readonly capacity = DEFAULT_KEPT_ANSWERS,
     private readonly maxBytes = DEFAULT_KEPT_BYTES
-  ) {}
+  ) {
+    this.bodies = new ListBodies(maxBytes)
+  }
 
   /** The kept answer for this request, if nothing it shows has changed since. */
   get(url: string, format: Format, encrypted: boolean, host: string | undefined): KeptAnswer | undefined {
@@ -262,7 +301,8 @@ export class AnswerCache {
     let bytes = 0
     for (const chunk of chunks) bytes += chunk.length
     if (!this.keeps(bytes, stamp)) return undefined
-    const answer = new ListAnswer(Buffer.concat(chunks, bytes), url)
+    const { body, memory } = this.bodies.join(chunks, bytes)
+    const answer = new ListAnswer(body, url, { bytes: memory, bodies: this.bodies })
     this.store(url, format, encrypted, host, stamp, answer)
     return answer
   }
@@ -386,6 +426,7 @@ export class AnswerCache {
 
   /** Forgets every kept answer. */
   clear(): void {
+    for (const entries of this.byUrl.values()) for (const entry of entries) entry.answer.dropped?.()
     this.byUrl.clear()
     this.askedOnce.clear()
     this.count = 0
@@ -414,6 +455,7 @@ export class AnswerCache {
 
   private remove(url: string, entries: Entry[], k: number): void {
     const [gone] = entries.splice(k, 1)
+    gone.answer.dropped?.()
     this.count--
     this.bytes -= 2 * gone.answer.size
     if (entries.length === 0) this.byUrl.delete(url)
@@ -425,7 +467,10 @@ export class AnswerCache {
     if (oldest === undefined) return
     this.byUrl.delete(oldest[0])
     this.count -= oldest[1].length
-    for (const entry of oldest[1]) this.bytes -= 2 * entry.answer.size
+    for (const entry of oldest[1]) {
+      this.bytes -= 2 * entry.answer.size
+      entry.answer.dropped?.()
+    }
   }
 
   private unchanged(stamp: AnswerStamp): boolean {

@@ -120,6 +120,7 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
     // the bytes encoded when it was first sent again.
     const bytes = built === undefined ? kept.body.length : built.byteLength
     response.writeHead(200, { 'content-type': format === 'json' ? JSON_TYPE : XML_TYPE, 'content-length': bytes })
+    found?.sendingTo?.(response)
     response.end(built === undefined ? kept.body : built.text)
     answered++
     const seconds = (performance.now() - started) / 1000

@@ -7,6 +7,7 @@
  * streams, item by item in batches, so a million agents never become a million-item array.
  * Each item is a torn-free snapshot of its agent; items are read as the stream is consumed.
  */
+import type { ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { JSON_TYPE, XML_TYPE, type Format } from '../protocol/negotiation.js'
@@ -41,8 +42,9 @@ export function renderEnvelope(request: FastifyRequest, reply: FastifyReply, bod
  * counted and encoded anew per request. The journal gets the facts read once from its text
  * (keptFacts), as the fast path's journal does.
  */
-export function sendKept(request: FastifyRequest, reply: FastifyReply, kept: { readonly text: string; readonly body: Buffer }): FastifyReply {
+export function sendKept(request: FastifyRequest, reply: FastifyReply, kept: { readonly text: string; readonly body: Buffer; sendingTo?(response: ServerResponse): void }): FastifyReply {
   keptFacts(kept, request.operation, request.format)
+  kept.sendingTo?.(reply.raw)
   return sendAnswer(request, reply, kept.body)
 }
 

@@ -1,9 +1,10 @@
-import { createServer, get as httpGet, type ServerResponse } from 'node:http'
+import { createServer, get as httpGet, type IncomingMessage, type ServerResponse } from 'node:http'
 import { EventEmitter, once } from 'node:events'
 import type { Readable } from 'node:stream'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { Answer, AnswerCache, ListAnswer, MAX_KEPT_AGENTS, MAX_KEPT_LIST_AGENTS, MAX_VARIANTS } from '../../src/http/answer-cache.js'
+import { Answer, AnswerCache, DEFAULT_KEPT_ANSWERS, ListAnswer, MAX_KEPT_AGENTS, MAX_KEPT_LIST_AGENTS, MAX_VARIANTS } from '../../src/http/answer-cache.js'
+import { ListBodies } from '../../src/http/list-bodies.js'
 import type { StatedChunks } from '../../src/http/shared-list.js'
 import { SlabPool } from '../../src/http/slab-pool.js'
 import { AUTH, REST, call, harness, type Harness } from './helpers.js'
@@ -452,6 +453,20 @@ describe('agentinfo lists from kept answers', () => {
     expect(later.body.length).toBeGreaterThan(1_000_000)
   })
 
+  it('tells the kept list each response the route sends it to (its memory waits for them: ListAnswer)', async () => {
+    const path = 'agentinfo?agentstate=ONLINE'
+    await h.fleet.advance(1)
+    await call(h.app, 'GET', path)
+    const sending = vi.spyOn(ListAnswer.prototype, 'sendingTo')
+    try {
+      const again = await call(h.app, 'GET', path)
+      expect(again.headers['content-length']).toBeDefined()
+      expect(sending).toHaveBeenCalledTimes(1)
+    } finally {
+      sending.mockRestore()
+    }
+  })
+
   it('makes a list once for requests that come together', async () => {
     await h.fleet.advance(1)
     const [hits, joins] = [answers.hits, answers.joins]
@@ -521,6 +536,12 @@ describe('a list too long for --kept-answers-max-bytes', () => {
       joined.push(list.reduce((bytes, chunk) => bytes + chunk.length, 0))
       return concat(list, length)
     })
+    // A list kept is joined into memory used again (ListBodies), not by Buffer.concat.
+    const join = ListBodies.prototype.join
+    const bodyJoins = vi.spyOn(ListBodies.prototype, 'join').mockImplementation(function (this: ListBodies, chunks, bytes) {
+      joined.push(bytes)
+      return join.call(this, chunks, bytes)
+    })
     try {
       const { port } = server.address() as AddressInfo
       const read = () =>
@@ -538,6 +559,64 @@ describe('a list too long for --kept-answers-max-bytes', () => {
       expect(joined.filter((bytes) => bytes > 500_000)).toEqual([])
     } finally {
       joins.mockRestore()
+      bodyJoins.mockRestore()
+      server.close()
+      await h.close()
+    }
+  })
+})
+
+describe("a kept list's memory", () => {
+  it('is joined into again only once every response it was sent to has finished, so a slow reader gets the bytes it was sent', async () => {
+    // 20,000 agents: an XML list of about 20 MB, more than the sockets between the two ends
+    // hold, so a client that reads nothing leaves its response unfinished. The bound lets it be kept.
+    const made: { h?: Harness } = {}
+    const fleet = () => (made.h as Harness).fleet
+    const answers = new AnswerCache(
+      { revision: () => fleet().revision(), agentRevision: (i) => fleet().agentRevision(i), fleetRevision: () => fleet().fleetRevision(), holdRounds: () => fleet().holdRounds() },
+      DEFAULT_KEPT_ANSWERS,
+      64 * 1024 * 1024
+    )
+    const h = (made.h = await harness(MAX_KEPT_LIST_AGENTS, {}, { answers }))
+    const server = createServer(h.built.handler).listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    const { port } = server.address() as AddressInfo
+    const path = `${REST}/agentinfo?agentstate=ONLINE`
+    const ask = () =>
+      new Promise<IncomingMessage>((resolve, reject) => {
+        httpGet({ host: '127.0.0.1', port, path, headers: { ...AUTH, accept: 'application/xml' } }, resolve).on('error', reject)
+      })
+    const read = async (res: IncomingMessage) => {
+      const chunks: Buffer[] = []
+      for await (const chunk of res) chunks.push(chunk as Buffer)
+      return Buffer.concat(chunks)
+    }
+    const keptNow = () => answers.get(path, 'xml', false, `127.0.0.1:${port}`) as ListAnswer
+    try {
+      const first = await read(await ask())
+      const a = keptNow()
+      expect(a).toBeInstanceOf(ListAnswer)
+      expect(a.body.equals(first)).toBe(true)
+      // Sent the kept list, and reads none of it yet.
+      const slow = await ask()
+      slow.pause()
+      expect(slow.headers['content-length']).toBe(String(first.length))
+      // The fleet moves: the next request drops the kept list and has one made and kept.
+      await h.fleet.advance(60)
+      const second = await read(await ask())
+      const b = keptNow()
+      expect(b.body.equals(second)).toBe(true)
+      expect(second.equals(first)).toBe(false)
+      // Compared as a boolean: a failure would print both memories whole.
+      expect(b.body.buffer === a.body.buffer).toBe(false)
+      // The slow client gets the list it was sent, whole.
+      expect((await read(slow)).equals(first)).toBe(true)
+      // Its response finished: the first list's memory holds a list kept later.
+      await h.fleet.advance(60)
+      await read(await ask())
+      const c = keptNow()
+      expect(c.body.buffer === a.body.buffer || c.body.buffer === b.body.buffer).toBe(true)
+    } finally {
       server.close()
       await h.close()
     }
