@@ -3,10 +3,10 @@
  * joined from its chunks into one buffer, sent again as it is. At speed 600 a list of 10,000
  * agents is made and kept about twenty times a second, each into a new buffer of 8.5 to 10.6 MB:
  * every one was new memory for the kernel to hand over page by page as it was first written, and
- * V8 counts such memory, so it marked the whole heap every few hundred milliseconds once the
- * heap was large (JSON and XML lists kept alike). A buffer no kept list needs any more (the
- * cache dropped it, and every response it was written to finished) holds the next list instead
- * (bench/README.md, "Kept lists joined into memory used again").
+ * memory V8 counts in deciding when to collect, which it did far more often once JSON and XML
+ * lists were both kept. A buffer no kept list needs any more (the cache dropped it, and every
+ * response it was written to finished) holds the next list instead (bench/README.md, "Kept lists
+ * joined into memory used again").
  */
 
 /** Room a new buffer is made with beyond the list it is made for, so that the next list of the fleet, a few items longer, fits it too. */
