@@ -79,17 +79,17 @@ export class Answer implements KeptAnswer {
  * list are noted as it is written, journal/answer.ts statedBytes).
  *
  * Its bytes are the start of `memory` (ListBodies), given back once the cache dropped it and
- * every response they were written to finished. A response that closed before it finished (its
- * client went away) may have left them in its socket's queue: then the memory is left to the GC.
+ * every response they were written to finished, as SharedList recycles its slabs. A response
+ * that never finishes (its client went away) may have left them in its socket's queue: then the
+ * memory is never given back, and is left to the GC.
  */
 export class ListAnswer implements KeptAnswer {
   private decoded: string | undefined
   journalFacts?: SharedFacts
-  /** responses being written the bytes */
+  /** responses being written the bytes that have not finished */
   private writing = 0
   private kept = true
-  /** the memory is not given back: a response closed before it finished, or it was given back already */
-  private done = false
+  private givenBack = false
 
   constructor(
     readonly body: Buffer,
@@ -108,9 +108,8 @@ export class ListAnswer implements KeptAnswer {
 
   sendingTo(response: ServerResponse): void {
     this.writing++
-    response.once('close', () => {
+    response.once('finish', () => {
       this.writing--
-      if (!response.writableFinished) this.done = true
       this.giveBackIfUnused()
     })
   }
@@ -121,8 +120,8 @@ export class ListAnswer implements KeptAnswer {
   }
 
   private giveBackIfUnused(): void {
-    if (this.kept || this.writing > 0 || this.done || this.memory === undefined) return
-    this.done = true
+    if (this.kept || this.writing > 0 || this.givenBack || this.memory === undefined) return
+    this.givenBack = true
     this.memory.bodies.giveBack(this.memory.bytes)
   }
 }

@@ -6,12 +6,11 @@ import { ListBodies } from '../../src/http/list-bodies.js'
 
 const chunksOf = (...texts: string[]) => texts.map((text) => Buffer.from(text))
 
-/** A response as ListAnswer watches one: it closes, finished or not. */
+/** A response as ListAnswer watches one: it closes, having finished (every byte handed to the socket) or not. */
 function response(): ServerResponse & { close(finished: boolean): void } {
-  const emitter = new EventEmitter() as EventEmitter & { writableFinished: boolean; close(finished: boolean): void }
-  emitter.writableFinished = false
+  const emitter = new EventEmitter() as EventEmitter & { close(finished: boolean): void }
   emitter.close = (finished) => {
-    emitter.writableFinished = finished
+    if (finished) emitter.emit('finish')
     emitter.emit('close')
   }
   return emitter as unknown as ServerResponse & { close(finished: boolean): void }
