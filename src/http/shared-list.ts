@@ -7,8 +7,8 @@
  *
  * The list is made a chunk of about SHARED_CHUNK_BYTES per turn of the event loop (ListBytes);
  * every request reads the chunks from the first at its own pace (a Readable each, with
- * backpressure), BATCH chunks at a time. The chunks are held until the
- * list is made and the last request has read them: at most the list's size (a list streams this
+ * backpressure), BATCH chunks at a time, those that lie end to end in one slab as one push
+ * (runFrom). The chunks are held until the list is made and the last request has read them: at most the list's size (a list streams this
  * way only up to MAX_KEPT_LIST_AGENTS), and as bytes outside the JavaScript heap, which the GC
  * does not copy. Once every response the list was sent to has finished, its memory goes back to
  * be written over by the next list (recycle, slab-pool.ts). The list stops being made once every
@@ -36,12 +36,39 @@ export interface StatedChunks extends ChunkSource<Buffer> {
 export const SHARED_CHUNK_BYTES = 64 * 1024
 
 /**
- * Chunks handed to a request together (about 512 KiB): each hand-over is a write to its socket.
- * In a CPU profile of lists of 10,000 agents written 16 KiB at a time, the socket writes were the
- * largest part after making the lists and the GC. The list is still made a chunk per turn of the
- * event loop.
+ * Chunks handed to a request together (about 512 KiB). In a CPU profile of lists of 10,000
+ * agents written 16 KiB at a time, the socket writes were the largest part after making the lists
+ * and the GC. The list is still made a chunk per turn of the event loop.
  */
 const BATCH = 8
+
+/**
+ * Bytes handed to a request in one push at most: a batch. Each push is a write to the socket and,
+ * as it is past the response's high-water mark, a wait for its 'drain' before the next; a batch
+ * pushed a chunk at a time was eight of each. Chunks cut one after another from one slab
+ * (chunk-writer.ts) lie end to end in its memory, and go as one push (runFrom): in `npm run
+ * bench:list-load` the server's CPU per answer fell by a sixth (bench/README.md, "Shared lists
+ * pushed in runs").
+ */
+const RUN_BYTES = BATCH * SHARED_CHUNK_BYTES
+
+/**
+ * The chunks from `from` on that lie end to end in one slab's memory, as one buffer over them (no
+ * copy) of at most `limit` bytes (the first chunk whatever its length); and how many they are.
+ */
+export function runFrom(chunks: readonly Buffer[], from: number, limit: number): { bytes: Buffer; chunks: number } {
+  const first = chunks[from]
+  let end = from + 1
+  let length = first.length
+  while (end < chunks.length) {
+    const next = chunks[end]
+    if (next.buffer !== first.buffer || next.byteOffset !== first.byteOffset + length || length + next.length > limit) break
+    length += next.length
+    end++
+  }
+  const bytes = end === from + 1 ? first : Buffer.from(first.buffer, first.byteOffset, length)
+  return { bytes, chunks: end - from }
+}
 
 export class SharedList {
   private readonly chunks: Buffer[] = []
@@ -111,7 +138,9 @@ export class SharedList {
       return
     }
     while (reader.next < this.chunks.length) {
-      if (!reader.push(this.chunks[reader.next++])) return
+      const run = runFrom(this.chunks, reader.next, RUN_BYTES)
+      reader.next += run.chunks
+      if (!reader.push(run.bytes)) return
     }
     if (this.made) reader.push(null)
     else reader.waiting = true

@@ -16,11 +16,18 @@
  * none (ChunkWriter without a pool), so that a 100k list does not hold its 81 MB to its end.
  */
 
-/** Chunks are cut from slabs of this many bytes (a chunk longer than a slab gets one of its own, not kept). */
-export const SLAB_BYTES = 256 * 1024
+/**
+ * Chunks are cut from slabs of this many bytes (a chunk longer than a slab gets one of its own,
+ * not kept). 1 MiB rather than 256 KiB: a shared list hands a request the chunks that lie end to
+ * end in one slab as one write, up to 512 KiB (shared-list.ts, runFrom), and a 256 KiB slab held
+ * runs of three or four 64 KiB chunks. Larger slabs alone, their chunks written one by one, did
+ * not change `npm run bench:list-load` beyond its spread (bench/README.md, "Shared lists pushed
+ * in runs").
+ */
+export const SLAB_BYTES = 1024 * 1024
 
-/** Free slabs kept at most: enough for two 10k lists in flight (some 8.5 MB each). */
-export const FREE_SLABS_MAX = 64
+/** Free slabs kept at most (16 MiB): enough for two 10k lists in flight (some 8.5 MB each). */
+export const FREE_SLABS_MAX = 16
 
 export class SlabPool {
   private readonly free: Buffer[] = []

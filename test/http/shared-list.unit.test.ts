@@ -6,7 +6,7 @@ import { text } from 'node:stream/consumers'
 import { describe, expect, it } from 'vitest'
 import { ListBytes } from '../../src/http/list-bytes.js'
 import { STREAM_CHUNK_CHARS, textChunks } from '../../src/http/reply.js'
-import { SHARED_CHUNK_BYTES, SharedList, type StatedChunks } from '../../src/http/shared-list.js'
+import { runFrom, SHARED_CHUNK_BYTES, SharedList, type StatedChunks } from '../../src/http/shared-list.js'
 import { SlabPool } from '../../src/http/slab-pool.js'
 
 /** Text parts as the byte chunks a list is made of (ListBytes), without states; `recycled` counts recycle() calls. */
@@ -120,6 +120,61 @@ describe('SharedList', () => {
       finished.emit('close')
       expect(recycled.times, spoil).toBe(0)
     }
+  })
+})
+
+/** Chunks cut one after another from `memory`, `sizes` bytes each, as ChunkWriter cuts them from a slab. */
+function cut(memory: Buffer, sizes: readonly number[]): Buffer[] {
+  let at = 0
+  return sizes.map((size) => memory.subarray(at, (at += size)))
+}
+
+describe('runFrom', () => {
+  const memory = Buffer.from(Array.from({ length: 100 }, (_, k) => k))
+
+  it('takes the chunks that lie end to end in one memory as one buffer over them, up to the limit', () => {
+    const chunks = cut(memory, [10, 20, 30, 40])
+    const run = runFrom(chunks, 0, 60)
+    expect(run.chunks).toBe(3)
+    expect([...run.bytes]).toEqual([...memory.subarray(0, 60)])
+    // A view, not a copy: the memory is the slab's.
+    expect(run.bytes.buffer).toBe(memory.buffer)
+    expect(runFrom(chunks, 3, 60)).toEqual({ bytes: chunks[3], chunks: 1 })
+  })
+
+  it('stops at a chunk of other memory, or one that does not follow on', () => {
+    const other = Buffer.alloc(10, 7)
+    const gap = [memory.subarray(0, 10), memory.subarray(20, 30)]
+    expect(runFrom([memory.subarray(0, 10), other], 0, 1000).chunks).toBe(1)
+    expect(runFrom(gap, 0, 1000)).toEqual({ bytes: gap[0], chunks: 1 })
+  })
+
+  it('takes a first chunk longer than the limit whole, alone', () => {
+    const chunks = cut(memory, [80, 10])
+    expect(runFrom(chunks, 0, 50)).toEqual({ bytes: chunks[0], chunks: 1 })
+  })
+})
+
+describe('SharedList hands a reader its chunks in runs', () => {
+  it('pushes the chunks of one slab as one buffer a batch, each byte where it was', async () => {
+    const memory = Buffer.alloc(16 * SHARED_CHUNK_BYTES)
+    for (let k = 0; k < memory.length; k++) memory[k] = (k * 7) % 251
+    const chunks = cut(memory, Array.from({ length: 16 }, () => SHARED_CHUNK_BYTES))
+    let next = 0
+    const source: StatedChunks = {
+      states: [],
+      take: () => ({ chunk: chunks[next++], last: next === chunks.length }),
+      stop: () => undefined,
+      recycle: () => undefined
+    }
+    const list = new SharedList(source, () => undefined)
+    const pushed: Buffer[] = []
+    const reader = list.reader()
+    reader.on('data', (chunk: Buffer) => pushed.push(chunk))
+    await once(reader, 'end')
+    // 16 chunks of 64 KiB in two pushes of a batch (512 KiB) each: two writes to a socket, not 16.
+    expect(pushed.map((chunk) => chunk.length)).toEqual([8 * SHARED_CHUNK_BYTES, 8 * SHARED_CHUNK_BYTES])
+    expect(Buffer.concat(pushed).equals(memory)).toBe(true)
   })
 })
 
