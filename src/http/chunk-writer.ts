@@ -14,6 +14,15 @@ import { SLAB_BYTES, type SlabPool } from './slab-pool.js'
 
 const NO_SLAB = Buffer.alloc(0)
 
+/**
+ * Slabs of a writer without a pool (a list streamed to one request): a quarter of a pooled one.
+ * Such a list leaves each slab to the GC once its chunks are sent. With these at 1 MiB too, the
+ * server's RSS grew by 47.5 MB under eight clients streaming 100k lists in the list scope of
+ * `npm run bench` (goal: under 50), against 8.7 MB with 256 KiB the run before (bench/README.md,
+ * "Shared lists pushed in runs").
+ */
+export const STREAM_SLAB_BYTES = 256 * 1024
+
 /** Powers of ten, for counting an integer's digits. */
 const POWERS = Array.from({ length: 16 }, (_, k) => 10 ** k)
 
@@ -35,8 +44,13 @@ export class ChunkWriter {
   /** where the next byte goes */
   private pos = 0
 
+  /** bytes of a slab: the pool's, or STREAM_SLAB_BYTES */
+  private readonly slabBytes: number
+
   /** `pool`: where slabs come from and go back to (recycle); without one, every slab is new and left to the GC. */
-  constructor(private readonly pool?: SlabPool) {}
+  constructor(private readonly pool?: SlabPool) {
+    this.slabBytes = pool === undefined ? STREAM_SLAB_BYTES : SLAB_BYTES
+  }
 
   /** Bytes written since the last take(). */
   get length(): number {
@@ -51,7 +65,7 @@ export class ChunkWriter {
     if (this.pos + bytes <= this.slab.length) return
     const written = this.pos - this.start
     // Twice what it needs: a chunk longer than a slab (an item with many modules) grows by doubling.
-    const slab = this.newSlab(Math.max(SLAB_BYTES, 2 * (written + bytes)))
+    const slab = this.newSlab(Math.max(this.slabBytes, 2 * (written + bytes)))
     this.slab.copy(slab, 0, this.start, this.pos)
     this.slab = slab
     this.start = 0
