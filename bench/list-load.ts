@@ -2,8 +2,8 @@
  * Clients listing the ONLINE agents over and over, from a process of their own, against fleetsim
  * as the bench starts it (a child process with serve's defaults, bench/lib/target.ts):
  *
- *   npm run bench:list-load -- [--agents 10000] [--clients 2] [--format json|xml] [--speed 600]
- *                              [--seconds 4] [--rounds 3] [--out bench/results]
+ *   npm run bench:list-load -- [--agents 10000] [--clients 2] [--format json|xml] [--https]
+ *                              [--speed 600] [--seconds 4] [--rounds 3] [--out bench/results]
  *
  * Each round, `--clients` kept-alive connections (bench/lib/list-client.ts, forked) ask for
  * agentinfo?agentstate=ONLINE for `--seconds`, each as soon as its last answer was read to its
@@ -15,8 +15,12 @@
  * own where `npm run bench` reads large answers in its own process (bench/README.md, "Items of
  * a streamed list kept as bytes").
  */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { loadOrCreateTls, TLS_DIR, TLS_FILES } from '../src/tls/tls-store.js'
 import { runListClients, type ListClientSpec } from './lib/list-client.js'
 import { AUTH_HEADERS, LIVELY_SCENARIO, REST } from './lib/context.js'
 import { RESULTS_DIR, commandResults, writeCommandResults } from './lib/results.js'
@@ -26,6 +30,8 @@ export interface ListLoadOptions {
   agents: number
   clients: number
   format: 'json' | 'xml'
+  /** over HTTPS (fleetsim's own CA and server certificate, made for the run) rather than HTTP */
+  https: boolean
   speed: number
   seconds: number
   rounds: number
@@ -47,7 +53,7 @@ export interface ListLoadRound {
 /** One round of the clients against `target`, the server's CPU measured around it. */
 async function round(target: Target, options: ListLoadOptions): Promise<ListLoadRound> {
   const spec: ListClientSpec = {
-    origin: target.origin,
+    origin: options.https ? (target.tlsOrigin as string) : target.origin,
     path: `${REST}/agentinfo?agentstate=ONLINE`,
     headers: { ...AUTH_HEADERS, accept: options.format === 'json' ? 'application/json' : 'application/xml' },
     clients: options.clients,
@@ -70,29 +76,43 @@ async function round(target: Target, options: ListLoadOptions): Promise<ListLoad
 }
 
 export async function measureListLoad(options: ListLoadOptions): Promise<{ options: ListLoadOptions; rounds: ListLoadRound[] }> {
-  const target = await startTarget({ kind: 'fleetsim', agents: options.agents, seed: 7, scenario: LIVELY_SCENARIO, speed: options.speed, paused: false, caFingerprint: 'AA:BB' })
+  const scratch = await mkdtemp(join(tmpdir(), 'fleetsim-list-load-'))
+  let target: Target | undefined
   try {
+    const tls = options.https ? await loadOrCreateTls({ dataDir: scratch, hosts: ['127.0.0.1'] }) : undefined
+    target = await startTarget({
+      kind: 'fleetsim',
+      agents: options.agents,
+      seed: 7,
+      scenario: LIVELY_SCENARIO,
+      speed: options.speed,
+      paused: false,
+      caFingerprint: tls?.ca.fingerprint ?? 'AA:BB',
+      ...(tls === undefined ? {} : { tls: { keyFile: join(scratch, TLS_DIR, TLS_FILES.serverKey), certFile: join(scratch, TLS_DIR, TLS_FILES.server) } })
+    })
     await round(target, { ...options, seconds: Math.min(options.seconds, 1) })
     const rounds: ListLoadRound[] = []
     for (let k = 0; k < options.rounds; k++) rounds.push(await round(target, options))
     return { options, rounds }
   } finally {
-    await target.close()
+    await target?.close()
+    await rm(scratch, { recursive: true, force: true })
   }
 }
 
 const USAGE =
-  'usage: npm run bench:list-load -- [--agents 10000] [--clients 2] [--format json|xml] [--speed 600] [--seconds 4] [--rounds 3] [--out bench/results]'
+  'usage: npm run bench:list-load -- [--agents 10000] [--clients 2] [--format json|xml] [--https] [--speed 600] [--seconds 4] [--rounds 3] [--out bench/results]'
 
 /** The command line, or a sentence saying what is wrong with it. */
 function options(): (ListLoadOptions & { out: string | undefined }) | string {
-  let values: Record<string, string | undefined>
+  let values: Record<string, string | boolean | undefined>
   try {
     ;({ values } = parseArgs({
       options: {
         agents: { type: 'string', default: '10000' },
         clients: { type: 'string', default: '2' },
         format: { type: 'string', default: 'json' },
+        https: { type: 'boolean', default: false },
         speed: { type: 'string', default: '600' },
         seconds: { type: 'string', default: '4' },
         rounds: { type: 'string', default: '3' },
@@ -115,7 +135,8 @@ function options(): (ListLoadOptions & { out: string | undefined }) | string {
   if (values.format !== 'json' && values.format !== 'xml') return `--format must be json or xml, got ${JSON.stringify(values.format)}`
   if (!(speed > 0)) return `--speed must be a number above 0, got ${JSON.stringify(values.speed)}`
   if (!(seconds > 0)) return `--seconds must be a number above 0, got ${JSON.stringify(values.seconds)}`
-  return { agents: agents as number, clients: clients as number, rounds: rounds as number, format: values.format, speed, seconds, out: values.out }
+  const out = typeof values.out === 'string' ? values.out : undefined
+  return { agents: agents as number, clients: clients as number, rounds: rounds as number, format: values.format, https: values.https === true, speed, seconds, out }
 }
 
 async function main(): Promise<number> {
@@ -127,11 +148,11 @@ async function main(): Promise<number> {
   const { out, ...load } = parsed
   const began = performance.now()
   const measured = await measureListLoad(load)
-  const command = `npm run bench:list-load -- --agents ${load.agents} --clients ${load.clients} --format ${load.format} --speed ${load.speed} --seconds ${load.seconds} --rounds ${load.rounds}`
+  const command = `npm run bench:list-load -- --agents ${load.agents} --clients ${load.clients} --format ${load.format}${load.https ? ' --https' : ''} --speed ${load.speed} --seconds ${load.seconds} --rounds ${load.rounds}`
   const file = await writeCommandResults(out ?? RESULTS_DIR, { ...commandResults('list-load', command, began), ...measured })
   process.stdout.write(
     [
-      `ONLINE of ${load.agents} agents, ${load.format.toUpperCase()}, speed ${load.speed}, ${load.clients} clients in a process of their own, rounds of ${load.seconds} s:`,
+      `ONLINE of ${load.agents} agents, ${load.format.toUpperCase()} over ${load.https ? 'HTTPS' : 'HTTP'}, speed ${load.speed}, ${load.clients} clients in a process of their own, rounds of ${load.seconds} s:`,
       '| round | answers a second | server CPU per answer | sent kept | joined a list being made | bytes an answer | failed |',
       '|--:|--:|--:|--:|--:|--:|--:|',
       ...measured.rounds.map(

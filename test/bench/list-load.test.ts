@@ -1,6 +1,7 @@
 /**
  * `npm run bench:list-load` on a small fleet: its clients, in a process of their own, get whole
- * lists of the ONLINE agents in both formats, and the figures are the ones it says. Timings are
+ * lists of the ONLINE agents in both formats, over HTTP and HTTPS, and the figures are the ones it
+ * says. Timings are
  * not checked. A bad command line is refused with a sentence and the usage.
  */
 import { execFile } from 'node:child_process'
@@ -9,10 +10,10 @@ import { describe, expect, it } from 'vitest'
 import { measureListLoad } from '../../bench/list-load.js'
 
 describe('the list load benchmark', () => {
-  it('lists the ONLINE agents from a client process, in JSON and XML, and measures the server per answer', { timeout: 60_000 }, async () => {
+  it('lists the ONLINE agents from a client process, in JSON and XML, over HTTP and HTTPS, and measures the server per answer', { timeout: 90_000 }, async () => {
     const bytes: Record<string, number> = {}
-    for (const format of ['json', 'xml'] as const) {
-      const { rounds } = await measureListLoad({ agents: 1000, clients: 2, format, speed: 600, seconds: 0.5, rounds: 1 })
+    for (const [format, https] of [['json', false], ['xml', false], ['json', true]] as const) {
+      const { rounds } = await measureListLoad({ agents: 1000, clients: 2, format, https, speed: 600, seconds: 0.5, rounds: 1 })
       expect(rounds).toHaveLength(1)
       const [round] = rounds
       expect(round.failed).toBe(0)
@@ -21,13 +22,15 @@ describe('the list load benchmark', () => {
       expect(round.serverCpuMsPerAnswer).toBeGreaterThan(0)
       // Most of 1,000 agents are ONLINE, several hundred bytes each.
       expect(round.bytesPerAnswer).toBeGreaterThan(500 * 500)
-      bytes[format] = round.bytesPerAnswer
+      bytes[`${format}${https ? ' over HTTPS' : ''}`] = round.bytesPerAnswer
     }
     expect(bytes.xml).toBeGreaterThan(bytes.json)
+    // The same list over either transport: the same agents, give or take the few that moved.
+    expect(Math.abs(bytes['json over HTTPS'] - bytes.json)).toBeLessThan(bytes.json / 10)
   })
 
   it('counts the answers sent again from the kept answers: at speed 1 nearly all of them', { timeout: 60_000 }, async () => {
-    const { rounds } = await measureListLoad({ agents: 3000, clients: 2, format: 'json', speed: 1, seconds: 0.5, rounds: 1 })
+    const { rounds } = await measureListLoad({ agents: 3000, clients: 2, format: 'json', https: false, speed: 1, seconds: 0.5, rounds: 1 })
     const [round] = rounds
     expect(round.failed).toBe(0)
     // A list is made once a virtual second at most, and sent again from what was kept meanwhile.
