@@ -42,10 +42,14 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
   ratioAtLeast(LIST, `fleetsim, ONLINE of 10k, JSON${AT_SPEED_1}`, 'list: every ONLINE agent of 10k, JSON over HTTP, clock at speed 1', 0.6)
   ratioAtLeast(LIST, `fleetsim, ONLINE of 10k, XML${AT_SPEED_1}`, 'list: every ONLINE agent of 10k, XML over HTTP, clock at speed 1', 0.5)
 
-  // Every workload measured against the peer: at least twice WireMock's rate.
+  // Every workload measured against the peer: at least twice WireMock's rate. The value also
+  // says what twice WireMock's rate was in bare fastify's (fleetsim's two ratios of the row):
+  // where it is more than 1, the goal asked fleetsim to outpace bare fastify sending the same
+  // bytes from memory over the same transport, as over HTTPS, where WireMock's TLS keeps up.
   for (const r of results.rows) {
     if (r.target !== 'fleetsim' || r.peerRatio == null) continue
-    checks.push({ name: `${r.group}: ${r.name.replace(/^fleetsim, /, '')}`, goal: '>= 2 × WireMock req/s', value: `${r.peerRatio.toFixed(2)} ×`, met: r.peerRatio >= 2 })
+    const inBare = r.ratio == null || r.peerRatio === 0 ? '' : ` (2 × WireMock = ${((2 * r.ratio) / r.peerRatio).toFixed(2)} × bare fastify)`
+    checks.push({ name: `${r.group}: ${r.name.replace(/^fleetsim, /, '')}`, goal: '>= 2 × WireMock req/s', value: `${r.peerRatio.toFixed(2)} ×${inBare}`, met: r.peerRatio >= 2 })
   }
 
   for (const m of results.memory ?? []) {
