@@ -3,7 +3,8 @@
  * as the bench starts it (a child process with serve's defaults, bench/lib/target.ts):
  *
  *   npm run bench:list-load -- [--agents 10000] [--clients 2] [--format json|xml] [--https]
- *                              [--speed 600] [--seconds 4] [--rounds 3] [--out bench/results]
+ *                              [--speed 600] [--status-poll 60s] [--seconds 4] [--rounds 3]
+ *                              [--out bench/results]
  *
  * Each round, `--clients` kept-alive connections (bench/lib/list-client.ts, forked) ask for
  * agentinfo?agentstate=ONLINE for `--seconds`, each as soon as its last answer was read to its
@@ -20,6 +21,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { parseServeConfig } from '../src/config.js'
 import { loadOrCreateTls, TLS_DIR, TLS_FILES } from '../src/tls/tls-store.js'
 import { runListClients, type ListClientSpec } from './lib/list-client.js'
 import { AUTH_HEADERS, LIVELY_SCENARIO, REST } from './lib/context.js'
@@ -33,6 +35,11 @@ export interface ListLoadOptions {
   /** over HTTPS (fleetsim's own CA and server certificate, made for the run) rather than HTTP */
   https: boolean
   speed: number
+  /**
+   * serve's --status-poll (a duration, as serve takes it), when not its default: at speed 600 the
+   * default 60 s has every agent's item written anew ten times a second
+   */
+  statusPoll?: string
   seconds: number
   rounds: number
 }
@@ -88,6 +95,7 @@ export async function measureListLoad(options: ListLoadOptions): Promise<{ optio
       speed: options.speed,
       paused: false,
       caFingerprint: tls?.ca.fingerprint ?? 'AA:BB',
+      ...(options.statusPoll === undefined ? {} : { serveFlags: ['--status-poll', options.statusPoll] }),
       ...(tls === undefined ? {} : { tls: { keyFile: join(scratch, TLS_DIR, TLS_FILES.serverKey), certFile: join(scratch, TLS_DIR, TLS_FILES.server) } })
     })
     await round(target, { ...options, seconds: Math.min(options.seconds, 1) })
@@ -101,7 +109,17 @@ export async function measureListLoad(options: ListLoadOptions): Promise<{ optio
 }
 
 const USAGE =
-  'usage: npm run bench:list-load -- [--agents 10000] [--clients 2] [--format json|xml] [--https] [--speed 600] [--seconds 4] [--rounds 3] [--out bench/results]'
+  'usage: npm run bench:list-load -- [--agents 10000] [--clients 2] [--format json|xml] [--https] [--speed 600] [--status-poll 60s] [--seconds 4] [--rounds 3] [--out bench/results]'
+
+/** What serve would say of `--status-poll <value>`, or undefined if it takes it. */
+function statusPollError(value: string): string | undefined {
+  try {
+    parseServeConfig(['--status-poll', value], {})
+    return undefined
+  } catch (error) {
+    return (error as Error).message
+  }
+}
 
 /** The command line, or a sentence saying what is wrong with it. */
 function options(): (ListLoadOptions & { out: string | undefined }) | string {
@@ -114,6 +132,7 @@ function options(): (ListLoadOptions & { out: string | undefined }) | string {
         format: { type: 'string', default: 'json' },
         https: { type: 'boolean', default: false },
         speed: { type: 'string', default: '600' },
+        'status-poll': { type: 'string' },
         seconds: { type: 'string', default: '4' },
         rounds: { type: 'string', default: '3' },
         out: { type: 'string' }
@@ -136,7 +155,23 @@ function options(): (ListLoadOptions & { out: string | undefined }) | string {
   if (!(speed > 0)) return `--speed must be a number above 0, got ${JSON.stringify(values.speed)}`
   if (!(seconds > 0)) return `--seconds must be a number above 0, got ${JSON.stringify(values.seconds)}`
   const out = typeof values.out === 'string' ? values.out : undefined
-  return { agents: agents as number, clients: clients as number, rounds: rounds as number, format: values.format, https: values.https === true, speed, seconds, out }
+  const statusPoll = values['status-poll']
+  // Checked as serve checks it, so that a wrong value is refused here rather than by the server process.
+  if (typeof statusPoll === 'string') {
+    const wrong = statusPollError(statusPoll)
+    if (wrong !== undefined) return wrong
+  }
+  return {
+    agents: agents as number,
+    clients: clients as number,
+    rounds: rounds as number,
+    format: values.format,
+    https: values.https === true,
+    speed,
+    ...(typeof statusPoll === 'string' ? { statusPoll } : {}),
+    seconds,
+    out
+  }
 }
 
 async function main(): Promise<number> {
@@ -148,11 +183,11 @@ async function main(): Promise<number> {
   const { out, ...load } = parsed
   const began = performance.now()
   const measured = await measureListLoad(load)
-  const command = `npm run bench:list-load -- --agents ${load.agents} --clients ${load.clients} --format ${load.format}${load.https ? ' --https' : ''} --speed ${load.speed} --seconds ${load.seconds} --rounds ${load.rounds}`
+  const command = `npm run bench:list-load -- --agents ${load.agents} --clients ${load.clients} --format ${load.format}${load.https ? ' --https' : ''} --speed ${load.speed}${load.statusPoll === undefined ? '' : ` --status-poll ${load.statusPoll}`} --seconds ${load.seconds} --rounds ${load.rounds}`
   const file = await writeCommandResults(out ?? RESULTS_DIR, { ...commandResults('list-load', command, began), ...measured })
   process.stdout.write(
     [
-      `ONLINE of ${load.agents} agents, ${load.format.toUpperCase()} over ${load.https ? 'HTTPS' : 'HTTP'}, speed ${load.speed}, ${load.clients} clients in a process of their own, rounds of ${load.seconds} s:`,
+      `ONLINE of ${load.agents} agents, ${load.format.toUpperCase()} over ${load.https ? 'HTTPS' : 'HTTP'}, speed ${load.speed}${load.statusPoll === undefined ? '' : `, status poll ${load.statusPoll}`}, ${load.clients} clients in a process of their own, rounds of ${load.seconds} s:`,
       '| round | answers a second | server CPU per answer | sent kept | joined a list being made | bytes an answer | failed |',
       '|--:|--:|--:|--:|--:|--:|--:|',
       ...measured.rounds.map(

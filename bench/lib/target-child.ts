@@ -69,18 +69,6 @@ async function startFleetsim(spec: Extract<TargetSpec, { kind: 'fleetsim' }>): P
       templateId: (name) => ids.get(name) ?? (ids.set(name, ids.size), ids.size - 1)
     })
   }
-  const started = performance.now()
-  const fleet = await createFleet({
-    agents: spec.agents,
-    seed: spec.seed,
-    speed: spec.speed,
-    paused: spec.paused,
-    startTime: BENCH_START_TIME,
-    caFingerprint: spec.caFingerprint,
-    ...(spec.workers !== undefined ? { workers: spec.workers } : {}),
-    ...(scenario !== undefined ? { scenario } : {})
-  })
-  const buildMs = performance.now() - started
   // The app of `fleetsim serve` with its defaults (journal, metrics, faults, admin), except: the
   // bench's credentials, the query limit matching the header limit (10,000 UUIDs take about
   // 370 kB), and warn-level logs, as a load test would run it (at info every request is a line).
@@ -92,6 +80,20 @@ async function startFleetsim(spec: Extract<TargetSpec, { kind: 'fleetsim' }>): P
     ],
     {}
   )
+  const started = performance.now()
+  const fleet = await createFleet({
+    agents: spec.agents,
+    seed: spec.seed,
+    speed: spec.speed,
+    paused: spec.paused,
+    startTime: BENCH_START_TIME,
+    caFingerprint: spec.caFingerprint,
+    // As serve builds its fleet (src/simulation.ts): the manager's status poll is a fleet option.
+    statusPoll: config.statusPoll,
+    ...(spec.workers !== undefined ? { workers: spec.workers } : {}),
+    ...(scenario !== undefined ? { scenario } : {})
+  })
+  const buildMs = performance.now() - started
   // Discarded lines are still formatted and written (synchronously, as to stdout), to /dev/null.
   const logger = createLogger(config.logLevel, spec.discardLogs === true ? { destination: pino.destination('/dev/null') } : {})
   // The cache buildApp would make, held here to count the answers sent from it (cpu-stop).

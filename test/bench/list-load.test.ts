@@ -47,5 +47,9 @@ describe('the list load benchmark', () => {
     expect('code' in failed ? failed.code : 0).toBe(2)
     expect('stderr' in failed ? failed.stderr : '').toContain('--format must be json or xml, got "yaml"')
     expect('stderr' in failed ? failed.stderr : '').toContain('usage: npm run bench:list-load')
+    // --status-poll is checked as serve checks it, before a server is started.
+    const poll = await run(process.execPath, ['--import', 'tsx', 'bench/list-load.ts', '--status-poll', 'often']).catch((error: { code: number; stderr: string }) => error)
+    expect('code' in poll ? poll.code : 0).toBe(2)
+    expect('stderr' in poll ? poll.stderr : '').toContain('--status-poll must be a duration of whole seconds')
   })
 })
