@@ -22,11 +22,11 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { parseServeConfig } from '../src/config.js'
-import { loadOrCreateTls, TLS_DIR, TLS_FILES } from '../src/tls/tls-store.js'
 import { runListClients, type ListClientSpec } from './lib/list-client.js'
 import { AUTH_HEADERS, LIVELY_SCENARIO, REST } from './lib/context.js'
 import { RESULTS_DIR, commandResults, writeCommandResults } from './lib/results.js'
 import { startTarget, type Target } from './lib/target.js'
+import { benchTls } from './lib/tls-files.js'
 
 export interface ListLoadOptions {
   agents: number
@@ -86,7 +86,7 @@ export async function measureListLoad(options: ListLoadOptions): Promise<{ optio
   const scratch = await mkdtemp(join(tmpdir(), 'fleetsim-list-load-'))
   let target: Target | undefined
   try {
-    const tls = options.https ? await loadOrCreateTls({ dataDir: scratch, hosts: ['127.0.0.1'] }) : undefined
+    const tls = options.https ? await benchTls(scratch) : undefined
     target = await startTarget({
       kind: 'fleetsim',
       agents: options.agents,
@@ -94,9 +94,9 @@ export async function measureListLoad(options: ListLoadOptions): Promise<{ optio
       scenario: LIVELY_SCENARIO,
       speed: options.speed,
       paused: false,
-      caFingerprint: tls?.ca.fingerprint ?? 'AA:BB',
+      caFingerprint: tls?.caFingerprint ?? 'AA:BB',
       ...(options.statusPoll === undefined ? {} : { serveFlags: ['--status-poll', options.statusPoll] }),
-      ...(tls === undefined ? {} : { tls: { keyFile: join(scratch, TLS_DIR, TLS_FILES.serverKey), certFile: join(scratch, TLS_DIR, TLS_FILES.server) } })
+      ...(tls === undefined ? {} : { tls: tls.files })
     })
     await round(target, { ...options, seconds: Math.min(options.seconds, 1) })
     const rounds: ListLoadRound[] = []

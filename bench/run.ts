@@ -13,11 +13,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { loadOrCreateTls, TLS_DIR, TLS_FILES } from '../src/tls/tls-store.js'
 import { PROFILES, type ProfileName, type SuiteContext } from './lib/context.js'
 import type { GcMode } from './lib/protocol.js'
 import { RESULTS_DIR, gitState, machine, versions, writeResults, type BenchResults } from './lib/results.js'
 import { startTarget } from './lib/target.js'
+import { benchTls } from './lib/tls-files.js'
 import { checkTargets } from './lib/targets.js'
 import { benchFailures, verdict } from './lib/verdict.js'
 import { polledSuite } from './suites/polled.js'
@@ -85,13 +85,13 @@ export async function runBench(options: BenchOptions): Promise<BenchRun> {
   const scratch = await mkdtemp(join(tmpdir(), 'fleetsim-bench-'))
   try {
     // One CA and server certificate for every HTTPS listener of the run, made by fleetsim's own TLS store.
-    const tls = await loadOrCreateTls({ dataDir: scratch, hosts: ['127.0.0.1'] })
+    const tls = await benchTls(scratch)
     const gc = options.gc ?? 'single'
     const ctx: SuiteContext = {
       profileName: options.profile,
       profile: PROFILES[options.profile],
-      tls: { keyFile: join(scratch, TLS_DIR, TLS_FILES.serverKey), certFile: join(scratch, TLS_DIR, TLS_FILES.server) },
-      caFingerprint: tls.ca.fingerprint,
+      tls: tls.files,
+      caFingerprint: tls.caFingerprint,
       scratch,
       gc,
       start: (spec) => startTarget({ ...spec, gc }),

@@ -1,8 +1,7 @@
 /**
  * `npm run bench:list-load` on a small fleet: its clients, in a process of their own, get whole
  * lists of the ONLINE agents in both formats, over HTTP and HTTPS, and the figures are the ones it
- * says. Timings are
- * not checked. A bad command line is refused with a sentence and the usage.
+ * says. Timings are not checked. A bad command line is refused with a sentence and the usage.
  */
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
