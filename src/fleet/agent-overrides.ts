@@ -48,6 +48,11 @@ export class AgentOverrides {
     this.changes++
   }
 
+  /** Whether the API gave agent i a name, UUID or configuration of its own. */
+  has(i: number): boolean {
+    return this.names.has(i) || this.uuids.has(i) || this.configs.has(i)
+  }
+
   name(i: number): string | undefined {
     return this.names.get(i)
   }

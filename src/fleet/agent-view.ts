@@ -83,6 +83,8 @@ export function readFigures(
   out[Figure.STATE] = state
   // OS and version are bytes (layout.ts): the key is exact while the revision is below 2^37.
   out[Figure.IDENTITY] = identityRevision * 65_536 + osIdx * 256 + versionIdx
+  out[Figure.OS] = osIdx
+  out[Figure.VERSION] = versionIdx
   out[Figure.STARTED] = epochMs + startedAt * 1000
   out[Figure.LAST_ONLINE] = epochMs + lastOnlineAt * 1000
   out[Figure.LOAD] = loadAt(program, i, at, state !== AgentState.OFFLINE)

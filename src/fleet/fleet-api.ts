@@ -95,11 +95,41 @@ export const Figure = {
   RECEIVED_TODAY: 7,
   PROCESSING: 8,
   SENT: 9,
-  SENT_TODAY: 10
+  SENT_TODAY: 10,
+  /** the indices of the agent's OS and version, in GeneratedIdentity's osName and versionName */
+  OS: 11,
+  VERSION: 12
 } as const
 
 /** The length of the array Fleet.figures writes into. */
-export const FIGURES = 11
+export const FIGURES = 13
+
+/**
+ * The most bytes any of GeneratedIdentity's writes writes: a name (role, site and a number of up
+ * to 16 digits), a UUID (36), an address or service (IPv6: 28 at most), a sysinfo after its OS
+ * (under 60).
+ */
+export const MAX_GENERATED_BYTES = 96
+
+/**
+ * The identity generated for an agent's index, as ASCII bytes written at `at` in `into` (room for
+ * MAX_GENERATED_BYTES needed); each write returns where its text ends. What an agent shows
+ * while the API has given it no name, UUID or configuration of its own (Fleet.generatedIdentity):
+ * a list of more agents than are kept writes their items from it with no string made
+ * (src/http/item-bytes.ts).
+ */
+export interface GeneratedIdentity {
+  writeName(index: number, into: Uint8Array, at: number): number
+  writeUuid(index: number, into: Uint8Array, at: number): number
+  writeAddress(index: number, into: Uint8Array, at: number): number
+  /** `the service`: the address and the port of a generated agent's configuration */
+  writeService(index: number, into: Uint8Array, at: number): number
+  /** the sysinfo after the name of the OS it starts with (osName(os)), which is the caller's to write */
+  writeSysinfoAfterOs(index: number, os: number, into: Uint8Array, at: number): number
+  /** the texts Figure.OS and Figure.VERSION index */
+  osName(os: number): string
+  versionName(version: number): string
+}
 
 /** The outcome of an operation that acts on several agents: per-agent successes and failures. */
 export interface BatchOutcome {
@@ -169,6 +199,12 @@ export interface Fleet {
    * is the one its record shows.
    */
   figures(index: number, out: Float64Array): void
+  /**
+   * The writers of the identity generated for agent `index` if it shows that identity (the API
+   * gave it no name, UUID or configuration of its own: view(index) shows the same texts); else
+   * undefined.
+   */
+  generatedIdentity(index: number): GeneratedIdentity | undefined
   /**
    * Stamps of what view() shows, for keeping finished answers: while revision() and
    * agentRevision(index) both stay the same, view(index) returns the same record (and names

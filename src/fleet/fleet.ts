@@ -33,8 +33,9 @@ import { fleetDigest, resume, takeSnapshot } from './snapshot.js'
 import type { CompiledScenario } from './scenario-program.js'
 import type { ReconnectOperation } from '../scenario/types.js'
 import type { AgentStateName } from '../protocol/states.js'
-import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, NewAgent, RoundHold } from './fleet-api.js'
+import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, GeneratedIdentity, NewAgent, RoundHold } from './fleet-api.js'
 import { DEFAULT_JOIN_DELAY, type EngineSnapshot, type FleetComposition, type FleetObservation, type FleetOptions, type FleetStats, type JoinDelay, type OverrideAction, type ScenarioInfo } from './fleet-types.js'
+import { GeneratedIdentityWriter } from './generated-identity.js'
 
 export * from './fleet-types.js'
 export type { AgentQuery, AgentQueryResult } from './agent-query.js'
@@ -43,11 +44,13 @@ export class FleetEngine implements Fleet, FleetObservation {
   readonly stats: FleetStats
   private readonly core: FleetCore
   private readonly driver: StepDriver
+  private readonly generated: GeneratedIdentityWriter
   private scenario: ScenarioRuntime | undefined
 
   private constructor(options: FilledOptions, stepTask?: FleetOptions['stepTask']) {
     const core = new FleetCore(options)
     this.core = core
+    this.generated = new GeneratedIdentityWriter(core)
     this.stats = core.stats
     this.driver = new StepDriver(
       core,
@@ -285,6 +288,10 @@ export class FleetEngine implements Fleet, FleetObservation {
 
   figures(i: number, out: Float64Array): void {
     figuresOf(this.core, i, out)
+  }
+
+  generatedIdentity(i: number): GeneratedIdentity | undefined {
+    return this.generated.of(i)
   }
 
   /** Agents matching a filter, a page of them: see agent-query.ts. */

@@ -52,12 +52,49 @@ function hex(value: number, digits: number): string {
   return digits === 8 ? full : full.slice(8 - digits)
 }
 
+/** The ASCII codes of the hex digits. */
+const HEX_DIGIT = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0))
+const DASH = 45
+
+/** Writes the last `digits` hex digits of a 32-bit value, zero-padded, at `at`; returns where they end. */
+function writeHex(value: number, digits: number, into: Uint8Array, at: number): number {
+  for (let k = digits - 1; k >= 0; k--) {
+    into[at + k] = HEX_DIGIT[value & 15]
+    value >>>= 4
+  }
+  return at + digits
+}
+
+/** Powers of ten up to 10^16, for counting a number's digits (`10 ** k` is a call to Math.pow). */
+const POWERS_OF_TEN = Array.from({ length: 17 }, (_, k) => 10 ** k)
+
+/** Writes a whole number from 0 up to 2^53, with at least `width` digits (zeros first); returns where it ends. */
+function writeDecimal(n: number, into: Uint8Array, at: number, width = 1): number {
+  let digits = 1
+  while (digits < 16 && POWERS_OF_TEN[digits] <= n) digits++
+  if (digits < width) digits = width
+  for (let k = digits - 1; k >= 0; k--) {
+    const rest = Math.floor(n / 10)
+    into[at + k] = 48 + (n - rest * 10)
+    n = rest
+  }
+  return at + digits
+}
+
+/** Writes an ASCII string; returns where it ends. */
+function writeAscii(text: string, into: Uint8Array, at: number): number {
+  for (let k = 0; k < text.length; k++) into[at + k] = text.charCodeAt(k)
+  return at + text.length
+}
+
+
 export class Identity {
   readonly vocabulary: Vocabulary
   private readonly uuidKey: number
   private readonly certKey: number
   private pairCache = new Uint16Array(0)
   private pairsKnown = 0
+  private readonly namePrefixes: Uint8Array[] = []
 
   constructor(readonly seed: number) {
     this.vocabulary = buildVocabulary(seed)
@@ -69,11 +106,27 @@ export class Identity {
     return hash32(this.seed, i, field, Stream.IDENTITY)
   }
 
-  /** e.g. `web-lon-000042`: role, site, and the agent number (index + 1) */
+  /** e.g. `web-lon-000042`: role, site, and the agent number (index + 1), of at least six digits */
   name(i: number): string {
     const role = ROLES[this.draw(i, 1) % ROLES.length]
     const site = this.vocabulary.sites[this.draw(i, 2) % this.vocabulary.sites.length]
     return `${role}-${site}-${String(i + 1).padStart(6, '0')}`
+  }
+
+  /**
+   * The identity's texts as ASCII bytes, written at `at` in `into` (room for fleet-api.ts's
+   * MAX_GENERATED_BYTES needed); each returns where its text ends. A list of more agents than are kept writes its
+   * items from these, with no string made (src/http/item-bytes.ts): made as strings, the texts
+   * are joined from pieces, and flattening and encoding them was most of such an item's cost.
+   * Why not the strings read back from these: reading bytes back into a string took longer than
+   * joining it (name 555 ns against 290). test/fleet/identity.unit.test.ts holds each writer to
+   * its string method.
+   */
+  writeName(i: number, into: Uint8Array, at: number): number {
+    // The pair drawn here, not read from pairOf's cache, which would grow to this index.
+    const prefix = this.namePrefix((this.draw(i, 1) % ROLES.length) * this.vocabulary.sites.length + (this.draw(i, 2) % this.vocabulary.sites.length))
+    into.set(prefix, at)
+    return writeDecimal(i + 1, into, at + prefix.length, 6)
   }
 
   /** The index a generated name would belong to, if it has the generated form. */
@@ -141,6 +194,17 @@ export class Identity {
     return this.pairCache[i]
   }
 
+  /** `<role>-<site>-` of a role and site pair (pairOf) as ASCII: roles and sites are lower-case letters and digits. */
+  private namePrefix(pair: number): Uint8Array {
+    let prefix = this.namePrefixes[pair]
+    if (prefix === undefined) {
+      const sites = this.vocabulary.sites.length
+      const text = `${ROLES[Math.floor(pair / sites)]}-${this.vocabulary.sites[pair % sites]}-`
+      prefix = this.namePrefixes[pair] = Uint8Array.from(text, (c) => c.charCodeAt(0))
+    }
+    return prefix
+  }
+
   hostname(name: string): string {
     return `${name}.${this.vocabulary.domain}`
   }
@@ -152,6 +216,24 @@ export class Identity {
     const c = this.draw(i, 5)
     // Version 4 layout: the version nibble is 4 and the variant bits are 10.
     return `${head}-${hex(a >>> 16, 4)}-4${hex(a, 3)}-${hex(0x8000 | (b & 0x3fff), 4)}-${hex(b >>> 16, 4)}${hex(c, 8)}`
+  }
+
+  writeUuid(i: number, into: Uint8Array, at: number): number {
+    const a = this.draw(i, 3)
+    const b = this.draw(i, 4)
+    const c = this.draw(i, 5)
+    // Version 4 layout: the version nibble is 4 and the variant bits are 10.
+    at = writeHex(permute32(i, this.uuidKey), 8, into, at)
+    into[at++] = DASH
+    at = writeHex(a >>> 16, 4, into, at)
+    into[at++] = DASH
+    into[at++] = HEX_DIGIT[4]
+    at = writeHex(a, 3, into, at)
+    into[at++] = DASH
+    at = writeHex(0x8000 | (b & 0x3fff), 4, into, at)
+    into[at++] = DASH
+    at = writeHex(b >>> 16, 4, into, at)
+    return writeHex(c, 8, into, at)
   }
 
   indexOfUuid(uuid: string): number | undefined {
@@ -177,23 +259,99 @@ export class Identity {
   /** Most agents report an IPv4 address; about one in seven an IPv6 one. */
   address(i: number): string {
     const n = i + 1
-    if (this.draw(i, 6) % 7 === 0) {
+    if (this.hasIpv6(i)) {
       const site = (this.seed & 0xffff).toString(16)
       return `fd00:${site}:${((n >>> 16) & 0xffff).toString(16)}::${(n & 0xffff).toString(16)}`
     }
     return `10.${16 + ((n >>> 16) & 0x7f)}.${(n >>> 8) & 255}.${n & 255}`
   }
 
-  sysinfo(i: number, os: string, family: 'linux' | 'windows'): string {
-    const cpus = [2, 4, 4, 8, 8, 16, 32][this.draw(i, 7) % 7]
-    const memory = cpus * [2, 4, 8][this.draw(i, 8) % 3]
-    if (family === 'windows') {
-      const build = os.includes('2019') ? '10.0.17763' : os.includes('11') ? '10.0.22631' : '10.0.20348'
-      return `${os} ${build} x64, ${cpus} CPUs, ${memory} GiB RAM`
+  /** Whether agent i's address is an IPv6 one. */
+  private hasIpv6(i: number): boolean {
+    return this.draw(i, 6) % 7 === 0
+  }
+
+  writeAddress(i: number, into: Uint8Array, at: number): number {
+    const n = i + 1
+    if (this.hasIpv6(i)) {
+      // fd00:<the seed's low 16 bits>:<n's high 16 bits>::<n's low 16 bits>, each group without leading zeros
+      at = writeAscii('fd00:', into, at)
+      at = writeHexGroup(this.seed & 0xffff, into, at)
+      into[at++] = 58
+      at = writeHexGroup((n >>> 16) & 0xffff, into, at)
+      into[at++] = 58
+      into[at++] = 58
+      return writeHexGroup(n & 0xffff, into, at)
     }
-    const kernel = `${[5, 5, 6][this.draw(i, 9) % 3]}.${this.draw(i, 10) % 19}.0-${this.draw(i, 11) % 120}`
+    at = writeAscii('10.', into, at)
+    at = writeDecimal(16 + ((n >>> 16) & 0x7f), into, at)
+    into[at++] = 46
+    at = writeDecimal((n >>> 8) & 255, into, at)
+    into[at++] = 46
+    return writeDecimal(n & 255, into, at)
+  }
+
+  /**
+   * `the service` of agent i's generated address and `port`, as serviceOf (agent-view.ts) writes
+   * it: an IPv6 address in brackets.
+   */
+  writeService(i: number, port: number, into: Uint8Array, at: number): number {
+    const ipv6 = this.hasIpv6(i)
+    if (ipv6) into[at++] = 91
+    at = this.writeAddress(i, into, at)
+    if (ipv6) into[at++] = 93
+    into[at++] = 58
+    return writeDecimal(port, into, at)
+  }
+
+  /** `<os>, Linux <kernel> x86_64, <cpus> CPUs, <memory> GiB RAM`, or the Windows form. */
+  sysinfo(i: number, os: string, family: 'linux' | 'windows'): string {
+    const cpus = CPUS[this.draw(i, 7) % CPUS.length]
+    const memory = cpus * GIB_PER_CPU[this.draw(i, 8) % GIB_PER_CPU.length]
+    if (family === 'windows') return `${os} ${windowsBuild(os)} x64, ${cpus} CPUs, ${memory} GiB RAM`
+    const kernel = `${KERNEL_MAJORS[this.draw(i, 9) % KERNEL_MAJORS.length]}.${this.draw(i, 10) % 19}.0-${this.draw(i, 11) % 120}`
     return `${os}, Linux ${kernel} x86_64, ${cpus} CPUs, ${memory} GiB RAM`
   }
+
+  /** The sysinfo of agent i after the OS's name it starts with (which is the caller's to write, escaped as its format needs). */
+  writeSysinfoAfterOs(i: number, os: string, family: 'linux' | 'windows', into: Uint8Array, at: number): number {
+    const cpus = CPUS[this.draw(i, 7) % CPUS.length]
+    const memory = cpus * GIB_PER_CPU[this.draw(i, 8) % GIB_PER_CPU.length]
+    if (family === 'windows') {
+      at = writeAscii(' ', into, at)
+      at = writeAscii(windowsBuild(os), into, at)
+      at = writeAscii(' x64, ', into, at)
+    } else {
+      at = writeAscii(', Linux ', into, at)
+      at = writeDecimal(KERNEL_MAJORS[this.draw(i, 9) % KERNEL_MAJORS.length], into, at)
+      into[at++] = 46
+      at = writeDecimal(this.draw(i, 10) % 19, into, at)
+      at = writeAscii('.0-', into, at)
+      at = writeDecimal(this.draw(i, 11) % 120, into, at)
+      at = writeAscii(' x86_64, ', into, at)
+    }
+    at = writeDecimal(cpus, into, at)
+    at = writeAscii(' CPUs, ', into, at)
+    at = writeDecimal(memory, into, at)
+    return writeAscii(' GiB RAM', into, at)
+  }
+}
+
+/** A sysinfo's CPUs, GiB of memory per CPU and Linux kernel major version, each drawn per agent. */
+const CPUS = [2, 4, 4, 8, 8, 16, 32]
+const GIB_PER_CPU = [2, 4, 8]
+const KERNEL_MAJORS = [5, 5, 6]
+
+/** The Windows build a sysinfo shows for a Windows OS's name. */
+function windowsBuild(os: string): string {
+  return os.includes('2019') ? '10.0.17763' : os.includes('11') ? '10.0.22631' : '10.0.20348'
+}
+
+/** A 16-bit group of an IPv6 address: its hex digits without leading zeros (0 is `0`). */
+function writeHexGroup(value: number, into: Uint8Array, at: number): number {
+  let digits = 1
+  while (digits < 4 && value >>> (4 * digits) !== 0) digits++
+  return writeHex(value, digits, into, at)
 }
 
 /** How many digits the number part of a name has: at least six (names pad with zeros). */

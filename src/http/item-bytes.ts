@@ -10,15 +10,15 @@
  * 20,000 agents, an item without modules is kept as its bytes and copied into the next list
  * while its agent holds (writeAgentItemBytes, keeping 'item').
  */
-import { Figure, FIGURES, type AgentView, type Fleet } from '../fleet/fleet-api.js'
+import { Figure, FIGURES, MAX_GENERATED_BYTES, type AgentView, type Fleet, type GeneratedIdentity } from '../fleet/fleet-api.js'
 import { formatLocalMinute } from '../manager/time-format.js'
 import type { Format } from '../protocol/negotiation.js'
 import { AGENT_STATES, stateName } from '../protocol/states.js'
 import type { ChunkWriter } from './chunk-writer.js'
-import { jsonLinksOf, xmlLinksOf, type Fragment, type FragmentBytes } from './item-fragment.js'
+import { JSON_IDENTITY, jsonLinksOf, XML_IDENTITY, xmlLinksOf, type Fragment, type FragmentBytes, type IdentityLayout } from './item-fragment.js'
 import { jsonModule, xmlModule, type ItemSource, type Keeping } from './item-writer.js'
 import type { ItemFragments } from './kept-items.js'
-import type { LinkBase } from './links.js'
+import { agentSelfHref, type LinkBase } from './links.js'
 
 /** How one format joins an item's pieces, as jsonItem and xmlItem write them. */
 interface Shape {
@@ -37,6 +37,44 @@ interface Shape {
   /** the text of JSON's int() and num(): a fraction is cut off, a non-finite number is null */
   json: boolean
   baseLinks: (base: LinkBase) => string
+  /** the identity's literal text as bytes, for items of generated identities (writeGeneratedItem) */
+  identity: IdentityBytes
+}
+
+/**
+ * An IdentityLayout's literal text encoded once, for items written from a generated identity
+ * (writeGeneratedItem), with the texts around the values it writes as they are: a generated
+ * name, UUID, address and service are made of letters, digits, `-`, `.`, `:` and brackets, which
+ * neither format escapes, so only JSON's quotes go around them. The OS and version names come from
+ * the scenario and may need escaping: each is kept as the layout writes it (`names`).
+ */
+interface IdentityBytes {
+  layout: IdentityLayout
+  head: readonly Buffer[]
+  middle: readonly Buffer[]
+  tail: readonly Buffer[]
+  /** JSON's quote around a value written as it is; none in XML */
+  quote: number | undefined
+  /** after the name in the item's own link: the end of its href and of the link */
+  selfEnd: Buffer
+  /** per OS or version name: as the layout writes it (`value`), and as it stands at the start of a sysinfo (`sysinfoHead`) */
+  names: Map<string, { value: Buffer; sysinfoHead: Buffer }>
+  /** per base: the item's own link up to the agent's name in its href */
+  selfHead: WeakMap<LinkBase, Buffer>
+}
+
+function identityBytes(layout: IdentityLayout, quote: string): IdentityBytes {
+  const encoded = (texts: readonly string[]) => texts.map((text) => Buffer.from(text))
+  return {
+    layout,
+    head: encoded(layout.head),
+    middle: encoded(layout.middle),
+    tail: encoded(layout.tail),
+    quote: quote === '' ? undefined : quote.charCodeAt(0),
+    selfEnd: Buffer.from(quote + layout.self[1]),
+    names: new Map(),
+    selfHead: new WeakMap()
+  }
 }
 
 const bytesOfEach = <T extends readonly string[]>(texts: T) => texts.map((text) => Buffer.from(text)) as { [K in keyof T]: Buffer }
@@ -49,7 +87,8 @@ const JSON_SHAPE: Shape = {
   modules: { open: ',"modules":[', separator: ',', close: ']', write: jsonModule },
   close: '}',
   json: true,
-  baseLinks: jsonLinksOf
+  baseLinks: jsonLinksOf,
+  identity: identityBytes(JSON_IDENTITY, '"')
 }
 
 const XML_SHAPE: Shape = {
@@ -69,7 +108,8 @@ const XML_SHAPE: Shape = {
   modules: { open: '', separator: '', close: '', write: xmlModule },
   close: '</content>',
   json: false,
-  baseLinks: xmlLinksOf
+  baseLinks: xmlLinksOf,
+  identity: identityBytes(XML_IDENTITY, '')
 }
 
 const shapeOf = (format: Format): Shape => (format === 'json' ? JSON_SHAPE : XML_SHAPE)
@@ -254,8 +294,98 @@ function writeFiguresItem(out: ChunkWriter, shape: Shape, figures: Float64Array,
   return status
 }
 
+/** One of GeneratedIdentity's writes, as a function of its own (no closure made per item). */
+type GeneratedWrite = (generated: GeneratedIdentity, index: number, into: Uint8Array, at: number) => number
+const NAME: GeneratedWrite = (generated, index, into, at) => generated.writeName(index, into, at)
+const UUID: GeneratedWrite = (generated, index, into, at) => generated.writeUuid(index, into, at)
+const ADDRESS: GeneratedWrite = (generated, index, into, at) => generated.writeAddress(index, into, at)
+const SERVICE: GeneratedWrite = (generated, index, into, at) => generated.writeService(index, into, at)
+
+/** A generated value straight into the chunk, with `quote` (JSON's) before and after it unless undefined. */
+function writeGenerated(out: ChunkWriter, write: GeneratedWrite, generated: GeneratedIdentity, index: number, quote: number | undefined): void {
+  const into = out.reserve(MAX_GENERATED_BYTES + 2)
+  let at = out.end
+  if (quote !== undefined) into[at++] = quote
+  at = write(generated, index, into, at)
+  if (quote !== undefined) into[at++] = quote
+  out.moveTo(at)
+}
+
+/** An OS or version name's bytes, as the layout writes it and as it starts a sysinfo (IdentityBytes.names). */
+function nameBytes(identity: IdentityBytes, name: string): { value: Buffer; sysinfoHead: Buffer } {
+  let bytes = identity.names.get(name)
+  if (bytes === undefined) {
+    const value = identity.layout.value(name)
+    // Both formats escape a character at a time: the name's part of an escaped sysinfo is the
+    // name escaped. JSON's value has its quotes; a sysinfo's head has only the opening one.
+    const sysinfoHead = identity.quote === undefined ? value : value.slice(0, -1)
+    bytes = { value: Buffer.from(value), sysinfoHead: Buffer.from(sysinfoHead) }
+    // The names of the runs this process served: a few each. Started over should many runs come.
+    if (identity.names.size >= 1024) identity.names.clear()
+    identity.names.set(name, bytes)
+  }
+  return bytes
+}
+
+/** The item's own link up to the agent's name in its href, for this base (IdentityBytes.selfHead). */
+function selfHeadBytes(identity: IdentityBytes, base: LinkBase): Buffer {
+  let bytes = identity.selfHead.get(base)
+  if (bytes === undefined) {
+    // A generated name is the same escaped and URI-encoded: the href is escaped up to it.
+    const href = identity.layout.value(agentSelfHref(base, ''))
+    bytes = Buffer.from(identity.layout.self[0] + (identity.quote === undefined ? href : href.slice(0, -1)))
+    identity.selfHead.set(base, bytes)
+  }
+  return bytes
+}
+
+/**
+ * An item without modules of an agent that shows its generated identity, from its figures and
+ * the identity written straight as bytes (GeneratedIdentity): no view, no fragment and no string
+ * of its identity is made. For the items of a list of more agents than are kept, whose identities
+ * are not kept: made as strings, joined and encoded, they were most of such an item's cost
+ * (bench/README.md, "Long lists written from generated identities"). Returns the state it shows.
+ */
+function writeGeneratedItem(out: ChunkWriter, shape: Shape, generated: GeneratedIdentity, index: number, figures: Float64Array, base: LinkBase): string {
+  const identity = shape.identity
+  const { head, middle, tail, quote } = identity
+  const status = stateName(figures[Figure.STATE])
+  const os = nameBytes(identity, generated.osName(figures[Figure.OS]))
+  out.bytes(head[0])
+  writeGenerated(out, NAME, generated, index, quote)
+  out.bytes(head[1])
+  writeGenerated(out, UUID, generated, index, quote)
+  out.bytes(head[2])
+  out.bytes(nameBytes(identity, generated.versionName(figures[Figure.VERSION])).value)
+  out.bytes(head[3])
+  writeStatus(out, shape, status)
+  out.bytes(middle[0])
+  out.bytes(os.value)
+  out.bytes(middle[1])
+  writeGenerated(out, ADDRESS, generated, index, quote)
+  out.bytes(middle[2])
+  writeGenerated(out, SERVICE, generated, index, quote)
+  out.bytes(middle[3])
+  out.ascii(shape.beforeStarted)
+  writeFigures(out, shape, figures)
+  out.ascii(shape.afterFigures)
+  out.bytes(tail[0])
+  out.bytes(os.sysinfoHead)
+  const into = out.reserve(MAX_GENERATED_BYTES + 1)
+  let at = generated.writeSysinfoAfterOs(index, figures[Figure.OS], into, out.end)
+  if (quote !== undefined) into[at++] = quote
+  out.moveTo(at)
+  out.bytes(tail[1])
+  out.ascii(shape.close)
+  out.bytes(selfHeadBytes(identity, base))
+  writeGenerated(out, NAME, generated, index, undefined)
+  out.bytes(identity.selfEnd)
+  out.bytes(baseLinksBytes(shape, base))
+  return status
+}
+
 /** What writeAgentItemBytes reads of the fleet: ItemSource, and figures for items written without a view. */
-export type FigureSource = ItemSource & Pick<Fleet, 'figures'>
+export type FigureSource = ItemSource & Pick<Fleet, 'figures' | 'generatedIdentity'>
 
 /**
  * Agent `index`'s item into `out`, as writeAgentItem would write it; returns the state it shows.
@@ -316,6 +446,13 @@ export function writeAgentItemBytes(
         if (keepBytes && (revision & 1) === 0) fragments.keepBytes(format, index, out, from, status, revision, polledAt, identity)
         return status
       }
+    }
+  }
+  if (!keep && !withModules) {
+    const generated = fleet.generatedIdentity(index)
+    if (generated !== undefined) {
+      fleet.figures(index, figures)
+      return writeGeneratedItem(out, shapeOf(format), generated, index, figures, base)
     }
   }
   // The figures of the view's own read: the fragment is kept by the key of the identity it shows.

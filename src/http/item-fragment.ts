@@ -57,8 +57,6 @@ export interface FragmentBytes {
   trail: Buffer
 }
 
-const XML_SERVICE_OPEN = '<field name="the service">'
-
 /**
  * A fragment of the view's identity with its texts in one format. One plain object literal, not
  * `{ ...identity, head, … }`: in Node 20's V8 a spread followed by more properties is far slower
@@ -69,15 +67,55 @@ function fragmentOf(view: AgentView, base: LinkBase, head: string, middle: strin
   return { name: view.name, uuid: view.uuid, version: view.version, os: view.os, address: view.address, service: view.service, base, head, middle, tail, links, bytes: undefined }
 }
 
-export function jsonFragment(view: AgentView, base: LinkBase): Fragment {
+/**
+ * The literal text around an item's identity values in one format, and how a value is written
+ * in it (`value`: JSON's str, XML's escapeXml). The fragments are joined from it here; an item of
+ * a list longer than what is kept is written from it straight as bytes (item-bytes.ts,
+ * writeViewItem), with no fragment made. Each pair or quadruple is the text before each value and,
+ * last, the text after the last value.
+ */
+export interface IdentityLayout {
+  /** around the name, UUID and version: the head, up to the status */
+  head: readonly [beforeName: string, beforeUuid: string, beforeVersion: string, beforeStatus: string]
+  /** around the OS, address and service: the middle, from after the status up to `started` */
+  middle: readonly [beforeOs: string, beforeAddress: string, beforeService: string, beforeStarted: string]
+  /** around the sysinfo: the tail */
+  tail: readonly [beforeSysinfo: string, afterSysinfo: string]
+  /** around the item's own link's href */
+  self: readonly [beforeHref: string, afterHref: string]
+  value: (text: string) => string
+}
+
+export const JSON_IDENTITY: IdentityLayout = {
+  head: ['{"content":{"name":', ',"uuid":', ',"version":', ',"status":'],
+  middle: [',"os":', ',"address":', ',"the service":', ',"started":'],
+  tail: [',"sysinfo":', ''],
+  self: [',"links":[{"rel":"self","href":', '},'],
+  value: str
+}
+
+export const XML_IDENTITY: IdentityLayout = {
+  head: ['<values><content><name>', '</name><uuid>', '</uuid><version>', '</version><status>'],
+  middle: ['</status><os>', '</os><address>', '</address><field name="the service">', '</field><started>'],
+  tail: ['<sysinfo>', '</sysinfo>'],
+  self: ['<links><rel>self</rel><href>', '</href></links>'],
+  value: escapeXml
+}
+
+function fragmentIn(layout: IdentityLayout, view: AgentView, base: LinkBase): Fragment {
+  const { head, middle, tail, self, value } = layout
   return fragmentOf(
     view,
     base,
-    `{"content":{"name":${str(view.name)},"uuid":${str(view.uuid)},"version":${str(view.version)},"status":`,
-    `,"os":${str(view.os)},"address":${str(view.address)},"the service":${str(view.service)},"started":`,
-    `,"sysinfo":${str(view.sysinfo)}`,
-    `,"links":[{"rel":"self","href":${str(agentSelfHref(base, view.name))}},`
+    head[0] + value(view.name) + head[1] + value(view.uuid) + head[2] + value(view.version) + head[3],
+    middle[0] + value(view.os) + middle[1] + value(view.address) + middle[2] + value(view.service) + middle[3],
+    tail[0] + value(view.sysinfo) + tail[1],
+    self[0] + value(agentSelfHref(base, view.name)) + self[1]
   )
+}
+
+export function jsonFragment(view: AgentView, base: LinkBase): Fragment {
+  return fragmentIn(JSON_IDENTITY, view, base)
 }
 
 /**
@@ -110,14 +148,7 @@ export function xmlLink(rel: string, href: string): string {
 }
 
 export function xmlFragment(view: AgentView, base: LinkBase): Fragment {
-  return fragmentOf(
-    view,
-    base,
-    `<values><content><name>${escapeXml(view.name)}</name><uuid>${escapeXml(view.uuid)}</uuid><version>${escapeXml(view.version)}</version><status>`,
-    `</status><os>${escapeXml(view.os)}</os><address>${escapeXml(view.address)}</address>${XML_SERVICE_OPEN}${escapeXml(view.service)}</field><started>`,
-    `<sysinfo>${escapeXml(view.sysinfo)}</sysinfo>`,
-    xmlLink('self', agentSelfHref(base, view.name))
-  )
+  return fragmentIn(XML_IDENTITY, view, base)
 }
 
 // The view's strings are those the fleet keeps per agent (src/fleet/shown-identities.ts): while

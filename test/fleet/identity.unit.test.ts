@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Identity, buildVocabulary } from '../../src/fleet/identity.js'
+import { MAX_GENERATED_BYTES } from '../../src/fleet/fleet-api.js'
+import { serviceOf } from '../../src/fleet/agent-view.js'
 
 describe('agent identity', () => {
   const identity = new Identity(7)
@@ -61,5 +63,38 @@ describe('agent identity', () => {
     const seen = new Set<string>()
     for (let i = 0; i < 5000; i++) seen.add(identity.address(i))
     expect(seen.size).toBe(5000)
+  })
+
+  // The byte writers are what a list of more agents than are kept writes its items from
+  // (src/http/item-bytes.ts): each must write what its string method gives, for any seed
+  // (an IPv6 group of the seed with and without leading zeros), index (names of six digits and
+  // of more, addresses past 2^16 and 2^24) and OS (Linux and each Windows build).
+  it('writes as bytes the texts its string methods give', () => {
+    const OSES = [
+      ['Ubuntu 22.04', 'linux'],
+      ['Windows Server 2019', 'windows'],
+      ['Windows 11 Pro', 'windows'],
+      ['Windows Server 2022', 'windows'],
+      ['Débian "12" <&>', 'linux']
+    ] as const
+    for (const seed of [1, 7, 0xfffff, 2 ** 31 + 5]) {
+      const identity = new Identity(seed)
+      // Written at an offset, into bytes that hold something else: only what a writer says it wrote is read.
+      const bytes = Buffer.alloc(MAX_GENERATED_BYTES + 3, 0x2a)
+      const written = (write: (into: Uint8Array, at: number) => number) => bytes.toString('latin1', 3, write(bytes, 3))
+      const indices = [...Array.from({ length: 3000 }, (_, i) => i), 65_535, 65_536, 999_998, 999_999, 1_000_000, 2 ** 24 + 3, 2 ** 32 - 2]
+      let ipv6 = 0
+      for (const i of indices) {
+        const address = identity.address(i)
+        if (address.includes(':')) ipv6++
+        expect(written((into, at) => identity.writeName(i, into, at))).toBe(identity.name(i))
+        expect(written((into, at) => identity.writeUuid(i, into, at))).toBe(identity.uuid(i))
+        expect(written((into, at) => identity.writeAddress(i, into, at))).toBe(address)
+        expect(written((into, at) => identity.writeService(i, 4041, into, at))).toBe(serviceOf(address, 4041))
+        const [os, family] = OSES[i % OSES.length]
+        expect(os + written((into, at) => identity.writeSysinfoAfterOs(i, os, family, into, at))).toBe(identity.sysinfo(i, os, family))
+      }
+      expect(ipv6).toBeGreaterThan(100)
+    }
   })
 })

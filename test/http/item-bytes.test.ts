@@ -86,14 +86,18 @@ describe('agentinfo items written as bytes', () => {
     const [index] = fleet.indices(new Set(['ONLINE']))
     const text = writeAgentItem('json', fleet, index, false, BASE, fragments, 'item')
     let views = 0
-    const counted = { ...pick(fleet), view: (i: number, m: boolean, k?: boolean) => (views++, fleet.view(i, m, k)) }
+    const counted = { ...pick(fleet), view: (...read: Parameters<FleetEngine['view']>) => (views++, fleet.view(...read)) }
     expect(writeAgentItemBytes(out, 'json', counted, index, false, BASE, fragments, 'identity')).toBe('ONLINE')
     expect(out.take().toString()).toBe(text)
     expect(views).toBe(0)
-    // Keeping nothing, the item is written from a view, and nothing is kept for it.
+    // Keeping nothing, the item of a generated identity is written from it (no view), and nothing is kept for it.
     const none = new ItemFragments()
     expect(writeAgentItemBytes(out, 'xml', counted, index, false, BASE, none, 'nothing')).toBe('ONLINE')
     expect(out.take().toString()).toBe(textOf('xml', fleet.view(index, false)))
+    expect([views, none.size('xml')]).toEqual([0, 0])
+    // With modules, from a view.
+    expect(writeAgentItemBytes(out, 'xml', counted, index, true, BASE, none, 'nothing')).toBe('ONLINE')
+    expect(out.take().toString()).toBe(textOf('xml', fleet.view(index, true)))
     expect([views, none.size('xml')]).toEqual([1, 0])
   })
 
@@ -220,7 +224,8 @@ function pick(fleet: FleetEngine) {
     agentRevision: (i: number) => fleet.agentRevision(i),
     polledAt: (i: number) => fleet.polledAt(i),
     identityRevision: () => fleet.identityRevision(),
-    figures: (i: number, out: Float64Array) => fleet.figures(i, out)
+    figures: (i: number, out: Float64Array) => fleet.figures(i, out),
+    generatedIdentity: (i: number) => fleet.generatedIdentity(i)
   }
 }
 

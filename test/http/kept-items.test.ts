@@ -34,7 +34,8 @@ function counting(fleet: () => FleetEngine, seen: Seen): FigureSource {
     figures: (i, figures) => (seen.figures++, fleet().figures(i, figures)),
     agentRevision: (i) => fleet().agentRevision(i),
     polledAt: (i) => fleet().polledAt(i),
-    identityRevision: () => fleet().identityRevision()
+    identityRevision: () => fleet().identityRevision(),
+    generatedIdentity: (i) => fleet().generatedIdentity(i)
   }
 }
 
