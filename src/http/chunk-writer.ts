@@ -32,6 +32,16 @@ const POWERS = Array.from({ length: 16 }, (_, k) => 10 ** k)
 /** The two ASCII digits of every number below 100, for writing numbers two digits at a time. */
 const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, k) => 48 + (k % 2 === 0 ? Math.floor(k / 20) : (k >> 1) % 10))
 
+/**
+ * `first` and `next` as one buffer over both (no copy), if `next` starts where `first` ends in the
+ * same memory (chunks cut one after another from a slab) and the two are at most `limit` bytes;
+ * else undefined.
+ */
+export function endToEnd(first: Buffer, next: Buffer, limit: number): Buffer | undefined {
+  if (next.buffer !== first.buffer || next.byteOffset !== first.byteOffset + first.length || first.length + next.length > limit) return undefined
+  return Buffer.from(first.buffer, first.byteOffset, first.length + next.length)
+}
+
 export class ChunkWriter {
   /** the slab written now; none until the first write */
   private slab: Buffer = NO_SLAB

@@ -14,6 +14,7 @@ import { JSON_TYPE, XML_TYPE, type Format } from '../protocol/negotiation.js'
 import type { ErrorItem, Link } from './schemas.js'
 import { XML_CLOSE, xmlDocument, xmlElement, xmlOpen } from './xml-writer.js'
 import { jsonEnvelopeHead, jsonEnvelopeTail, xmlLinks } from './item-writer.js'
+import { endToEnd, STREAM_SLAB_BYTES } from './chunk-writer.js'
 import { keptFacts } from '../journal/answer.js'
 
 export interface Envelope {
@@ -135,12 +136,26 @@ export function takeChunk(parts: Iterator<string>): TakenChunk {
 }
 
 /**
- * An answer's chunks, one chunk per read, each made on its own turn of the event loop, so other
- * connections are served between chunks and at most a chunk or two of an answer is in memory at
- * a time. `first`: a chunk already taken, pushed first.
+ * Bytes of a streamed answer pushed at once at most. Its chunks are made one a turn
+ * (STREAM_CHUNK_CHARS), so that other requests are served between them, but each push is a
+ * write to the socket: chunks cut one after another from one slab (chunk-writer.ts) lie end to
+ * end in its memory and go as one push (endToEnd), up to a slab of a list streamed to one request
+ * (STREAM_SLAB_BYTES). Pushed a chunk at a time, a list of 100k agents was some 5,000 socket
+ * writes, about as much of the server's CPU as making it (bench/README.md, "Streamed lists pushed
+ * in runs").
+ */
+export const STREAM_RUN_BYTES = STREAM_SLAB_BYTES
+
+/**
+ * An answer's chunks, each made on its own turn of the event loop, so other connections are
+ * served between chunks and at most a run or two of an answer is in memory at a time; chunks of
+ * bytes that lie end to end are pushed together, up to STREAM_RUN_BYTES. `first`: a chunk already
+ * taken, pushed first, alone (the answer starts with it).
  */
 class ChunkedStream extends Readable {
   private scheduled = false
+  /** the chunks of bytes made since the last push, as one buffer over them */
+  private run: Buffer | undefined
 
   constructor(
     private readonly source: ChunkSource,
@@ -156,6 +171,10 @@ class ChunkedStream extends Readable {
       this.push(first)
       return
     }
+    this.makeNext()
+  }
+
+  private makeNext(): void {
     if (this.scheduled) return
     this.scheduled = true
     setImmediate(() => this.fill())
@@ -171,8 +190,35 @@ class ChunkedStream extends Readable {
       this.destroy(error as Error)
       return
     }
-    if (taken.chunk.length > 0) this.push(taken.chunk)
-    if (taken.last) this.push(null)
+    const { chunk, last } = taken
+    if (typeof chunk === 'string') {
+      this.pushRun()
+      if (chunk.length > 0) this.push(chunk)
+    } else if (chunk.length > 0) {
+      const joined = this.run === undefined ? chunk : endToEnd(this.run, chunk, STREAM_RUN_BYTES)
+      if (joined === undefined) this.pushRun()
+      this.run = joined ?? chunk
+    }
+    if (last) {
+      this.pushRun()
+      this.push(null)
+    } else if (this.run === undefined) {
+      // A text chunk was pushed, and the stream asks for the next (_read) as its reader takes it;
+      // if nothing was, the next is made now.
+      if (chunk.length === 0) this.makeNext()
+    } else if (this.run.length + STREAM_CHUNK_CHARS <= STREAM_RUN_BYTES) {
+      // Room in the run for another chunk: made on the next turn.
+      this.makeNext()
+    } else {
+      this.pushRun()
+    }
+  }
+
+  private pushRun(): void {
+    if (this.run === undefined) return
+    const run = this.run
+    this.run = undefined
+    this.push(run)
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {

@@ -17,6 +17,7 @@
 import type { ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import type { ChunkSource, TakenChunk } from './reply.js'
+import { endToEnd } from './chunk-writer.js'
 
 /** A list made a chunk at a time that notes the agent states it showed (ListBytes). */
 export interface StatedChunks extends ChunkSource<Buffer> {
@@ -57,16 +58,13 @@ const RUN_BYTES = BATCH * SHARED_CHUNK_BYTES
  * copy) of at most `limit` bytes (the first chunk whatever its length); and how many they are.
  */
 export function runFrom(chunks: readonly Buffer[], from: number, limit: number): { bytes: Buffer; chunks: number } {
-  const first = chunks[from]
+  let bytes = chunks[from]
   let end = from + 1
-  let length = first.length
-  while (end < chunks.length) {
-    const next = chunks[end]
-    if (next.buffer !== first.buffer || next.byteOffset !== first.byteOffset + length || length + next.length > limit) break
-    length += next.length
-    end++
+  for (; end < chunks.length; end++) {
+    const joined = endToEnd(bytes, chunks[end], limit)
+    if (joined === undefined) break
+    bytes = joined
   }
-  const bytes = end === from + 1 ? first : Buffer.from(first.buffer, first.byteOffset, length)
   return { bytes, chunks: end - from }
 }
 
