@@ -152,7 +152,7 @@ export const STREAM_RUN_BYTES = STREAM_SLAB_BYTES
  * bytes that lie end to end are pushed together, up to STREAM_RUN_BYTES. `first`: a chunk already
  * taken, pushed first, alone (the answer starts with it).
  */
-class ChunkedStream extends Readable {
+export class ChunkedStream extends Readable {
   private scheduled = false
   /** the chunks of bytes made since the last push, as one buffer over them */
   private run: Buffer | undefined

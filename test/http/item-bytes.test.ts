@@ -18,6 +18,10 @@ import { itemsAnswer, STREAM_CHUNK_CHARS, textEnvelope } from '../../src/http/re
 import type { AgentView } from '../../src/fleet/fleet-api.js'
 import { readAnswer } from '../../src/journal/answer.js'
 import { anyView, fleetOfEveryShape } from './record-shapes.js'
+import { createFleet } from '../../src/fleet/fleet.js'
+import { compileScenario } from '../../src/fleet/scenario-program.js'
+import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
+import { START } from './helpers.js'
 
 const REST = 'https://127.0.0.1:9443/manager/mvc/mvc/restservice'
 const BASE: LinkBase = {
@@ -120,6 +124,36 @@ describe('agentinfo items written as bytes', () => {
         expect(write(index)).toEqual({ state: view.status, text: asSent(textOf(format, view)) })
       }
       expect(views).toBe(0)
+    }
+  })
+
+  it('are written from generated identities when nothing is kept, as the text writer writes them, for any base, OS and version', async () => {
+    // A base whose texts the formats escape, and OS and version names that need escaping too.
+    const odd: LinkBase = { ...BASE, rest: 'https://h&"<\'>é:9443/manager/mvc/mvc/restservice' }
+    const loaded = await loadScenarioFileOrThrow('scenarios/steady-fleet.yaml')
+    const weighted = (values: string[]) => values.map((value) => ({ value, probability: 1 / values.length }))
+    const names = { os: weighted(['Débian "12" <&>', "Windows 11 'Pro'", 'Windows Server 2019', 'RHEL']), versions: weighted(['6.4.8"&<\\', '7 ✓']) }
+    const scenario = compileScenario({ ...loaded, fleet: { ...loaded.fleet, ...names, agents: 300, seed: 11 } }, START, { templateId: () => 0 })
+    const escaping = await createFleet({ agents: 300, seed: 11, workers: 1, paused: true, startTime: START, caFingerprint: 'AA', scenario })
+    try {
+      for (const [engine, base] of [[fleet, BASE], [fleet, odd], [escaping, BASE], [escaping, odd]] as const) {
+        // One agent renamed and given an address: written from its view, as every agent with an identity of the API's.
+        const [renamed] = engine.indices()
+        await engine.modifyAgent(renamed, 'renamé "x"', { ...engine.config(renamed), address: 'fd00::7' })
+        let generated = 0
+        for (const index of engine.indices()) {
+          if (engine.generatedIdentity(index) !== undefined) generated++
+          for (const format of ['json', 'xml'] as const) {
+            const view = engine.view(index, false)
+            expect(writeAgentItemBytes(out, format, engine, index, false, base, new ItemFragments(1), 'nothing')).toBe(view.status)
+            expect(out.take().toString('utf8')).toBe(asSent(writeItem(format, view, base, unkept, false)))
+          }
+        }
+        expect(engine.generatedIdentity(renamed)).toBeUndefined()
+        expect(generated).toBe(engine.size() - 1)
+      }
+    } finally {
+      await escaping.close()
     }
   })
 
