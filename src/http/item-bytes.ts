@@ -8,7 +8,9 @@
  * Every list of more than 1,000 agents streams, and is kept as its bytes while the fleet holds
  * still (routes/agentinfo.ts): what an item costs here is what such a list costs. Up to
  * 20,000 agents, an item without modules is kept as its bytes and copied into the next list
- * while its agent holds (writeAgentItemBytes, keeping 'item').
+ * while its agent holds (writeAgentItemBytes, keeping 'item'). In a longer list nothing is kept,
+ * and an agent showing the identity generated for its index has it written straight as bytes
+ * (writeGeneratedItem).
  */
 import { Figure, FIGURES, MAX_GENERATED_BYTES, type AgentView, type Fleet, type GeneratedIdentity } from '../fleet/fleet-api.js'
 import { formatLocalMinute } from '../manager/time-format.js'
@@ -398,7 +400,8 @@ export type FigureSource = ItemSource & Pick<Fleet, 'figures' | 'generatedIdenti
  *   a streamed list kept as bytes");
  * - `identity`: the fragment only, every item written anew (`npm run bench:items` measures the
  *   writing this way);
- * - `nothing`: a list longer than the fragments kept.
+ * - `nothing`: a list longer than the fragments kept; an item without modules of a generated
+ *   identity is written from its figures and that identity (writeGeneratedItem), any other from a view.
  * An item kept as text by writeAgentItem is sent while it holds, whatever the keeping but
  * `nothing`.
  *
