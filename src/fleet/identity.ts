@@ -87,7 +87,6 @@ function writeAscii(text: string, into: Uint8Array, at: number): number {
   return at + text.length
 }
 
-
 export class Identity {
   readonly vocabulary: Vocabulary
   private readonly uuidKey: number
@@ -115,9 +114,10 @@ export class Identity {
 
   /**
    * The identity's texts as ASCII bytes, written at `at` in `into` (room for fleet-api.ts's
-   * MAX_GENERATED_BYTES needed); each returns where its text ends. A list of more agents than are kept writes its
-   * items from these, with no string made (src/http/item-bytes.ts): made as strings, the texts
-   * are joined from pieces, and flattening and encoding them was most of such an item's cost.
+   * MAX_GENERATED_BYTES needed); each returns where its text ends. A list of more agents than are
+   * kept writes its items from these, with no string made (src/http/item-bytes.ts): made as
+   * strings, the texts are joined from pieces, and flattening and encoding them was most of such
+   * an item's cost.
    * Why not the strings read back from these: reading bytes back into a string took longer than
    * joining it (name 555 ns against 290). test/fleet/identity.unit.test.ts holds each writer to
    * its string method.
