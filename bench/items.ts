@@ -183,7 +183,7 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
     const xml = await figures('xml')
 
     // What is held is measured with the fleet still: its steps allocate on this thread too.
-    fleet.setClock({ paused: true })
+    await fleet.setClock({ paused: true })
     const identities = Math.min(SLOTS, options.agents)
     gc()
     const before = process.memoryUsage().heapUsed

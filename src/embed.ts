@@ -82,9 +82,10 @@ export interface RunningFleetsim {
   clock: {
     /** moves virtual time forward by whole seconds and resolves once the fleet got there */
     advance(seconds: number): Promise<ClockState>
-    pause(): ClockState
-    resume(): ClockState
-    setSpeed(speed: number): ClockState
+    /** resolves once the fleet holds still at the paused clock's second (every step round ended) */
+    pause(): Promise<ClockState>
+    resume(): Promise<ClockState>
+    setSpeed(speed: number): Promise<ClockState>
     state(): ClockState
   }
   journal(filter?: JournalFilter): JournalEntry[]

@@ -24,7 +24,7 @@ export interface SoakTotals {
 
 /** The engine calls the comparison needs (FleetEngine has them). */
 export interface CountedFleet {
-  setClock(change: { paused: boolean }): unknown
+  setClock(change: { paused: boolean }): Promise<unknown>
   advance(seconds: number): Promise<unknown>
   counts(): { byState: Record<string, number> }
   scanCounts(): number[]
@@ -33,12 +33,11 @@ export interface CountedFleet {
 /**
  * The fleet's counts next to a scan, taken between step rounds. The counts move when a
  * round's tallies are absorbed, after the round; a scan taken while a round is in flight sees
- * the workers' writes before that, so the two differ without anything being wrong. Pausing
- * the clock stops new rounds, and advance(0) waits its turn behind the round in flight.
+ * the workers' writes before that, so the two differ without anything being wrong. A pause
+ * resolves once the round in flight has ended, and stops new ones.
  */
 export async function settledCounts(fleet: CountedFleet): Promise<CountsComparison> {
-  fleet.setClock({ paused: true })
-  await fleet.advance(0)
+  await fleet.setClock({ paused: true })
   return { counts: AGENT_STATES.map((state) => fleet.counts().byState[state] ?? 0), scanned: fleet.scanCounts() }
 }
 

@@ -236,13 +236,13 @@ async function handle(fleet: FleetEngine | undefined, sampler: ReturnType<typeof
     }
     case 'cpu': {
       const second = fleet.second()
-      fleet.setClock({ speed: command.speed, paused: false })
+      await fleet.setClock({ speed: command.speed, paused: false })
       const cpu = process.cpuUsage()
       const started = performance.now()
       await new Promise((resolve) => setTimeout(resolve, command.seconds * 1000))
       const used = process.cpuUsage(cpu)
       const wallMs = performance.now() - started
-      fleet.setClock({ paused: true })
+      await fleet.setClock({ paused: true })
       return {
         cores: (used.user + used.system) / 1000 / wallMs,
         userMs: used.user / 1000,

@@ -187,8 +187,14 @@ export class FleetEngine implements Fleet, FleetObservation {
     return this.core.clock.state()
   }
 
-  setClock(change: { paused?: boolean; speed?: number }): ClockState {
-    return this.driver.setClock(change)
+  /**
+   * Changes the clock's speed or pauses or resumes it. A pause resolves once the fleet stands at
+   * the paused clock's second, every step round ended, so that the reads after it see a fleet
+   * that holds still; a resume or a speed at once.
+   */
+  async setClock(change: { paused?: boolean; speed?: number }): Promise<ClockState> {
+    const state = this.driver.setClock(change)
+    return change.paused === true ? this.driver.settle() : state
   }
 
   /** Moves the clock forward by exactly `seconds` and resolves once the fleet has been stepped there. */

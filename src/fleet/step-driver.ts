@@ -323,6 +323,17 @@ export class StepDriver {
     return clock.state()
   }
 
+  /**
+   * Resolves once the fleet has been stepped to the clock as it stands, the round in flight
+   * ended: after a pause, the fleet holds still from then on but for the API's changes. A pause
+   * answered before that let a round in flight, and the catch-up to the paused second, change
+   * agents after the answer.
+   */
+  async settle(): Promise<ClockState> {
+    await this.catchUp()
+    return this.core.clock.state()
+  }
+
   /** Moves the clock forward by exactly `seconds` and resolves once the fleet has been stepped there. */
   async advance(seconds: number): Promise<ClockState> {
     if (!Number.isInteger(seconds) || seconds < 0) throw new RangeError(`seconds must be a non-negative integer, got ${seconds}`)

@@ -62,7 +62,7 @@ async function viaSocket(): Promise<Send> {
 
 /** Stops the clock and waits for the step round in flight (digest queues behind it), so the fleet holds still for checks. */
 async function steady(): Promise<void> {
-  fleet.setClock({ paused: true })
+  await fleet.setClock({ paused: true })
   await fleet.digest()
 }
 
@@ -128,7 +128,7 @@ async function race(send: Send, rounds: number): Promise<Answer[]> {
     const adds = successes('addagent')
     expect(fleet.size(), `round ${round}: size follows the successful adds and deletes`).toBe(sizeBefore + adds.length - deletes.length)
     expect(checkFleet(fleet, manager), `round ${round}`).toEqual([])
-    fleet.setClock({ paused: false })
+    await fleet.setClock({ paused: false })
   }
   return answers
 }

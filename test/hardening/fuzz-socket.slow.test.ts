@@ -98,7 +98,7 @@ describe('fuzzed raw requests over real sockets on 127.0.0.1', () => {
       if (problem !== undefined && problems.length < 20) problems.push(`${problem}: ${change.kind} ${request.method} ${request.url.slice(0, 160)} → ${answer.text.slice(0, 200)}`)
     }
     const alive = await exchange(port, rawRequest('GET', `${APP_PATH}/restservice/appinfo.json`, { REST_USER: 'fuzz', REST_PASSWORD: 'fuzz-secret' }))
-    fleet.setClock({ paused: true })
+    await fleet.setClock({ paused: true })
     await fleet.digest()
     process.stdout.write(
       `fuzz (sockets): ${RUNS} requests, ${serverErrors} server errors, ${dropped} dropped (${Object.entries(statuses).map(([s, n]) => `${s}×${n}`).join(' ')})\n`

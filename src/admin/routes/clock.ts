@@ -24,7 +24,8 @@ export function clockRoutes(app: FastifyInstance, { engine }: AdminContext): voi
       const problem = speedProblem(typeof speed === 'number' ? speed : Number.NaN)
       if (problem !== undefined) throw apiError('E_INVALID_VALUE', { where: 'body field', name: 'speed', rule: problem, got: shown(speed) })
     }
-    return clockJson(engine.setClock({ ...(paused !== undefined ? { paused } : {}), ...(typeof speed === 'number' ? { speed } : {}) }))
+    // A pause answers once the fleet holds still at the paused second: the next read sees it.
+    return clockJson(await engine.setClock({ ...(paused !== undefined ? { paused } : {}), ...(typeof speed === 'number' ? { speed } : {}) }))
   })
 
   app.post('/clock/advance', { schema: adminSchema('adminAdvanceClock', 'Step the virtual clock forward by some seconds', true) }, async (request) => {
