@@ -119,12 +119,12 @@ export class Identity {
    * strings, the texts are joined from pieces, and flattening and encoding them was most of such
    * an item's cost.
    * Why not the strings read back from these: reading bytes back into a string took longer than
-   * joining it (name 555 ns against 290). test/fleet/identity.unit.test.ts holds each writer to
-   * its string method.
+   * joining it (a scratch loop over 100k names, not kept). test/fleet/identity.unit.test.ts holds
+   * each writer to its string method.
    */
   writeName(i: number, into: Uint8Array, at: number): number {
     // The pair drawn here, not read from pairOf's cache, which would grow to this index.
-    const prefix = this.namePrefix((this.draw(i, 1) % ROLES.length) * this.vocabulary.sites.length + (this.draw(i, 2) % this.vocabulary.sites.length))
+    const prefix = this.namePrefix(this.drawPair(i))
     into.set(prefix, at)
     return writeDecimal(i + 1, into, at + prefix.length, 6)
   }
@@ -186,12 +186,17 @@ export class Identity {
       const known = Math.max(i + 1, this.pairsKnown * 2, 1024)
       const cache = new Uint16Array(known)
       cache.set(this.pairCache.subarray(0, this.pairsKnown))
-      const sites = this.vocabulary.sites.length
-      for (let k = this.pairsKnown; k < known; k++) cache[k] = (this.draw(k, 1) % ROLES.length) * sites + (this.draw(k, 2) % sites)
+      for (let k = this.pairsKnown; k < known; k++) cache[k] = this.drawPair(k)
       this.pairCache = cache
       this.pairsKnown = known
     }
     return this.pairCache[i]
+  }
+
+  /** The role and site pair of generated name i, drawn (role × sites + site). */
+  private drawPair(i: number): number {
+    const sites = this.vocabulary.sites.length
+    return (this.draw(i, 1) % ROLES.length) * sites + (this.draw(i, 2) % sites)
   }
 
   /** `<role>-<site>-` of a role and site pair (pairOf) as ASCII: roles and sites are lower-case letters and digits. */
@@ -272,8 +277,13 @@ export class Identity {
   }
 
   writeAddress(i: number, into: Uint8Array, at: number): number {
+    return this.writeAddressOf(i, this.hasIpv6(i), into, at)
+  }
+
+  /** writeAddress, told whether the address is an IPv6 one (writeService has drawn it). */
+  private writeAddressOf(i: number, ipv6: boolean, into: Uint8Array, at: number): number {
     const n = i + 1
-    if (this.hasIpv6(i)) {
+    if (ipv6) {
       // fd00:<the seed's low 16 bits>:<n's high 16 bits>::<n's low 16 bits>, each group without leading zeros
       at = writeAscii('fd00:', into, at)
       at = writeHexGroup(this.seed & 0xffff, into, at)
@@ -298,7 +308,7 @@ export class Identity {
   writeService(i: number, port: number, into: Uint8Array, at: number): number {
     const ipv6 = this.hasIpv6(i)
     if (ipv6) into[at++] = 91
-    at = this.writeAddress(i, into, at)
+    at = this.writeAddressOf(i, ipv6, into, at)
     if (ipv6) into[at++] = 93
     into[at++] = 58
     return writeDecimal(port, into, at)

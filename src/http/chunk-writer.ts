@@ -168,12 +168,6 @@ export class ChunkWriter {
     this.pos = end
   }
 
-  /** One byte. */
-  byte(value: number): void {
-    this.ensure(1)
-    this.slab[this.pos++] = value
-  }
-
   /** `length` bytes of `source` from `start`, a byte at a time: for a few bytes, less than a call to set(). */
   few(source: Uint8Array, start: number, length: number): void {
     this.ensure(length)
