@@ -8,23 +8,9 @@
 import type { FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/app.js'
-import { createFleet, type FleetEngine, type StepTaskRunner } from '../../src/fleet/fleet.js'
+import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
 import { AUTH, CA, START } from '../http/helpers.js'
-import { admin } from './helpers.js'
-
-/** Step rounds that wait for `release` once one has reached its worker (`inFlight`). */
-function heldRounds() {
-  let release: () => void = () => undefined
-  const held = new Promise<void>((resolve) => (release = resolve))
-  let reached: () => void = () => undefined
-  const inFlight = new Promise<void>((resolve) => (reached = resolve))
-  const stepTask: StepTaskRunner = async (task, run) => {
-    reached()
-    await held
-    return run(task)
-  }
-  return { stepTask, inFlight, release: () => release() }
-}
+import { admin, heldRounds } from './helpers.js'
 
 /** Turns of the event loop: time for an answer that does not wait for anything to come. */
 async function turns(count: number): Promise<void> {
@@ -48,7 +34,7 @@ afterEach(async () => {
 
 describe('pausing the clock', () => {
   it('answers once the step round in flight has ended and the fleet stands at the paused second', async () => {
-    await rounds.inFlight
+    await rounds.hold()
     let answered = false
     const pausing = admin(app, 'POST', '/clock', { paused: true }).then((response) => ((answered = true), response))
     await turns(20)
@@ -69,8 +55,6 @@ describe('pausing the clock', () => {
   })
 
   it('resolves at once through the engine when the clock is already paused', async () => {
-    await rounds.inFlight
-    rounds.release()
     const first = await fleet.setClock({ paused: true })
     const again = await fleet.setClock({ paused: true })
     expect(again).toEqual(first)

@@ -7,7 +7,7 @@ import { buildApp, type AppSettings } from '../../src/app.js'
 import { compileForManager } from '../../src/admin/scenario-load.js'
 import type { Wait } from '../../src/faults/body.js'
 import type { FaultState } from '../../src/faults/state.js'
-import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
+import { createFleet, type FleetEngine, type StepTaskRunner } from '../../src/fleet/fleet.js'
 import { createManager, type Manager } from '../../src/manager/manager.js'
 import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
 import { AUTH, CA, START } from '../http/helpers.js'
@@ -73,4 +73,30 @@ export function admin(app: FastifyInstance, method: InjectOptions['method'], pat
     headers: { ...AUTH, ...(json ? { 'content-type': 'application/json' } : {}), ...headers },
     ...(body === undefined ? {} : { payload: json ? JSON.stringify(body) : (body as string) })
   })
+}
+
+/**
+ * A fleet's step tasks (FleetOptions.stepTask) that pass until hold(), which resolves once a round
+ * has reached its worker; that round and the ones after wait until release(), so that calls
+ * queue behind the one in flight.
+ */
+export function heldRounds() {
+  let release: () => void = () => undefined
+  let held: Promise<void> = Promise.resolve()
+  let reached: () => void = () => undefined
+  let inFlight = new Promise<void>((resolve) => (reached = resolve))
+  const stepTask: StepTaskRunner = async (task, run) => {
+    reached()
+    await held
+    return run(task)
+  }
+  return {
+    stepTask,
+    hold(): Promise<void> {
+      held = new Promise<void>((resolve) => (release = resolve))
+      inFlight = new Promise<void>((resolve) => (reached = resolve))
+      return inFlight
+    },
+    release: () => release()
+  }
 }

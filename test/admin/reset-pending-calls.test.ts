@@ -1,36 +1,14 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/app.js'
-import { createFleet, type FleetEngine, type StepTaskRunner } from '../../src/fleet/fleet.js'
+import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
 import { AUTH, CA, call, START } from '../http/helpers.js'
-import { admin } from './helpers.js'
+import { admin, heldRounds } from './helpers.js'
 
 // An operation looks its agents up by UUID, then waits for the fleet's turn to change them. A
 // reset queued ahead of it (behind a step round in flight, say) starts a new run whose agents
 // take the same indices: the operation must not change the new run's agent at the index it
 // looked up, which is another agent (or, with the same seed, the same agent built anew).
-
-/** Holds the step rounds while `held`, so that calls queue behind the one in flight. */
-function heldRounds() {
-  let release: () => void = () => undefined
-  let held: Promise<void> = Promise.resolve()
-  let reached: () => void = () => undefined
-  let inFlight = new Promise<void>((resolve) => (reached = resolve))
-  const stepTask: StepTaskRunner = async (task, run) => {
-    reached()
-    await held
-    return run(task)
-  }
-  return {
-    stepTask,
-    hold(): Promise<void> {
-      held = new Promise<void>((resolve) => (release = resolve))
-      inFlight = new Promise<void>((resolve) => (reached = resolve))
-      return inFlight
-    },
-    release: () => release()
-  }
-}
 
 type Change = 'deleteAgents' | 'stopAgents' | 'setTemplate' | 'reconnectAgents'
 
