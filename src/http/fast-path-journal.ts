@@ -5,8 +5,8 @@
  * - an answer sent again (kept) shares its facts with every request it was sent to
  *   (FastPathAnswer, kept on the answer);
  * - an answer built for one request shares its shape (format and headers) with every request
- *   that came with the same headers (BuiltShape), and the journal keeps its own URL and text
- *   in columns (OwnText).
+ *   that came with the same headers (BuiltShape), and the journal keeps its own URL in a column
+ *   and its text as bytes (OwnText).
  *
  * Why it matters: an object per request lives as long as the journal keeps it (10,000 requests
  * by default), so every young-generation GC copies it, then the old generation collects it. For
@@ -147,9 +147,9 @@ class BuiltShape extends SharedFacts {
    * (requestCharge), the answer's beginning and the text the entry reads its states from (two
    * bytes a character: a string with one character past Latin-1 takes two for every one).
    */
-  own(url: string, text: string): OwnText {
+  own(url: string, text: string, textBytes: number): OwnText {
     const beginning = this.bodyBytes > 0 ? KEPT_BODY_BYTES + 2 * Math.min(text.length, this.bodyBytes) : 0
-    return { url, text, bytes: requestCharge(url, this.accept, this.contentType) + beginning + 2 * text.length }
+    return { url, text, textBytes, bytes: requestCharge(url, this.accept, this.contentType) + beginning + 2 * text.length }
   }
 
   entry(own: OwnNumbers): JournalEntry {
@@ -185,7 +185,7 @@ export class FastPathJournal {
    */
   record(answer: KeptAnswer, built: boolean, bytes: number, format: Format, accept: string | undefined, contentType: string | undefined, durationMs: number, wallMs: number, virtualMs: number): void {
     const shape = built ? this.shapeOf(format, accept, contentType, answer) : undefined
-    if (shape !== undefined) this.journal.addShared(shape, durationMs, wallMs, virtualMs, shape.own(answer.url, answer.text))
+    if (shape !== undefined) this.journal.addShared(shape, durationMs, wallMs, virtualMs, shape.own(answer.url, answer.text, bytes))
     else this.journal.addShared(keptAnswerFacts(answer, bytes, format, accept, contentType, this.journal.bodyBytes), durationMs, wallMs, virtualMs)
   }
 

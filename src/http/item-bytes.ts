@@ -402,8 +402,8 @@ export type FigureSource = ItemSource & Pick<Fleet, 'figures' | 'generatedIdenti
  *   writing this way);
  * - `nothing`: a list longer than the fragments kept; an item without modules of a generated
  *   identity is written from its figures and that identity (writeGeneratedItem), any other from a view.
- * An item kept as text by writeAgentItem is sent while it holds, whatever the keeping but
- * `nothing`.
+ * An item kept earlier, as bytes or as text (by this or by writeAgentItem), is sent while it
+ * holds, whatever the keeping but `nothing`.
  *
  * An item without modules whose identity's text is kept is written from the agent's figures
  * alone (Fleet.figures): a view is a record of some twenty fields, and making one per item was
@@ -428,18 +428,16 @@ export function writeAgentItemBytes(
     const polledAt = fleet.polledAt(index)
     const identity = fleet.identityRevision()
     if (fragments.holdsItems(format)) {
-      const kept = fragments.item(format, index, base, withModules, revision, polledAt, identity)
+      const kept = fragments.textItem(format, index, base, withModules, revision, polledAt, identity)
       if (kept !== undefined) {
         out.text(kept)
-        return fragments.keptStatus(format, index) as string
+        return fragments.keptStatus(format) as string
       }
     }
     if (!withModules) {
+      const kept = fragments.writeKeptBytes(out, format, index, base, revision, polledAt, identity)
+      if (kept !== undefined) return kept
       const keepBytes = keeping === 'item'
-      if (keepBytes) {
-        const kept = fragments.writeKeptBytes(out, format, index, base, revision, polledAt, identity)
-        if (kept !== undefined) return kept
-      }
       fleet.figures(index, figures)
       const f = fragments.keptFragment(format, index, base, figures[Figure.IDENTITY])
       if (f !== undefined) {

@@ -111,13 +111,12 @@ export function writeItem(format: Format, view: AgentView, base: LinkBase, fragm
 /**
  * What writing an item keeps for the next answers:
  * - `item`: the agent's identity text, its fragment and the item itself (sent again while the
- *   agent has not changed and the manager has not polled it since): as text here, as bytes when
- *   a list that streams writes it (writeAgentItemBytes in item-bytes.ts);
+ *   agent has not changed and the manager has not polled it since): as bytes outside the heap
+ *   where it fits (an item without modules, ItemFragments.keepItem), else as text;
  * - `identity`: the identity text and the fragment only, for items that will be stale before
  *   they are asked for again (short lists while the fleet moves faster than they are made,
- *   AnswerCache.listsWorthKeeping): keeping them as text costs a copy and a GC promotion each
- *   (as bytes, in pages outside the heap, a copy and no GC; a list that streams keeps them so). An item
- *   kept earlier is still sent while it holds (a check of a few numbers): at speed 1 a list
+ *   AnswerCache.listsWorthKeeping): keeping them costs a copy each, and an item with modules,
+ *   kept as text, a GC promotion too. An item kept earlier is still sent while it holds (a check of a few numbers): at speed 1 a list
  *   streams now and then too, when a step round came while the one before it was made;
  * - `nothing`: a list longer than the fragments kept, which would only push out the fragments
  *   a list of its own agents needs next.
@@ -159,7 +158,7 @@ export function writeWantedItem(
   const keepIdentity = keeping !== 'nothing'
   if (keepIdentity) {
     const kept = fragments.item(format, index, base, withModules, revision, polledAt, identity)
-    if (kept !== undefined) return wanted === undefined || wanted.has(fragments.keptStatus(format, index) as string) ? kept : undefined
+    if (kept !== undefined) return wanted === undefined || wanted.has(fragments.keptStatus(format) as string) ? kept : undefined
   }
   const view = fleet.view(index, withModules, keepIdentity)
   if (wanted !== undefined && !wanted.has(view.status)) return undefined
@@ -167,7 +166,8 @@ export function writeWantedItem(
   const text = format === 'json' ? jsonItem(view, f) : xmlItem(view, f)
   // An odd revision is a write under way: the view waited for its end, the stamp did not.
   if (keeping === 'item' && (revision & 1) === 0) {
-    // Flat, as a fragment's strings are (flattened): a kept tree of pieces costs several times its text.
+    // Flat, as a fragment's strings are (flattened): a tree of pieces kept as text (an item with
+    // modules) costs several times its text, and one kept as bytes is encoded in one pass.
     text.charCodeAt(0)
     fragments.keepItem(format, index, text, view.status, withModules, revision, polledAt, identity)
   }

@@ -54,6 +54,8 @@ class FormatStore {
   private readonly bytesPolledAt: Float64Array
   private readonly bytesIdentity: Float64Array
   private readonly bytesStatus: Array<string | undefined>
+  /** the state shown by the item last found (keptStatus) */
+  private foundStatus: string | undefined
   /** slots holding an item (itemModules not 0) */
   private itemsHeld = 0
   /** slots handed out so far; past the capacity the oldest agent's slot is taken (a ring) */
@@ -103,7 +105,8 @@ class FormatStore {
     if (slot !== undefined) this.fragmentKey[slot] = key
   }
 
-  item(index: number, base: LinkBase, withModules: boolean, revision: number, polledAt: number, identity: number): string | undefined {
+  /** The item kept as text for agent `index` (an item with modules) if written at these stamps, for this base. */
+  textItem(index: number, base: LinkBase, withModules: boolean, revision: number, polledAt: number, identity: number): string | undefined {
     const slot = this.slotOf.get(index)
     if (slot === undefined) return undefined
     const ok =
@@ -112,10 +115,38 @@ class FormatStore {
       this.itemPolledAt[slot] === polledAt &&
       this.itemIdentity[slot] === identity &&
       this.bases[slot] === base
-    if (ok) return this.items[slot]
+    if (ok) {
+      this.foundStatus = this.itemStatus[slot]
+      return this.items[slot]
+    }
     // Stale for good (the stamps only move on): dropped, so that once none holds, none is looked for.
     if (this.itemModules[slot] === (withModules ? 2 : 1) && this.bases[slot] === base) this.dropItem(slot)
     return undefined
+  }
+
+  /**
+   * The item kept for agent `index` at these stamps, for this base, as text: kept as text, or
+   * kept as bytes (an item without modules) and decoded, a new string the caller may drop.
+   */
+  item(index: number, base: LinkBase, withModules: boolean, revision: number, polledAt: number, identity: number): string | undefined {
+    const text = this.textItem(index, base, withModules, revision, polledAt, identity)
+    if (text !== undefined || withModules) return text
+    const slot = this.slotOf.get(index)
+    if (slot === undefined || !this.bytesHold(slot, base, revision, polledAt, identity)) return undefined
+    const at = (slot % SLOTS_PER_PAGE) * KEPT_BYTES_ROOM
+    this.foundStatus = this.bytesStatus[slot]
+    return (this.pages[Math.floor(slot / SLOTS_PER_PAGE)] as Buffer).toString('utf8', at, at + this.bytesLength[slot])
+  }
+
+  /** Whether the bytes kept in `slot` were written at these stamps for this base. */
+  private bytesHold(slot: number, base: LinkBase, revision: number, polledAt: number, identity: number): boolean {
+    return (
+      this.bytesLength[slot] !== 0 &&
+      this.bytesRevision[slot] === revision &&
+      this.bytesPolledAt[slot] === polledAt &&
+      this.bytesIdentity[slot] === identity &&
+      this.bases[slot] === base
+    )
   }
 
   private dropItem(slot: number): void {
@@ -125,10 +156,9 @@ class FormatStore {
     this.itemsHeld--
   }
 
-  /** The state agent `index`'s kept item shows (ask right after item() found it). */
-  status(index: number): string | undefined {
-    const slot = this.slotOf.get(index)
-    return slot === undefined ? undefined : this.itemStatus[slot]
+  /** The state shown by the item item() or textItem() last found (ask right after). */
+  get keptStatus(): string | undefined {
+    return this.foundStatus
   }
 
   /** Keeps a fragment for agent `index` (showing the identity of `key`), dropping the item kept with the one before. */
@@ -153,19 +183,9 @@ class FormatStore {
    */
   writeKeptBytes(out: ChunkWriter, index: number, base: LinkBase, revision: number, polledAt: number, identity: number): string | undefined {
     const slot = this.slotOf.get(index)
-    if (slot === undefined) return undefined
-    const length = this.bytesLength[slot]
-    if (
-      length === 0 ||
-      this.bytesRevision[slot] !== revision ||
-      this.bytesPolledAt[slot] !== polledAt ||
-      this.bytesIdentity[slot] !== identity ||
-      this.bases[slot] !== base
-    ) {
-      return undefined
-    }
+    if (slot === undefined || !this.bytesHold(slot, base, revision, polledAt, identity)) return undefined
     const at = (slot % SLOTS_PER_PAGE) * KEPT_BYTES_ROOM
-    out.part(this.pages[Math.floor(slot / SLOTS_PER_PAGE)] as Buffer, at, at + length)
+    out.part(this.pages[Math.floor(slot / SLOTS_PER_PAGE)] as Buffer, at, at + this.bytesLength[slot])
     return this.bytesStatus[slot]
   }
 
@@ -180,19 +200,43 @@ class FormatStore {
       this.bytesLength[slot] = 0
       return
     }
-    const page = Math.floor(slot / SLOTS_PER_PAGE)
-    const bytes = (this.pages[page] ??= Buffer.allocUnsafe(SLOTS_PER_PAGE * KEPT_BYTES_ROOM))
-    this.bytesLength[slot] = out.copyWritten(from, bytes, (slot % SLOTS_PER_PAGE) * KEPT_BYTES_ROOM)
+    this.bytesLength[slot] = out.copyWritten(from, this.pageOf(slot), (slot % SLOTS_PER_PAGE) * KEPT_BYTES_ROOM)
+    this.stampBytes(slot, status, revision, polledAt, identity)
+  }
+
+  private pageOf(slot: number): Buffer {
+    return (this.pages[Math.floor(slot / SLOTS_PER_PAGE)] ??= Buffer.allocUnsafe(SLOTS_PER_PAGE * KEPT_BYTES_ROOM))
+  }
+
+  private stampBytes(slot: number, status: string, revision: number, polledAt: number, identity: number): void {
     this.bytesRevision[slot] = revision
     this.bytesPolledAt[slot] = polledAt
     this.bytesIdentity[slot] = identity
     this.bytesStatus[slot] = status
   }
 
-  /** Keeps agent `index`'s item, written with the fragment kept for it at these stamps. */
+  /**
+   * Keeps agent `index`'s item, written as text with the fragment kept for it at these stamps:
+   * an item without modules as its bytes, where it fits the room (a copy outside the heap, which
+   * a list that streams copies as it is, and item() decodes); an item with modules as the text.
+   * Why not the text: a text kept lives past the next young-generation GC, which copies it and
+   * then promotes it to the old generation, and at speed 600 it is stale before it is asked for
+   * again. Answers by name kept their items so, and the GC was the largest part of what they
+   * cost over bare fastify's answer (bench/README.md, "Items kept as bytes, answer texts in a
+   * byte ring").
+   */
   keepItem(index: number, text: string, status: string, withModules: boolean, revision: number, polledAt: number, identity: number): void {
     const slot = this.slotOf.get(index)
     if (slot === undefined) return
+    if (!withModules) {
+      const at = (slot % SLOTS_PER_PAGE) * KEPT_BYTES_ROOM
+      const length = Buffer.byteLength(text)
+      if (length <= KEPT_BYTES_ROOM) {
+        this.bytesLength[slot] = this.pageOf(slot).write(text, at, length)
+        this.stampBytes(slot, status, revision, polledAt, identity)
+        return
+      }
+    }
     if (this.itemModules[slot] === 0) this.itemsHeld++
     this.items[slot] = text
     this.itemStatus[slot] = status
@@ -232,19 +276,27 @@ export class ItemFragments {
     return format === 'json' ? this.json : this.xml
   }
 
-  /** Whether any item is kept for a format: if not, none need be looked for. */
+  /** Whether any item is kept as text for a format (textItem): if not, none need be looked for. */
   holdsItems(format: Format): boolean {
     return this.store(format).holdsItems
   }
 
-  /** The item kept for agent `index` if it was written at these stamps (ItemSource), for this base, with or without modules. */
+  /**
+   * The item kept for agent `index` if it was written at these stamps (ItemSource), for this
+   * base, with or without modules, as text: an item kept as bytes is decoded (keepItem).
+   */
   item(format: Format, index: number, base: LinkBase, withModules: boolean, revision: number, polledAt: number, identity: number): string | undefined {
     return this.store(format).item(index, base, withModules, revision, polledAt, identity)
   }
 
-  /** The state shown by the item item() just found for agent `index`. */
-  keptStatus(format: Format, index: number): string | undefined {
-    return this.store(format).status(index)
+  /** As item(), only an item kept as text: what a list written as bytes looks for before the bytes (writeKeptBytes). */
+  textItem(format: Format, index: number, base: LinkBase, withModules: boolean, revision: number, polledAt: number, identity: number): string | undefined {
+    return this.store(format).textItem(index, base, withModules, revision, polledAt, identity)
+  }
+
+  /** The state shown by the item item() or textItem() just found. */
+  keptStatus(format: Format): string | undefined {
+    return this.store(format).keptStatus
   }
 
   /** Writes the bytes kept for agent `index`'s item at these stamps into `out` (FormatStore.writeKeptBytes); returns the state they show, or undefined. */

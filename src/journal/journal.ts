@@ -9,6 +9,7 @@
  */
 import type { BodyShape, JournalEntry } from './entry.js'
 import { DEFAULT_BODY_BYTES, ENTRY_BYTES, measureShape } from './journal-bounds.js'
+import { NO_ROOM, TextRing } from './text-ring.js'
 
 export type { BodyShape, JournalEntry, JournalViolation, KeptBody, PartialError, Truncated } from './entry.js'
 
@@ -54,12 +55,15 @@ export interface OwnNumbers {
 
 /**
  * A request's own URL and answer, for requests that share the rest (SharedFacts): the fast
- * path's answers built for one request, whose headers and format are those of many. They go in
- * two columns of references, so the journal holds no object of the request's own.
+ * path's answers built for one request, whose headers and format are those of many. The URL goes
+ * in a column of references, and the text as its bytes in a ring (TextRing), so the journal holds
+ * no object of the request's own but the URL the server made for it.
  */
 export interface OwnText {
   url: string
   text: string
+  /** the text's length in UTF-8 bytes, where the caller knows it (else counted) */
+  textBytes?: number
   /** what the entry holds of them once read: its charge, over the shared facts' entryBytes */
   bytes: number
 }
@@ -89,13 +93,32 @@ export abstract class SharedFacts {
 /** Numbers per slot in Journal.own: durationMs, wallMs, virtualMs. */
 const OWN_NUMBERS = 3
 
+/** A slot's own text (Journal.ownText): none, or the empty text, which is not put in the ring. */
+const NO_TEXT = -1
+const EMPTY_TEXT = -2
+
+/**
+ * The bytes the own texts' ring grows to at most: what the byte bound lets the texts be charged
+ * (two a character, OwnText.bytes) at three UTF-8 bytes a character, so that the ring never
+ * drops an entry the bound would keep; without a bound, 64 KiB an entry. At least 256 KiB.
+ */
+function ringBytesFor(capacity: number, maxBytes: number): number {
+  const bound = Number.isFinite(maxBytes) ? 1.5 * maxBytes : capacity * 64 * 1024
+  return Math.floor(Math.min(2 ** 30, Math.max(256 * 1024, bound)))
+}
+
 export class Journal {
   private readonly ring: Array<JournalEntry | LazyEntry | SharedFacts | undefined>
   /** the own numbers of SharedFacts entries, OWN_NUMBERS per slot (allocated on first use) */
   private own: Float64Array | undefined
-  /** the own URL and answer text of SharedFacts entries given them (OwnText; allocated on first use) */
+  /** the own URL of SharedFacts entries given an OwnText (allocated on first use) */
   private ownUrls: Array<string | undefined> | undefined
-  private ownTexts: Array<string | undefined> | undefined
+  /** each slot's own text: its number in `texts`, or NO_TEXT, or EMPTY_TEXT (allocated on first use) */
+  private ownText: Float64Array | undefined
+  /** the own texts' bytes, dropped with their entries (allocated on first use) */
+  private texts: TextRing | undefined
+  /** own texts longer than the ring holds at most, kept as they are (a journal bounded to less than a text) */
+  private longTexts: Array<string | undefined> | undefined
   /** what each slot's entry is charged (see SharedFacts for the shared part) */
   private readonly charges: Float64Array
   /** where the next entry goes */
@@ -185,18 +208,60 @@ export class Journal {
     this.own[at * OWN_NUMBERS + 2] = virtualMs
     if (own !== undefined) {
       this.ownUrls ??= new Array<string | undefined>(this.capacity).fill(undefined)
-      this.ownTexts ??= new Array<string | undefined>(this.capacity).fill(undefined)
       this.ownUrls[at] = own.url
-      this.ownTexts[at] = own.text
+      this.keepText(at, own.text, own.textBytes ?? Buffer.byteLength(own.text))
     }
     return id
   }
 
-  /** Lets go of a slot's own URL and text (dropped, or read into its entry). */
-  private forgetOwnText(at: number): void {
-    if (this.ownUrls === undefined || this.ownTexts === undefined) return
-    this.ownUrls[at] = undefined
-    this.ownTexts[at] = undefined
+  /**
+   * Keeps slot `at`'s own text: as bytes in the ring, the oldest entries dropped while it does
+   * not fit (the ring at its largest: a bound the entries' charges reach first, unless their
+   * texts are of characters of three bytes); the empty text as a mark; one longer than the ring
+   * holds at most as it is.
+   */
+  private keepText(at: number, text: string, bytes: number): void {
+    this.ownText ??= new Float64Array(this.capacity).fill(NO_TEXT)
+    if (bytes === 0) {
+      this.ownText[at] = EMPTY_TEXT
+      return
+    }
+    this.texts ??= new TextRing(this.capacity, ringBytesFor(this.capacity, this.maxBytes))
+    if (!this.texts.fits(bytes)) {
+      this.longTexts ??= new Array<string | undefined>(this.capacity).fill(undefined)
+      this.longTexts[at] = text
+      return
+    }
+    let n = this.texts.add(text, bytes)
+    // Never the entry being added: its slot's text is not in the ring yet.
+    while (n === NO_ROOM && this.stored > 1) {
+      this.dropOldest()
+      this.dropped++
+      n = this.texts.add(text, bytes)
+    }
+    if (n !== NO_ROOM) this.ownText[at] = n
+    else {
+      // Not reached (with every older text dropped the ring holds any text that fits()): kept as it is rather than lost.
+      this.longTexts ??= new Array<string | undefined>(this.capacity).fill(undefined)
+      this.longTexts[at] = text
+    }
+  }
+
+  /** Slot `at`'s own text, if it was given one. */
+  private textAt(at: number): string | undefined {
+    const n = this.ownText?.[at] ?? NO_TEXT
+    if (n === EMPTY_TEXT) return ''
+    if (n >= 0) return (this.texts as TextRing).text(n)
+    return this.longTexts?.[at]
+  }
+
+  /** Lets go of a slot's own URL and text: its bytes go from the ring when it is dropped, the oldest first. */
+  private forgetOwnText(at: number, dropped: boolean): void {
+    if (this.ownUrls !== undefined) this.ownUrls[at] = undefined
+    if (this.longTexts !== undefined) this.longTexts[at] = undefined
+    if (this.ownText === undefined) return
+    if (dropped && this.ownText[at] >= 0) (this.texts as TextRing).dropOldest()
+    if (dropped || this.ownText[at] < 0) this.ownText[at] = NO_TEXT
   }
 
   /**
@@ -224,10 +289,9 @@ export class Journal {
     this.held -= this.charges[at]
     this.charges[at] = 0
     const slot = this.ring[at]
-    if (slot instanceof SharedFacts) {
-      this.unshare(slot)
-      this.forgetOwnText(at)
-    }
+    if (slot instanceof SharedFacts) this.unshare(slot)
+    // Read into its entry or not, a slot's text is in the ring until the slot is dropped.
+    this.forgetOwnText(at, true)
     this.ring[at] = undefined
   }
 
@@ -265,7 +329,7 @@ export class Journal {
     else if (slot instanceof SharedFacts) {
       entry = this.buildShared(slot, at, id)
       this.unshare(slot)
-      this.forgetOwnText(at)
+      this.forgetOwnText(at, false)
     } else entry = slot
     this.ring[at] = entry
     return entry
@@ -286,7 +350,7 @@ export class Journal {
   private buildShared(shared: SharedFacts, at: number, id: number): JournalEntry {
     const own = this.own as Float64Array
     const url = this.ownUrls?.[at]
-    const text = this.ownTexts?.[at]
+    const text = this.textAt(at)
     const numbers = { id, durationMs: own[at * OWN_NUMBERS], wallMs: own[at * OWN_NUMBERS + 1], virtualMs: own[at * OWN_NUMBERS + 2], ...(url === undefined ? {} : { url }), ...(text === undefined ? {} : { text }) }
     return shared.entry(numbers)
   }

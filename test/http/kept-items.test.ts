@@ -78,12 +78,35 @@ describe('items kept between answers', () => {
     expect(item('xml').written).toBe(true)
     expect(item('xml').written).toBe(false)
     expect(item('json', true).written).toBe(true)
-    expect(item('json', false).written).toBe(true)
+    // An item without modules is kept as bytes, one with modules as text: each is kept beside the other.
+    expect(item('json', false).written).toBe(false)
+    expect(item('json', true).written).toBe(false)
     expect(item('json', false, baseFor('http://[::1]:8080/manager/mvc/mvc/restservice')).written).toBe(true)
     expect(item('json', false, BASE, 'nothing').written).toBe(true)
     expect(t.seen.keptIdentity).toBe(false)
     expect(item('xml', true).written).toBe(true)
     expect(t.seen.keptIdentity).toBe(true)
+  })
+
+  it('keeps an item without modules as bytes, sends it again as text, and a streamed list copies it', async () => {
+    // UTF-8 of more than one byte a character in both formats, and text either format escapes.
+    await t.fleet.modifyAgent(t.index, 'agent-ü-€-“q”-<&>-\u2028', t.fleet.config(t.index))
+    const out = new ChunkWriter()
+    for (const format of ['json', 'xml'] as const) {
+      const first = item(format)
+      expect(first.written).toBe(true)
+      expect(t.fragments.holdsItems(format)).toBe(false)
+      // Decoded from its bytes: item() holds it to what the view writes now.
+      expect(item(format).written).toBe(false)
+      const read = t.seen.views + t.seen.figures
+      expect(writeAgentItemBytes(out, format, t.source, t.index, false, BASE, t.fragments, 'item')).toBe('ONLINE')
+      expect(out.take().toString('utf8')).toBe(first.text)
+      expect(t.seen.views + t.seen.figures).toBe(read)
+      // A list by state reads the state the kept bytes show.
+      expect(writeWantedItem(format, t.source, t.index, false, BASE, t.fragments, 'item', new Set(['ERROR']))).toBeUndefined()
+      expect(writeWantedItem(format, t.source, t.index, false, BASE, t.fragments, 'item', new Set(['ONLINE']))).toBe(first.text)
+      expect(t.seen.views + t.seen.figures).toBe(read)
+    }
   })
 
   it('keeps the identity but not the item when asked to keep only that, and sends an item kept before', () => {
@@ -205,6 +228,8 @@ describe('items written from their figures (writeAgentItemBytes)', () => {
   })
 
   it('stop looking for kept items once those kept are stale', async () => {
+    // An item too long for the room kept as bytes (KEPT_BYTES_ROOM) is kept as text.
+    await t.fleet.modifyAgent(t.index, `agent-${'n'.repeat(1400)}`, t.fleet.config(t.index))
     writeAgentItem('json', t.fleet, t.index, false, BASE, t.fragments, 'item')
     expect(t.fragments.holdsItems('json')).toBe(true)
     expect(t.fragments.holdsItems('xml')).toBe(false)

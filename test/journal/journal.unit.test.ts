@@ -126,6 +126,49 @@ describe('the journal, requests with their own URL and text', () => {
     expect(journal.entries().map((e) => e.path)).toEqual(['/second', '/shape'])
   })
 
+  it('keeps each text whole, and reads it the same before and after older entries go', () => {
+    const journal = new Journal(50)
+    const shape = new Polled('/shape')
+    const text = (k: number) => `${k} é€😀 ${'<&>'.repeat(k * 7)}`
+    for (let k = 0; k < 120; k++) journal.addShared(shape, k, k, k, k % 7 === 0 ? undefined : { url: `/t${k}`, text: k % 11 === 0 ? '' : text(k), bytes: 10 })
+    const read = journal.entries()
+    expect(read.map((e) => e.id)).toEqual(Array.from({ length: 50 }, (_, i) => 71 + i))
+    for (const e of read) {
+      const k = e.id - 1
+      expect(e.callKey).toBe(k % 7 === 0 ? '/shape' : k % 11 === 0 ? '' : text(k))
+    }
+    // Read entries keep their text; their bytes leave the ring with them, oldest first.
+    for (let k = 120; k < 200; k++) journal.addShared(shape, k, k, k, { url: `/t${k}`, text: text(k % 40), bytes: 10 })
+    expect(journal.entries().map((e) => e.callKey)).toEqual(Array.from({ length: 50 }, (_, i) => text((150 + i) % 40)))
+    journal.clear()
+    journal.addShared(shape, 1, 1, 1, { url: '/again', text: 'again', bytes: 10 })
+    expect(journal.entries().map((e) => e.callKey)).toEqual(['again'])
+  })
+
+  it('drops its oldest entries when their texts fill the most its bytes bound lets the ring hold', () => {
+    // A bound of 200 KiB lets the ring grow to 300 KiB (1.5 times): some 153 texts of 2,000
+    // bytes, where the charges alone (110 bytes an entry) would keep all 200.
+    const journal = new Journal(1000, 200 * 1024)
+    const shape = new Polled('/shape')
+    const text = (k: number) => `${String(k).padStart(3, '0')}:${'é'.repeat(998)}`
+    for (let k = 0; k < 200; k++) journal.addShared(shape, k, k, k, { url: `/t${k}`, text: text(k), bytes: 10 })
+    const kept = journal.entries()
+    expect(kept.length).toBeGreaterThanOrEqual(150)
+    expect(kept.length).toBeLessThanOrEqual(153)
+    expect(journal.dropped).toBe(200 - kept.length)
+    for (const e of kept) expect(e.callKey).toBe(text(e.id - 1))
+  })
+
+  it('keeps a text longer than its ring can ever hold as it is', () => {
+    // A bound of 1 KB: the ring holds 256 KiB at most.
+    const journal = new Journal(10, 1000)
+    const shape = new Polled('/shape', 0, 1)
+    const long = 'z'.repeat(300 * 1024)
+    journal.addShared(shape, 1, 1, 1, { url: '/long', text: long, bytes: 10 })
+    journal.addShared(shape, 2, 2, 2, { url: '/short', text: 'short', bytes: 10 })
+    expect(journal.entries().map((e) => e.callKey)).toEqual([long, 'short'])
+  })
+
   it('charges each request its own bytes over the shared entry bytes', () => {
     const journal = new Journal(10, 10_000)
     const shape = new Polled('/shape', 1000, 100)
