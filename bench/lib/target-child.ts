@@ -12,6 +12,7 @@ import { once } from 'node:events'
 import Fastify from 'fastify'
 import pino from 'pino'
 import { buildApp } from '../../src/app.js'
+import { tuneHeapForServing } from '../../src/lib/serving-heap.js'
 import { AnswerCache, DEFAULT_KEPT_ANSWERS } from '../../src/http/answer-cache.js'
 import { parseServeConfig } from '../../src/config.js'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
@@ -61,6 +62,8 @@ async function listen(server: Server): Promise<number> {
 }
 
 async function startFleetsim(spec: Extract<TargetSpec, { kind: 'fleetsim' }>): Promise<{ handler: RequestListener; fleet: FleetEngine; buildMs: number }> {
+  // As `fleetsim serve` does (src/commands/serve.ts); bare targets run with node's defaults.
+  tuneHeapForServing()
   let scenario
   if (spec.scenario !== undefined) {
     const loaded = await loadScenarioFileOrThrow(spec.scenario)

@@ -2,6 +2,7 @@
 import { SERVE_FLAGS, parseServeArgs } from '../config.js'
 import { formatFlags } from '../flags/help.js'
 import { stdio, type Output } from './output.js'
+import { tuneHeapForServing } from '../lib/serving-heap.js'
 
 /** Flags of `fleetsim serve`: flag, env twin, default, meaning (also in `fleetsim --help`). */
 export function formatServeFlags(): string {
@@ -35,6 +36,7 @@ export async function run(argv: string[], io: Output = stdio): Promise<number> {
   try {
     // Loaded only after the flags are valid: a typo is reported without loading the server stack.
     const { startServer } = await import('../server.js')
+    tuneHeapForServing()
     const server = await startServer(config)
     const signal = await stop.received
     // Bounded: idle and half-open connections go at once, requests in flight get --shutdown-grace

@@ -42,8 +42,8 @@ export interface KeptAnswer {
 }
 
 /**
- * An answer made for a request, kept or not. Most answers are never sent again, so the bytes
- * are made on the first request that is sent the answer again, not when it is made.
+ * An answer made as text (a list made whole) and kept (AnswerCache.keep): its bytes are made on
+ * the first request that is sent it again, not when it is kept.
  */
 export class Answer implements KeptAnswer {
   private bytes: Buffer | undefined
@@ -51,9 +51,7 @@ export class Answer implements KeptAnswer {
 
   constructor(
     readonly text: string,
-    readonly url: string,
-    /** the text's length in UTF-8 bytes, where its maker counted it (sizedItemsAnswer) */
-    private length?: number
+    readonly url: string
   ) {}
 
   get body(): Buffer {
@@ -61,14 +59,33 @@ export class Answer implements KeptAnswer {
     return this.bytes
   }
 
-  /** The text's length in UTF-8 bytes: as its maker counted it, else counted now. */
-  get byteLength(): number {
-    this.length ??= Buffer.byteLength(this.text)
-    return this.length
-  }
-
   get size(): number {
     return this.text.length
+  }
+}
+
+/**
+ * An answer made as bytes (an answer by name: routes/agentinfo.ts, keepByName), sent as those
+ * bytes; its text is decoded only if something asks for it (the journal keeps a copy of the
+ * bytes, journal/text-ring.ts).
+ */
+export class BytesAnswer implements KeptAnswer {
+  private decoded: string | undefined
+  journalFacts?: SharedFacts
+
+  constructor(
+    readonly body: Buffer,
+    public url: string
+  ) {}
+
+  get text(): string {
+    this.decoded ??= this.body.toString('utf8')
+    return this.decoded
+  }
+
+  /** Its length in bytes: what the cache charges it for (twice). */
+  get size(): number {
+    return this.body.length
   }
 }
 
@@ -336,7 +353,7 @@ export class AnswerCache {
    * A URL counts whatever format, protocol or Host it came with: it is what a client repeats.
    * `stamp` undefined: the answer is not to be kept, but the request is noted.
    */
-  keepAskedAgain(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp | undefined, answer: Answer): void {
+  keepAskedAgain(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp | undefined, answer: KeptAnswer): void {
     if (this.maxBytes === 0) return
     if (stamp === undefined || !this.askedOnce.delete(url)) return this.noteAsked(url)
     this.keep(url, format, encrypted, host, stamp, answer)

@@ -147,9 +147,11 @@ class BuiltShape extends SharedFacts {
    * (requestCharge), the answer's beginning and the text the entry reads its states from (two
    * bytes a character: a string with one character past Latin-1 takes two for every one).
    */
-  own(url: string, text: string, textBytes: number): OwnText {
-    const beginning = this.bodyBytes > 0 ? KEPT_BODY_BYTES + 2 * Math.min(text.length, this.bodyBytes) : 0
-    return { url, text, textBytes, bytes: requestCharge(url, this.accept, this.contentType) + beginning + 2 * text.length }
+  own(url: string, answer: Buffer): OwnText {
+    // Charged by its bytes: at least its characters, and counted without decoding it.
+    const length = answer.length
+    const beginning = this.bodyBytes > 0 ? KEPT_BODY_BYTES + 2 * Math.min(length, this.bodyBytes) : 0
+    return { url, text: answer, bytes: requestCharge(url, this.accept, this.contentType) + beginning + 2 * length }
   }
 
   entry(own: OwnNumbers): JournalEntry {
@@ -185,12 +187,13 @@ export class FastPathJournal {
    */
   record(answer: KeptAnswer, built: boolean, bytes: number, format: Format, accept: string | undefined, contentType: string | undefined, durationMs: number, wallMs: number, virtualMs: number): void {
     const shape = built ? this.shapeOf(format, accept, contentType, answer) : undefined
-    if (shape !== undefined) this.journal.addShared(shape, durationMs, wallMs, virtualMs, shape.own(answer.url, answer.text, bytes))
+    if (shape !== undefined) this.journal.addShared(shape, durationMs, wallMs, virtualMs, shape.own(answer.url, answer.body))
     else this.journal.addShared(keptAnswerFacts(answer, bytes, format, accept, contentType, this.journal.bodyBytes), durationMs, wallMs, virtualMs)
   }
 
   private shapeOf(format: Format, accept: string | undefined, contentType: string | undefined, answer: KeptAnswer): BuiltShape | undefined {
-    if (answer.url.length > BUILT_URL_CHARS || answer.text.length > LAZY_ANSWER_CHARS) return undefined
+    // Its size, not its text's length: a built answer's text is not decoded (BytesAnswer).
+    if (answer.url.length > BUILT_URL_CHARS || answer.size > LAZY_ANSWER_CHARS) return undefined
     const last = this.shape
     if (last !== undefined && last.format === format && last.accept === accept && last.contentType === contentType) return last
     if ((accept?.length ?? 0) > BUILT_HEADER_CHARS || (contentType?.length ?? 0) > BUILT_HEADER_CHARS) return undefined

@@ -24,7 +24,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Socket } from 'node:net'
 import type { Journal } from '../journal/journal.js'
 import { answerSeries, observeAnswer, type ApiMetrics } from '../metrics/api-metrics.js'
-import { MAX_KEPT_AGENTS, type Answer, type AnswerCache } from './answer-cache.js'
+import { MAX_KEPT_AGENTS, type AnswerCache, type BytesAnswer } from './answer-cache.js'
 import { FastPathJournal } from './fast-path-journal.js'
 import type { RouteKit } from './route-kit.js'
 import type { AuthCheck } from '../protocol/auth.js'
@@ -115,13 +115,11 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
     if (kept === undefined) return routing(request, response)
 
     const wallMs = Date.now()
-    // An answer built just now is written as text (encoded once, into the socket), with the
-    // length its maker counted (sizedItemsAnswer: counting it here would copy it); a kept one as
-    // the bytes encoded when it was first sent again.
-    const bytes = built === undefined ? kept.body.length : built.byteLength
+    // As bytes: an answer built just now was written as bytes (keepByName), a kept one encoded when first sent again.
+    const bytes = kept.body.length
     response.writeHead(200, { 'content-type': format === 'json' ? JSON_TYPE : XML_TYPE, 'content-length': bytes })
     found?.sendingTo?.(response)
-    response.end(built === undefined ? kept.body : built.text)
+    response.end(kept.body)
     answered++
     const seconds = (performance.now() - started) / 1000
     observeAnswer(series, seconds, bytes)
@@ -141,7 +139,7 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
 interface ByNameBuilder {
   /** whether the URL is agentinfo's with a query (a cheap look before the credentials are checked) */
   handles(url: string): boolean
-  answer(url: string, format: Format, encrypted: boolean, host: string): Answer | undefined
+  answer(url: string, format: Format, encrypted: boolean, host: string): BytesAnswer | undefined
 }
 
 function byNameBuilder(options: FastPathOptions): ByNameBuilder {
@@ -153,7 +151,7 @@ function byNameBuilder(options: FastPathOptions): ByNameBuilder {
     const mark = url.indexOf('?')
     return mark !== -1 && paths.has(url.slice(0, mark))
   }
-  const answer = (url: string, format: Format, encrypted: boolean, host: string): Answer | undefined => {
+  const answer = (url: string, format: Format, encrypted: boolean, host: string): BytesAnswer | undefined => {
     const mark = url.indexOf('?')
     if (!handles(url) || url.length - mark - 1 > maxQueryLength) return undefined
     let names: string | undefined

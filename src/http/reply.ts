@@ -250,21 +250,6 @@ export function itemsAnswer(format: Format, servicename: string, items: string[]
 }
 
 /**
- * itemsAnswer, and its length in UTF-8 bytes counted part by part. Counting the whole answer
- * (Buffer.byteLength) would make it one string, a copy of its items: an answer about one agent
- * is then held twice, by the journal (the answer) and by the item writer (the item it keeps),
- * and copied by every young-generation GC until the journal drops it. Counted by part, the
- * answer stays a join of the envelope and the item the writer already holds (the join of one
- * item is that item). The envelope's head ends and its tail begins with ASCII, so no character
- * straddles two parts.
- */
-export function sizedItemsAnswer(format: Format, servicename: string, items: string[], links?: Link[]): { text: string; bytes: number } {
-  const shape = textEnvelope(format, servicename, links)
-  const joined = items.join(shape.separator)
-  return { text: shape.head + joined + shape.tail, bytes: Buffer.byteLength(shape.head) + Buffer.byteLength(joined) + Buffer.byteLength(shape.tail) }
-}
-
-/**
  * sendList for items already written as text (agentinfo's, item-writer.ts): a short list is
  * sent in one piece, a long one streams in chunks as sendList's does.
  */

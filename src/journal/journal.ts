@@ -61,9 +61,8 @@ export interface OwnNumbers {
  */
 export interface OwnText {
   url: string
-  text: string
-  /** the text's length in UTF-8 bytes, where the caller knows it (else counted) */
-  textBytes?: number
+  /** the answer's text, or its UTF-8 bytes (copied) */
+  text: string | Buffer
   /** what the entry holds of them once read: its charge, over the shared facts' entryBytes */
   bytes: number
 }
@@ -209,7 +208,7 @@ export class Journal {
     if (own !== undefined) {
       this.ownUrls ??= new Array<string | undefined>(this.capacity).fill(undefined)
       this.ownUrls[at] = own.url
-      this.keepText(at, own.text, own.textBytes ?? Buffer.byteLength(own.text))
+      this.keepText(at, own.text)
     }
     return id
   }
@@ -220,7 +219,8 @@ export class Journal {
    * texts are of characters of three bytes); the empty text as a mark; one longer than the ring
    * holds at most as it is.
    */
-  private keepText(at: number, text: string, bytes: number): void {
+  private keepText(at: number, text: string | Buffer): void {
+    const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length
     this.ownText ??= new Float64Array(this.capacity).fill(NO_TEXT)
     if (bytes === 0) {
       this.ownText[at] = EMPTY_TEXT
@@ -229,7 +229,7 @@ export class Journal {
     this.texts ??= new TextRing(this.capacity, ringBytesFor(this.capacity, this.maxBytes))
     if (!this.texts.fits(bytes)) {
       this.longTexts ??= new Array<string | undefined>(this.capacity).fill(undefined)
-      this.longTexts[at] = text
+      this.longTexts[at] = text.toString()
       return
     }
     let n = this.texts.add(text, bytes)
@@ -243,7 +243,7 @@ export class Journal {
     else {
       // Not reached (with every older text dropped the ring holds any text that fits()): kept as it is rather than lost.
       this.longTexts ??= new Array<string | undefined>(this.capacity).fill(undefined)
-      this.longTexts[at] = text
+      this.longTexts[at] = text.toString()
     }
   }
 

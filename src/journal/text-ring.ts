@@ -54,16 +54,17 @@ export class TextRing {
   }
 
   /**
-   * Adds `text`, `length` its UTF-8 bytes (Buffer.byteLength), and returns its number; NO_ROOM
+   * Adds `text` (or its UTF-8 bytes, copied), `length` its UTF-8 bytes, and returns its number; NO_ROOM
    * when it does not fit (the buffer at its largest, or maxTexts held) until the oldest text is
    * dropped. A text longer than maxBytes never fits: ask fits() first.
    */
-  add(text: string, length: number): number {
+  add(text: string | Buffer, length: number): number {
     if (this.count === this.maxTexts) return NO_ROOM
     let at = this.placeFor(length)
     if (at === NO_ROOM && this.grow(length)) at = this.placeFor(length)
     if (at === NO_ROOM) return NO_ROOM
-    this.buffer.write(text, at, length, 'utf8')
+    if (typeof text === 'string') this.buffer.write(text, at, length, 'utf8')
+    else text.copy(this.buffer, at, 0, length)
     const slot = this.next % this.maxTexts
     this.starts[slot] = at
     this.lengths[slot] = length

@@ -6,14 +6,15 @@ import { resolveNames } from '../agents.js'
 import { apiError } from '../../protocol/errors.js'
 import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
-import { EAGER_ITEMS, itemsAnswerInTurns, sendChunks, sendItemTexts, sendAnswer, sendKept, sizedItemsAnswer, textEnvelope } from '../reply.js'
+import { EAGER_ITEMS, itemsAnswerInTurns, sendChunks, sendItemTexts, sendAnswer, sendKept, textEnvelope } from '../reply.js'
 import { writeAgentItem, writeWantedItem, type Keeping } from '../item-writer.js'
 import { writeAgentItemBytes } from '../item-bytes.js'
 import { ListBytes, type WriteItem } from '../list-bytes.js'
 import { SHARED_CHUNK_BYTES } from '../shared-list.js'
 import type { SlabPool } from '../slab-pool.js'
 import type { Link } from '../schemas.js'
-import { Answer } from '../answer-cache.js'
+import { BytesAnswer } from '../answer-cache.js'
+import { ChunkWriter } from '../chunk-writer.js'
 import { statedBytes } from '../../journal/answer.js'
 import type { Format } from '../../protocol/negotiation.js'
 import type { RouteKit } from '../route-kit.js'
@@ -65,17 +66,38 @@ export interface ByNameRequest {
 }
 
 /**
+ * Where answers by name are written, one at a time: each is copied out whole once written, and
+ * the writer goes back to its start (a slab of 256 KiB used again and again).
+ */
+const byNameWriter = new ChunkWriter()
+
+/**
  * The answer about these agents, built, and kept if its URL was asked for before and nothing
  * moved while it was built (AnswerCache.keepAskedAgain). Both the route and the fast path
  * (fast-path.ts) answer agentinfo by name with it.
+ *
+ * Written as bytes, as a list that streams is (item-bytes.ts): an item is written from the
+ * agent's figures and its identity's kept text, or copied from the bytes kept for it, rather than
+ * joined as text from a view and encoded when sent (bench/README.md, "Answers by name written as
+ * bytes"). `test/http/by-name-bytes.test.ts` holds them to the text writer's answers.
  */
-export function keepByName(kit: Pick<RouteKit, 'answers' | 'fragments' | 'manager'>, request: ByNameRequest, base: LinkBase, indices: number[], withModules: boolean): Answer {
+export function keepByName(kit: Pick<RouteKit, 'answers' | 'fragments' | 'manager'>, request: ByNameRequest, base: LinkBase, indices: number[], withModules: boolean): BytesAnswer {
   const fleet = kit.manager.fleet
   // Read before the agents are: the answer is kept only if nothing moved while it was built.
   const stamp = kit.answers.stamp(indices)
-  const values = indices.map((index) => agentItemText(kit, fleet, request.format, base, index, withModules))
-  const sized = sizedItemsAnswer(request.format, 'agentinfo', values, [selfLink(base, request)])
-  const answer = new Answer(sized.text, request.url, sized.bytes)
+  const shape = textEnvelope(request.format, 'agentinfo', [selfLink(base, request)])
+  const out = byNameWriter
+  out.text(shape.head)
+  for (let k = 0; k < indices.length; k++) {
+    if (k > 0) out.text(shape.separator)
+    writeAgentItemBytes(out, request.format, fleet, indices[k], withModules, base, kit.fragments, 'item')
+  }
+  out.text(shape.tail)
+  // Its own memory (from Node's pool of small buffers), not the writer's: a kept answer would hold the slab.
+  const body = Buffer.allocUnsafe(out.length)
+  out.copyWritten(0, body, 0)
+  out.rewind(0)
+  const answer = new BytesAnswer(body, request.url)
   kit.answers.keepAskedAgain(request.url, request.format, request.encrypted, request.host, stamp, answer)
   return answer
 }

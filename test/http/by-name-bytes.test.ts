@@ -1,0 +1,78 @@
+/**
+ * Answers by name written as bytes (keepByName, src/http/routes/agentinfo.ts) against the text
+ * writer's answer (item-writer.ts, which item-writer.test.ts holds to the generic path): byte
+ * for byte, for one agent and for several, in JSON and XML, with and without modules, written
+ * anew, from the bytes kept for an item, after the agents moved, and for agents the API renamed
+ * to names that need escaping in both formats.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { FleetEngine } from '../../src/fleet/fleet.js'
+import { AnswerCache } from '../../src/http/answer-cache.js'
+import { writeItem } from '../../src/http/item-writer.js'
+import { ItemFragments } from '../../src/http/kept-items.js'
+import { selfLink, type LinkBase } from '../../src/http/links.js'
+import { itemsAnswer } from '../../src/http/reply.js'
+import { keepByName } from '../../src/http/routes/agentinfo.js'
+import type { RouteKit } from '../../src/http/route-kit.js'
+import { fleetOfEveryShape } from './record-shapes.js'
+
+const REST = 'http://127.0.0.1:9080/manager/mvc/restservice'
+const BASE: LinkBase = {
+  rest: REST,
+  online: { rel: 'online_agents', href: `${REST}/agentinfo?agentstate=ONLINE{&agentname}` },
+  all: { rel: 'all_agents', href: `${REST}/agentinfo{?agentname}` }
+}
+
+describe('answers by name written as bytes', () => {
+  let fleet: FleetEngine
+  let kit: Pick<RouteKit, 'answers' | 'fragments' | 'manager'>
+  beforeAll(async () => {
+    fleet = await fleetOfEveryShape(400, 11)
+    // keepByName reads only the manager's fleet.
+    kit = { answers: new AnswerCache(fleet), fragments: new ItemFragments(), manager: { fleet } as unknown as RouteKit['manager'] }
+  })
+  afterAll(async () => {
+    await fleet.close()
+  })
+
+  /** keepByName's answer for these agents, and the text writer's, as the bytes each is sent as. */
+  function both(format: 'json' | 'xml', indices: number[], withModules: boolean, url: string) {
+    const request = { url, format, encrypted: false, host: '127.0.0.1:9080' }
+    const answer = keepByName(kit, request, BASE, indices, withModules)
+    const items = indices.map((index) => writeItem(format, fleet.view(index, withModules), BASE, new ItemFragments(1), false))
+    const text = itemsAnswer(format, 'agentinfo', items, [selfLink(BASE, request)])
+    return { bytes: answer.body.toString('utf8'), expected: Buffer.from(text).toString('utf8'), text: answer.text }
+  }
+
+  function checkAll(round: string) {
+    const indices = [...fleet.indices()]
+    for (const format of ['json', 'xml'] as const) {
+      for (const withModules of [false, true]) {
+        for (let k = 0; k < indices.length; k += withModules ? 7 : 1) {
+          const one = both(format, [indices[k]], withModules, `/manager/mvc/restservice/agentinfo?agentname=a${k}&r=${round}`)
+          expect(one.bytes, `${round} ${format} modules=${withModules} agent ${indices[k]}`).toBe(one.expected)
+          expect(one.text).toBe(one.expected)
+        }
+        const several = indices.filter((_, k) => k % 29 === 3).slice(0, 16)
+        const many = both(format, several, withModules, `/manager/mvc/restservice/agentinfo?agentname=many&r=${round}`)
+        expect(many.bytes, `${round} ${format} modules=${withModules}, ${several.length} agents`).toBe(many.expected)
+      }
+    }
+  }
+
+  it('are the text writer\'s answers, written anew and from the bytes kept for their items', () => {
+    checkAll('first')
+    // The second time, every item without modules is copied from the bytes the first kept.
+    checkAll('kept')
+  })
+
+  it('are the text writer\'s answers after the agents moved and were polled, and after renames that need escaping', async () => {
+    await fleet.advance(3600)
+    checkAll('moved')
+    const [first, second] = [...fleet.indices()]
+    await fleet.modifyAgent(first, 'agent-"q"-<&>-ü-€-😀-\u2028-]]>', fleet.config(first))
+    await fleet.modifyAgent(second, 'agent-\\back\\slash', { ...fleet.config(second), address: '2001:db8::7', port: 4242 })
+    checkAll('renamed')
+    checkAll('renamed-kept')
+  })
+})
