@@ -71,12 +71,24 @@ export class Answer implements KeptAnswer {
  */
 export class BytesAnswer implements KeptAnswer {
   private decoded: string | undefined
+  private bytes: Buffer
   journalFacts?: SharedFacts
 
   constructor(
-    readonly body: Buffer,
+    body: Buffer,
     public url: string
-  ) {}
+  ) {
+    this.bytes = body
+  }
+
+  get body(): Buffer {
+    return this.bytes
+  }
+
+  /** Takes a copy of its bytes, in memory of its own: `body` may be a part of a larger buffer, which would be held as long as the answer. */
+  ownBytes(): void {
+    this.bytes = Buffer.from(this.bytes)
+  }
 
   get text(): string {
     this.decoded ??= this.body.toString('utf8')
@@ -302,10 +314,12 @@ export class AnswerCache {
     return still
   }
 
-  /** Keeps the answer if the stamps are still what they were before it was built. */
-  keep(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp, answer: string | KeptAnswer): void {
+  /** Keeps the answer if the stamps are still what they were before it was built; true if it did. */
+  keep(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp, answer: string | KeptAnswer): boolean {
     const kept = typeof answer === 'string' ? new Answer(answer, url) : answer
-    if (this.keeps(kept.size, stamp)) this.store(url, format, encrypted, host, stamp, kept)
+    if (!this.keeps(kept.size, stamp)) return false
+    this.store(url, format, encrypted, host, stamp, kept)
+    return true
   }
 
   /**
@@ -351,12 +365,15 @@ export class AnswerCache {
    * answer and its third is sent it; URLs asked for once, or again only after more new URLs than
    * the cache holds, cost a note rather than a kept answer that would be pushed out unused.
    * A URL counts whatever format, protocol or Host it came with: it is what a client repeats.
-   * `stamp` undefined: the answer is not to be kept, but the request is noted.
+   * `stamp` undefined: the answer is not to be kept, but the request is noted. True if it kept the answer.
    */
-  keepAskedAgain(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp | undefined, answer: KeptAnswer): void {
-    if (this.maxBytes === 0) return
-    if (stamp === undefined || !this.askedOnce.delete(url)) return this.noteAsked(url)
-    this.keep(url, format, encrypted, host, stamp, answer)
+  keepAskedAgain(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp | undefined, answer: KeptAnswer): boolean {
+    if (this.maxBytes === 0) return false
+    if (stamp === undefined || !this.askedOnce.delete(url)) {
+      this.noteAsked(url)
+      return false
+    }
+    return this.keep(url, format, encrypted, host, stamp, answer)
   }
 
   private noteAsked(url: string): void {

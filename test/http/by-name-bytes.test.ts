@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FleetEngine } from '../../src/fleet/fleet.js'
 import { AnswerCache } from '../../src/http/answer-cache.js'
+import { STREAM_SLAB_BYTES } from '../../src/http/chunk-writer.js'
 import { writeItem } from '../../src/http/item-writer.js'
 import { ItemFragments } from '../../src/http/kept-items.js'
 import { selfLink, type LinkBase } from '../../src/http/links.js'
@@ -64,6 +65,20 @@ describe('answers by name written as bytes', () => {
     checkAll('first')
     // The second time, every item without modules is copied from the bytes the first kept.
     checkAll('kept')
+  })
+
+  it('are kept, when asked for again, in memory of their own, not the writer\'s slab', () => {
+    const [index] = [...fleet.indices()]
+    const request = { url: '/manager/mvc/restservice/agentinfo?agentname=kept-once', format: 'json' as const, encrypted: false, host: 'h' }
+    const first = keepByName(kit, request, BASE, [index], false)
+    expect(kit.answers.get(request.url, 'json', false, 'h')).toBeUndefined()
+    // Built alone, an answer is a chunk of the writer's slab; the second time its URL is asked for it is kept.
+    expect(first.body.buffer.byteLength).toBe(STREAM_SLAB_BYTES)
+    const second = keepByName(kit, request, BASE, [index], false)
+    const kept = kit.answers.get(request.url, 'json', false, 'h')
+    expect(kept).toBe(second)
+    expect(second.body.buffer.byteLength).toBeLessThan(STREAM_SLAB_BYTES)
+    expect(second.body.toString()).toBe(first.body.toString())
   })
 
   it('are the text writer\'s answers after the agents moved and were polled, and after renames that need escaping', async () => {
