@@ -65,6 +65,9 @@ export interface Profile {
   /** fresh bare fastify processes per GC mode, and seconds of load on each */
   gcProcesses: number
   gcDuration: number
+  /** fresh fleetsim processes with V8's allocation-site pretenuring on and off each, and seconds of the built load on each */
+  pretenuringProcesses: number
+  pretenuringDuration: number
 }
 
 export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object.freeze({
@@ -95,7 +98,9 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     steppingDuration: 5,
     allVariants: true,
     gcProcesses: 5,
-    gcDuration: 3
+    gcDuration: 3,
+    pretenuringProcesses: 8,
+    pretenuringDuration: 4
   }),
   quick: Object.freeze({
     duration: 2,
@@ -124,7 +129,9 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     steppingDuration: 2,
     allVariants: false,
     gcProcesses: 1,
-    gcDuration: 1
+    gcDuration: 1,
+    pretenuringProcesses: 6,
+    pretenuringDuration: 3
   }),
   smoke: Object.freeze({
     duration: 0.5,
@@ -154,7 +161,9 @@ export const PROFILES: Readonly<Record<ProfileName, Readonly<Profile>>> = Object
     steppingDuration: 0.5,
     allVariants: false,
     gcProcesses: 1,
-    gcDuration: 0.5
+    gcDuration: 0.5,
+    pretenuringProcesses: 1,
+    pretenuringDuration: 0.5
   })
 })
 

@@ -68,6 +68,8 @@ export type TargetSpec = (
       serveFlags?: string[]
       /** write the log to /dev/null, not stdout (runs that log every request at info) */
       discardLogs?: boolean
+      /** leave V8's allocation-site pretenuring on, as node has it (`fleetsim serve` turns it off: src/lib/serving-heap.ts) */
+      pretenuring?: boolean
     }
   | ({ kind: 'fastify' | 'node'; tls?: TlsFiles } & BareSpec)
 ) & { gc?: GcMode }

@@ -62,8 +62,8 @@ async function listen(server: Server): Promise<number> {
 }
 
 async function startFleetsim(spec: Extract<TargetSpec, { kind: 'fleetsim' }>): Promise<{ handler: RequestListener; fleet: FleetEngine; buildMs: number }> {
-  // As `fleetsim serve` does (src/commands/serve.ts); bare targets run with node's defaults.
-  tuneHeapForServing()
+  // As `fleetsim serve` does (src/commands/serve.ts), unless the spec asks for node's default; bare targets run with node's defaults.
+  if (spec.pretenuring !== true) tuneHeapForServing()
   let scenario
   if (spec.scenario !== undefined) {
     const loaded = await loadScenarioFileOrThrow(spec.scenario)

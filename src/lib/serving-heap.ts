@@ -9,9 +9,9 @@
  * event loop, a burst of requests) can find most of them alive, and the site is then pretenured
  * for as long as V8 sees no reason to go back. In such a process every request's objects went to
  * the old generation, each GC of the young one had to scan the old objects pointing into it, and
- * the GC took about ten times its usual share of each answer (bench/README.md, "No
- * pretenuring"): a third of the fleetsim processes the built workload started settled in that
- * state for their lifetime, at half the answers a second of the others.
+ * the GC took 15 to 25 times its usual share of each answer for the process's lifetime: 2 of 18
+ * fleetsim processes under the built workload, none with pretenuring off (`npm run bench --
+ * --scope gc`, bench/README.md, "No pretenuring").
  */
 import { setFlagsFromString } from 'node:v8'
 
