@@ -221,9 +221,8 @@ class FormatStore {
    * a list that streams copies as it is, and item() decodes); an item with modules as the text.
    * Why not the text: a text kept lives past the next young-generation GC, which copies it and
    * then promotes it to the old generation, and at speed 600 it is stale before it is asked for
-   * again. Answers by name kept their items so, and the GC was the largest part of what they
-   * cost over bare fastify's answer (bench/README.md, "Items kept as bytes, answer texts in a
-   * byte ring").
+   * again. Answers by name kept their items so, and with the journal's texts the GC took 8 to 17
+   * µs of each (bench/README.md, "Items kept as bytes, answer texts in a byte ring").
    */
   keepItem(index: number, text: string, status: string, withModules: boolean, revision: number, polledAt: number, identity: number): void {
     const slot = this.slotOf.get(index)
