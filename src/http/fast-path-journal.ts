@@ -151,7 +151,7 @@ class BuiltShape extends SharedFacts {
     // Charged by its bytes: at least its characters, and counted without decoding it.
     const length = answer.length
     const beginning = this.bodyBytes > 0 ? KEPT_BODY_BYTES + 2 * Math.min(length, this.bodyBytes) : 0
-    return { url, text: answer, bytes: requestCharge(url, this.accept, this.contentType) + beginning + 2 * length }
+    return { url, answer, bytes: requestCharge(url, this.accept, this.contentType) + beginning + 2 * length }
   }
 
   entry(own: OwnNumbers): JournalEntry {

@@ -4,7 +4,7 @@
  * does (keepByName), and hands every other request to fastify.
  *
  * Why: agentinfo by name is what inventory clients and pollers send most, and building the
- * answer costs a few microseconds (item-writer.ts) while fastify's chain of hooks around it
+ * answer costs a few microseconds (keepByName, item-bytes.ts) while fastify's chain of hooks around it
  * (limits, journal, faults, metrics, validation) cost several times the bare route's whole
  * answer (bench/README.md, "What made each path fast"). Here it costs a lookup or the build,
  * the journal entry and the metrics.

@@ -61,8 +61,8 @@ export interface OwnNumbers {
  */
 export interface OwnText {
   url: string
-  /** the answer's text, or its UTF-8 bytes (copied) */
-  text: string | Buffer
+  /** the answer as the UTF-8 bytes it was sent as (copied into the ring) */
+  answer: Uint8Array
   /** what the entry holds of them once read: its charge, over the shared facts' entryBytes */
   bytes: number
 }
@@ -208,43 +208,38 @@ export class Journal {
     if (own !== undefined) {
       this.ownUrls ??= new Array<string | undefined>(this.capacity).fill(undefined)
       this.ownUrls[at] = own.url
-      this.keepText(at, own.text)
+      this.keepText(at, own.answer)
     }
     return id
   }
 
   /**
-   * Keeps slot `at`'s own text: as bytes in the ring, the oldest entries dropped while it does
-   * not fit (the ring at its largest: a bound the entries' charges reach first, unless their
-   * texts are of characters of three bytes); the empty text as a mark; one longer than the ring
-   * holds at most as it is.
+   * Keeps slot `at`'s own answer: in the ring, the oldest entries dropped while it does not fit
+   * (the ring at its largest: a bound the entries' charges reach first, unless their texts are of
+   * characters of three bytes); the empty answer as a mark; one longer than the ring holds at
+   * most as its text.
    */
-  private keepText(at: number, text: string | Buffer): void {
-    const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length
+  private keepText(at: number, answer: Uint8Array): void {
     this.ownText ??= new Float64Array(this.capacity).fill(NO_TEXT)
-    if (bytes === 0) {
+    if (answer.length === 0) {
       this.ownText[at] = EMPTY_TEXT
       return
     }
     this.texts ??= new TextRing(this.capacity, ringBytesFor(this.capacity, this.maxBytes))
-    if (!this.texts.fits(bytes)) {
-      this.longTexts ??= new Array<string | undefined>(this.capacity).fill(undefined)
-      this.longTexts[at] = text.toString()
-      return
-    }
-    let n = this.texts.add(text, bytes)
+    const fits = this.texts.fits(answer.length)
+    let n = fits ? this.texts.add(answer) : NO_ROOM
     // Never the entry being added: its slot's text is not in the ring yet.
-    while (n === NO_ROOM && this.stored > 1) {
+    while (fits && n === NO_ROOM && this.stored > 1) {
       this.dropOldest()
       this.dropped++
-      n = this.texts.add(text, bytes)
+      n = this.texts.add(answer)
     }
-    if (n !== NO_ROOM) this.ownText[at] = n
-    else {
-      // Not reached (with every older text dropped the ring holds any text that fits()): kept as it is rather than lost.
-      this.longTexts ??= new Array<string | undefined>(this.capacity).fill(undefined)
-      this.longTexts[at] = text.toString()
+    if (n !== NO_ROOM) {
+      this.ownText[at] = n
+      return
     }
+    this.longTexts ??= new Array<string | undefined>(this.capacity).fill(undefined)
+    this.longTexts[at] = Buffer.from(answer.buffer, answer.byteOffset, answer.length).toString('utf8')
   }
 
   /** Slot `at`'s own text, if it was given one. */

@@ -54,17 +54,17 @@ export class TextRing {
   }
 
   /**
-   * Adds `text` (or its UTF-8 bytes, copied), `length` its UTF-8 bytes, and returns its number; NO_ROOM
-   * when it does not fit (the buffer at its largest, or maxTexts held) until the oldest text is
-   * dropped. A text longer than maxBytes never fits: ask fits() first.
+   * Adds a text as its UTF-8 bytes (copied) and returns its number; NO_ROOM when it does not fit
+   * (the buffer at its largest, or maxTexts held) until the oldest text is dropped. A text longer
+   * than maxBytes never fits: ask fits() first.
    */
-  add(text: string | Buffer, length: number): number {
+  add(bytes: Uint8Array): number {
+    const length = bytes.length
     if (this.count === this.maxTexts) return NO_ROOM
     let at = this.placeFor(length)
     if (at === NO_ROOM && this.grow(length)) at = this.placeFor(length)
     if (at === NO_ROOM) return NO_ROOM
-    if (typeof text === 'string') this.buffer.write(text, at, length, 'utf8')
-    else text.copy(this.buffer, at, 0, length)
+    this.buffer.set(bytes, at)
     const slot = this.next % this.maxTexts
     this.starts[slot] = at
     this.lengths[slot] = length
@@ -90,11 +90,6 @@ export class TextRing {
     if (this.count === 0) return
     this.first++
     if (this.count === 0) this.head = 0
-  }
-
-  clear(): void {
-    this.first = this.next
-    this.head = 0
   }
 
   /**

@@ -107,9 +107,9 @@ describe('the journal, requests with their own URL and text', () => {
   it('gives each request sharing facts its own URL and text, and none to those without', () => {
     const journal = new Journal(10)
     const shape = new Polled('/shape')
-    journal.addShared(shape, 1, 1, 1, { url: '/a?agentname=one', text: 'answer one', bytes: 10 })
+    journal.addShared(shape, 1, 1, 1, { url: '/a?agentname=one', answer: Buffer.from('answer one'), bytes: 10 })
     journal.addShared(shape, 2, 2, 2)
-    journal.addShared(shape, 3, 3, 3, { url: '/a?agentname=two', text: 'answer two', bytes: 10 })
+    journal.addShared(shape, 3, 3, 3, { url: '/a?agentname=two', answer: Buffer.from('answer two'), bytes: 10 })
     expect(journal.entries().map((e) => [e.id, e.path, e.callKey])).toEqual([
       [1, '/a?agentname=one', 'answer one'],
       [2, '/shape', '/shape'],
@@ -120,8 +120,8 @@ describe('the journal, requests with their own URL and text', () => {
   it('does not give a dropped request\'s URL and text to the request that takes its slot', () => {
     const journal = new Journal(2)
     const shape = new Polled('/shape')
-    journal.addShared(shape, 1, 1, 1, { url: '/first', text: 'first', bytes: 10 })
-    journal.addShared(shape, 2, 2, 2, { url: '/second', text: 'second', bytes: 10 })
+    journal.addShared(shape, 1, 1, 1, { url: '/first', answer: Buffer.from('first'), bytes: 10 })
+    journal.addShared(shape, 2, 2, 2, { url: '/second', answer: Buffer.from('second'), bytes: 10 })
     journal.addShared(shape, 3, 3, 3)
     expect(journal.entries().map((e) => e.path)).toEqual(['/second', '/shape'])
   })
@@ -130,7 +130,7 @@ describe('the journal, requests with their own URL and text', () => {
     const journal = new Journal(50)
     const shape = new Polled('/shape')
     const text = (k: number) => `${k} é€😀 ${'<&>'.repeat(k * 7)}`
-    for (let k = 0; k < 120; k++) journal.addShared(shape, k, k, k, k % 7 === 0 ? undefined : { url: `/t${k}`, text: k % 11 === 0 ? '' : text(k), bytes: 10 })
+    for (let k = 0; k < 120; k++) journal.addShared(shape, k, k, k, k % 7 === 0 ? undefined : { url: `/t${k}`, answer: Buffer.from(k % 11 === 0 ? '' : text(k)), bytes: 10 })
     const read = journal.entries()
     expect(read.map((e) => e.id)).toEqual(Array.from({ length: 50 }, (_, i) => 71 + i))
     for (const e of read) {
@@ -138,10 +138,10 @@ describe('the journal, requests with their own URL and text', () => {
       expect(e.callKey).toBe(k % 7 === 0 ? '/shape' : k % 11 === 0 ? '' : text(k))
     }
     // Read entries keep their text; their bytes leave the ring with them, oldest first.
-    for (let k = 120; k < 200; k++) journal.addShared(shape, k, k, k, { url: `/t${k}`, text: text(k % 40), bytes: 10 })
+    for (let k = 120; k < 200; k++) journal.addShared(shape, k, k, k, { url: `/t${k}`, answer: Buffer.from(text(k % 40)), bytes: 10 })
     expect(journal.entries().map((e) => e.callKey)).toEqual(Array.from({ length: 50 }, (_, i) => text((150 + i) % 40)))
     journal.clear()
-    journal.addShared(shape, 1, 1, 1, { url: '/again', text: 'again', bytes: 10 })
+    journal.addShared(shape, 1, 1, 1, { url: '/again', answer: Buffer.from('again'), bytes: 10 })
     expect(journal.entries().map((e) => e.callKey)).toEqual(['again'])
   })
 
@@ -151,7 +151,7 @@ describe('the journal, requests with their own URL and text', () => {
     const journal = new Journal(1000, 200 * 1024)
     const shape = new Polled('/shape')
     const text = (k: number) => `${String(k).padStart(3, '0')}:${'é'.repeat(998)}`
-    for (let k = 0; k < 200; k++) journal.addShared(shape, k, k, k, { url: `/t${k}`, text: text(k), bytes: 10 })
+    for (let k = 0; k < 200; k++) journal.addShared(shape, k, k, k, { url: `/t${k}`, answer: Buffer.from(text(k)), bytes: 10 })
     const kept = journal.entries()
     expect(kept.length).toBeGreaterThanOrEqual(150)
     expect(kept.length).toBeLessThanOrEqual(153)
@@ -164,16 +164,16 @@ describe('the journal, requests with their own URL and text', () => {
     const journal = new Journal(10, 1000)
     const shape = new Polled('/shape', 0, 1)
     const long = 'z'.repeat(300 * 1024)
-    journal.addShared(shape, 1, 1, 1, { url: '/long', text: long, bytes: 10 })
-    journal.addShared(shape, 2, 2, 2, { url: '/short', text: 'short', bytes: 10 })
+    journal.addShared(shape, 1, 1, 1, { url: '/long', answer: Buffer.from(long), bytes: 10 })
+    journal.addShared(shape, 2, 2, 2, { url: '/short', answer: Buffer.from('short'), bytes: 10 })
     expect(journal.entries().map((e) => e.callKey)).toEqual([long, 'short'])
   })
 
   it('charges each request its own bytes over the shared entry bytes', () => {
     const journal = new Journal(10, 10_000)
     const shape = new Polled('/shape', 1000, 100)
-    journal.addShared(shape, 1, 1, 1, { url: '/a', text: 'a', bytes: 400 })
-    journal.addShared(shape, 1, 1, 1, { url: '/b', text: 'b', bytes: 40 })
+    journal.addShared(shape, 1, 1, 1, { url: '/a', answer: Buffer.from('a'), bytes: 400 })
+    journal.addShared(shape, 1, 1, 1, { url: '/b', answer: Buffer.from('b'), bytes: 40 })
     expect(journal.bytes).toBe(1000 + 100 + 400 + 100 + 40)
     journal.entries()
     expect(journal.bytes).toBe(100 + 400 + 100 + 40)

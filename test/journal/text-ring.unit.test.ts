@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { NO_ROOM, TextRing } from '../../src/journal/text-ring.js'
 
-const add = (ring: TextRing, text: string) => ring.add(text, Buffer.byteLength(text))
+const add = (ring: TextRing, text: string) => ring.add(Buffer.from(text))
 
 describe('the text ring', () => {
   it('reads back every text held, of any characters, and refuses one no longer held', () => {
@@ -56,10 +56,11 @@ describe('the text ring', () => {
     expect(held.length).toBeGreaterThan(4)
   })
 
-  it('holds at most maxTexts texts, and starts again from empty once cleared', () => {
+  it('holds at most maxTexts texts, and starts again from empty once they are dropped', () => {
     const ring = new TextRing(2, 1 << 20)
     expect([add(ring, 'a'), add(ring, 'b'), add(ring, 'c')]).toEqual([0, 1, NO_ROOM])
-    ring.clear()
+    ring.dropOldest()
+    ring.dropOldest()
     expect(ring.count).toBe(0)
     expect(add(ring, 'c')).toBe(2)
     expect(ring.text(2)).toBe('c')
