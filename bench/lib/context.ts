@@ -195,5 +195,14 @@ export interface SuiteContext {
   notes: string[]
 }
 
+/**
+ * The fleet the agentinfo workloads (polled, built, and the gc scope's fleetsim rows) are
+ * measured on: the profile's agentinfo fleet, its clock running at LIVELY_SPEED under
+ * LIVELY_SCENARIO, plain HTTP unless `extra` says otherwise.
+ */
+export function agentinfoFleet(ctx: SuiteContext, extra: Partial<Extract<TargetSpec, { kind: 'fleetsim' }>> = {}): Extract<TargetSpec, { kind: 'fleetsim' }> {
+  return { kind: 'fleetsim', agents: ctx.profile.agentinfoFleet, seed: 7, scenario: LIVELY_SCENARIO, speed: LIVELY_SPEED, paused: false, caFingerprint: ctx.caFingerprint, ...extra }
+}
+
 export const AUTH_HEADERS = Object.freeze({ REST_USER: BENCH_CREDENTIALS.user, REST_PASSWORD: BENCH_CREDENTIALS.password })
 export const REST = '/manager/mvc/restservice'

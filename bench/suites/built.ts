@@ -14,7 +14,7 @@
  */
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { AUTH_HEADERS, LIVELY_SCENARIO, LIVELY_SPEED, REST, type SuiteContext } from '../lib/context.js'
+import { AUTH_HEADERS, LIVELY_SPEED, REST, agentinfoFleet, type SuiteContext } from '../lib/context.js'
 import { compareRounds, type Contender } from '../lib/compare.js'
 import { fetchAnswer } from '../lib/load.js'
 import { answerKey, type BareAnswers } from '../lib/protocol.js'
@@ -42,21 +42,13 @@ export const BUILT_VARIANTS: readonly Variant[] = [
   { key: 'xml-https', label: 'XML over HTTPS', accept: 'application/xml', modules: false, https: true }
 ]
 
-const pathOf = (v: Variant, agent: string) => `${REST}/agentinfo?agentname=${encodeURIComponent(agent)}${v.modules ? '&agentwithmodules=true' : ''}`
+/** The request of a variant for one agent. */
+export const builtPath = (v: Pick<Variant, 'modules'>, agent: string) => `${REST}/agentinfo?agentname=${encodeURIComponent(agent)}${v.modules ? '&agentwithmodules=true' : ''}`
 
 export async function builtSuite(ctx: SuiteContext): Promise<void> {
   const { profile } = ctx
   const variants = BUILT_VARIANTS.filter((v) => profile.allVariants || ['json', 'xml', 'json-modules', 'json-https'].includes(v.key))
-  const fleet = await ctx.start({
-    kind: 'fleetsim',
-    agents: profile.agentinfoFleet,
-    seed: 7,
-    scenario: LIVELY_SCENARIO,
-    speed: LIVELY_SPEED,
-    paused: false,
-    caFingerprint: ctx.caFingerprint,
-    tls: ctx.tls
-  })
+  const fleet = await ctx.start(agentinfoFleet(ctx, { tls: ctx.tls }))
   const started: Target[] = [fleet]
   try {
     const names = await fleet.command({ op: 'names', count: Math.min(BUILT_AGENTS, profile.agentinfoFleet) })
@@ -66,7 +58,7 @@ export async function builtSuite(ctx: SuiteContext): Promise<void> {
       const origin = v.https ? (fleet.tlsOrigin as string) : fleet.origin
       let bytes = 0
       for (const name of names) {
-        const path = pathOf(v, name)
+        const path = builtPath(v, name)
         const answer = await fetchAnswer(origin, path, { headers: { ...AUTH_HEADERS, accept: v.accept } })
         if (answer.status !== 200) throw new Error(`agentinfo ${v.key} for ${name} answered ${answer.status}: ${answer.body.toString().slice(0, 200)}`)
         recorded[answerKey(v.https ? 'https' : 'http', v.accept, path)] = { contentType: answer.contentType, body: answer.body.toString() }
@@ -99,8 +91,8 @@ export async function builtSuite(ctx: SuiteContext): Promise<void> {
       const rows = await compareRounds(
         {
           group: GROUP,
-          path: pathOf(v, names[0]),
-          nextPath: () => pathOf(v, names[next++ % names.length]),
+          path: builtPath(v, names[0]),
+          nextPath: () => builtPath(v, names[next++ % names.length]),
           headers: { ...AUTH_HEADERS, accept: v.accept },
           connections: profile.connections,
           durationSeconds: profile.duration,

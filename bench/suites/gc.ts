@@ -9,12 +9,12 @@
  */
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { AUTH_HEADERS, LIVELY_SCENARIO, LIVELY_SPEED, REST, type SuiteContext } from '../lib/context.js'
+import { AUTH_HEADERS, LIVELY_SPEED, agentinfoFleet, type SuiteContext } from '../lib/context.js'
 import { runLoad } from '../lib/load.js'
 import type { GcMode } from '../lib/protocol.js'
 import type { LoadRow } from '../lib/results.js'
 import { startTarget } from '../lib/target.js'
-import { BUILT_AGENTS } from './built.js'
+import { BUILT_AGENTS, builtPath } from './built.js'
 
 export const GROUP = 'GC modes'
 const MODES: readonly GcMode[] = ['parallel', 'single']
@@ -73,20 +73,11 @@ export async function pretenuringRows(ctx: SuiteContext): Promise<LoadRow[]> {
   const rows: LoadRow[] = []
   for (let k = 1; k <= profile.pretenuringProcesses; k++) {
     for (const pretenuring of [true, false]) {
-      const target = await ctx.start({
-        kind: 'fleetsim',
-        agents: profile.agentinfoFleet,
-        seed: 7,
-        scenario: LIVELY_SCENARIO,
-        speed: LIVELY_SPEED,
-        paused: false,
-        caFingerprint: ctx.caFingerprint,
-        pretenuring
-      })
+      const target = await ctx.start(agentinfoFleet(ctx, { pretenuring }))
       try {
         const names = await target.command({ op: 'names', count: Math.min(BUILT_AGENTS, profile.agentinfoFleet) })
         let next = 0
-        const pathOf = (name: string) => `${REST}/agentinfo?agentname=${encodeURIComponent(name)}`
+        const pathOf = (name: string) => builtPath({ modules: false }, name)
         rows.push(
           await runLoad(
             {

@@ -6,7 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { AUTH_HEADERS, LIVELY_SCENARIO, LIVELY_SPEED, REST, type SuiteContext } from '../lib/context.js'
+import { AUTH_HEADERS, LIVELY_SPEED, REST, agentinfoFleet, type SuiteContext } from '../lib/context.js'
 import { fetchAnswer, runLoad, type LoadSpec } from '../lib/load.js'
 import type { BareRoute } from '../lib/protocol.js'
 import { applyRatios, mergeRounds, type LoadRow } from '../lib/results.js'
@@ -24,15 +24,7 @@ export const GROUP = 'agentinfo one agent, polled'
 
 export async function polledSuite(ctx: SuiteContext): Promise<void> {
   const { profile } = ctx
-  const fleetSpec = {
-    kind: 'fleetsim',
-    agents: profile.agentinfoFleet,
-    seed: 7,
-    scenario: LIVELY_SCENARIO,
-    speed: LIVELY_SPEED,
-    paused: false,
-    caFingerprint: ctx.caFingerprint
-  } as const
+  const fleetSpec = agentinfoFleet(ctx)
   const fleet = await ctx.start({ ...fleetSpec, tls: ctx.tls })
   const targets: Target[] = [fleet]
   try {
