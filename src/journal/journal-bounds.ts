@@ -36,7 +36,7 @@ export const DETAIL_CAP = 1024
  * Charges, in bytes, of what an entry holds besides its text: the entry object with its
  * dates, arrays and call key (ENTRY_BYTES), one query parameter (PARAM_BYTES), one violation
  * or partial failure found when the request was answered (ITEM_BYTES). Set above the heap
- * built entries hold, which test/journal/journal-charges.test.ts measures and compares with
+ * built entries hold, which test/journal/journal-charges.heap.test.ts measures and compares with
  * their charges: for ordinary requests, and for a kept URL full of two-character parameters.
  */
 export const ENTRY_BYTES = 2048
