@@ -54,6 +54,7 @@ function paramsText(row: LoadRow): string {
   else if (typeof p.clock === 'string') parts.push(p.clock)
   if (p.requests !== undefined) parts.push(`${p.requests} requests`)
   if (p.rounds !== undefined) parts.push(`median of ${p.rounds} rounds (${p.roundsReqPerSec} req/s)`)
+  if (p.roundsRatio !== undefined) parts.push(`ratio to bare fastify by round ${p.roundsRatio}`)
   return parts.join(', ')
 }
 

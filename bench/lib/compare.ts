@@ -2,7 +2,10 @@
  * One workload on several servers, compared in the same run: fleetsim, bare fastify and
  * node:http sending the same bytes for the same requests, and WireMock (the peer). The servers
  * take turns within each round and each reports its median round, so a burst of other load on
- * the machine hits them alike; ratios are fleetsim's requests/s over the others'.
+ * the machine hits them alike. A ratio is the median of the round's ratios: each round's
+ * requests/s over the other server's in the same round, seconds apart, rather than one median
+ * round over another that may have run at the other end of the run, when the machine's speed
+ * had moved by half (bench/README.md, "How it measures").
  */
 import { runLoad, type LoadSpec } from './load.js'
 import { mergeRounds, type LoadRow } from './results.js'
@@ -31,21 +34,54 @@ export async function compareRounds(workload: Workload, contenders: Contender[],
     }
   }
   const rows = runs.map(mergeRounds)
-  applyComparisons(rows)
+  applyComparisons(rows, runs)
   return rows
 }
 
-/** Sets each fleetsim row's ratio to bare fastify and to WireMock (rows of one workload). */
-export function applyComparisons(rows: LoadRow[]): void {
-  const fastify = rows.find((r) => r.target === 'fastify')
-  const peer = rows.find((r) => r.target === 'wiremock')
-  for (const row of rows) {
+/**
+ * Sets each row's ratio to bare fastify, and each fleetsim row's to WireMock, from the rounds
+ * they ran (`runs[k]`: row k's rounds, in order): the median of the rounds' ratios, each listed
+ * in the params (`roundsRatio`, `roundsPeerRatio`). The CPU ratio is the median of the rounds'
+ * too. A round whose baseline answered nothing counts for none.
+ */
+export function applyComparisons(rows: LoadRow[], runs: LoadRow[][]): void {
+  const at = (target: LoadRow['target']) => rows.findIndex((r) => r.target === target)
+  const fastify = at('fastify')
+  const peer = at('wiremock')
+  for (const [k, row] of rows.entries()) {
     if (row.target === 'fastify') continue
-    if (fastify !== undefined && fastify.requestsPerSec > 0) {
-      row.baseline = fastify.name
-      row.ratio = Number((row.requestsPerSec / fastify.requestsPerSec).toFixed(3))
-      if (row.serverCpuUsPerRequest && fastify.serverCpuUsPerRequest) row.cpuRatio = Number((fastify.serverCpuUsPerRequest / row.serverCpuUsPerRequest).toFixed(3))
+    if (fastify !== -1) {
+      const ratios = roundRatios(runs[k], runs[fastify], (r) => r.requestsPerSec)
+      if (ratios.length > 0) {
+        row.baseline = rows[fastify].name
+        row.ratio = lowerMedian(ratios)
+        row.params = { ...row.params, roundsRatio: ratios.join(' / ') }
+        const cpu = roundRatios(runs[fastify], runs[k], (r) => r.serverCpuUsPerRequest ?? 0)
+        if (cpu.length > 0) row.cpuRatio = lowerMedian(cpu)
+      }
     }
-    if (row.target === 'fleetsim' && peer !== undefined && peer.requestsPerSec > 0) row.peerRatio = Number((row.requestsPerSec / peer.requestsPerSec).toFixed(3))
+    if (row.target === 'fleetsim' && peer !== -1) {
+      const ratios = roundRatios(runs[k], runs[peer], (r) => r.requestsPerSec)
+      if (ratios.length > 0) {
+        row.peerRatio = lowerMedian(ratios)
+        row.params = { ...row.params, roundsPeerRatio: ratios.join(' / ') }
+      }
+    }
   }
+}
+
+/** figure(mine) / figure(theirs) round by round, to three decimals, for the rounds where both are above 0. */
+function roundRatios(mine: readonly LoadRow[], theirs: readonly LoadRow[], figure: (row: LoadRow) => number): number[] {
+  const ratios: number[] = []
+  for (let k = 0; k < Math.min(mine.length, theirs.length); k++) {
+    const [a, b] = [figure(mine[k]), figure(theirs[k])]
+    if (a > 0 && b > 0) ratios.push(Number((a / b).toFixed(3)))
+  }
+  return ratios
+}
+
+/** The middle value, the lower of the two middle ones for an even count, as mergeRounds picks its round. */
+function lowerMedian(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor((sorted.length - 1) / 2)]
 }
