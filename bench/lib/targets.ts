@@ -21,7 +21,7 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
     const plain = row(group, http)
     const tls = row(group, https)
     if (plain?.ratio == null || tls?.ratio == null) return
-    // Two ratios of the same run, each the median of its rounds: within 5 points counts as as good.
+    // Two ratios of the same run, each the median of its rounds' ratios: within 5 points counts as as good.
     checks.push({ name: what, goal: 'ratio over HTTPS >= ratio over HTTP (5 points of noise allowed)', value: `${percent(tls.ratio)} vs ${percent(plain.ratio)}`, met: tls.ratio >= plain.ratio - 0.05 })
   }
 
