@@ -28,16 +28,19 @@ describe('the list load benchmark', () => {
     expect(Math.abs(bytes['json over HTTPS'] - bytes.json)).toBeLessThan(bytes.json / 10)
   })
 
-  it('counts the answers sent again from the kept answers: at speed 1 nearly all of them', { timeout: 60_000 }, async () => {
-    const { rounds } = await measureListLoad({ agents: 3000, clients: 2, format: 'json', https: false, speed: 1, seconds: 0.5, rounds: 1 })
+  it('counts the answers sent again from the kept answers: at speed 1 all but a list a virtual second', { timeout: 60_000 }, async () => {
+    const { rounds } = await measureListLoad({ agents: 3000, clients: 2, format: 'json', https: false, speed: 1, seconds: 1, rounds: 1 })
     const [round] = rounds
     expect(round.failed).toBe(0)
-    // A list is made once a virtual second at most, and sent again from what was kept meanwhile.
-    expect(round.keptShare).toBeGreaterThan(0.5)
-    expect(round.keptShare).toBeLessThanOrEqual(1)
     // An answer sent kept was not made, nor joined to one being made.
+    expect(round.keptShare).toBeGreaterThan(0)
     expect(round.joinedShare).toBeGreaterThanOrEqual(0)
     expect(round.keptShare + round.joinedShare).toBeLessThanOrEqual(1)
+    // A list is made once a virtual second at most, and sent again from what was kept meanwhile:
+    // a round of one second made two at most, and one more if the warm-up's went stale as it
+    // began. How many answers came besides depends on the machine, so no share is asked for.
+    const made = Math.round(round.answers * (1 - round.keptShare - round.joinedShare))
+    expect(made).toBeLessThanOrEqual(3)
   })
 
   it('refuses a bad option with what was wrong and the usage', { timeout: 30_000 }, async () => {
