@@ -15,7 +15,7 @@ import { configDefaults, defineConfig } from 'vitest/config'
  * and one worker (CHANGELOG). Every file starts and closes its own servers and fleets, and
  * restores what it stubs (`restoreMocks` restores the spies of any that does not).
  */
-const NOT_UNIT = [...configDefaults.exclude, '**/*.unit.test.ts', '**/*.heap.test.ts', '**/*.slow.test.ts']
+const OTHER_TIERS = [...configDefaults.exclude, '**/*.unit.test.ts', '**/*.heap.test.ts', '**/*.slow.test.ts']
 
 export default defineConfig({
   test: {
@@ -30,7 +30,7 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/**/*.unit.test.ts'], isolate: false } },
       {
         extends: true,
-        test: { name: 'integration', include: ['test/**/*.test.ts', 'examples/**/*.test.ts'], exclude: NOT_UNIT, isolate: false }
+        test: { name: 'integration', include: ['test/**/*.test.ts', 'examples/**/*.test.ts'], exclude: OTHER_TIERS, isolate: false }
       },
       { extends: true, test: { name: 'heap', include: ['test/**/*.heap.test.ts'] } },
       { extends: true, test: { name: 'slow', include: ['test/**/*.slow.test.ts'], testTimeout: 180_000 } }

@@ -2,7 +2,7 @@
  * One workload on several servers, compared in the same run: fleetsim, bare fastify and
  * node:http sending the same bytes for the same requests, and WireMock (the peer). The servers
  * take turns within each round and each reports its median round, so a burst of other load on
- * the machine hits them alike. A ratio is the median of the round's ratios: each round's
+ * the machine hits them alike. A ratio is the median of the rounds' ratios: each round's
  * requests/s over the other server's in the same round, seconds apart, rather than one median
  * round over another that may have run at the other end of the run, when the machine's speed
  * had moved by half (bench/README.md, "How it measures").
@@ -74,7 +74,8 @@ export function applyComparisons(rows: LoadRow[], runs: LoadRow[][]): void {
 function roundRatios(mine: readonly LoadRow[], theirs: readonly LoadRow[], figure: (row: LoadRow) => number): number[] {
   const ratios: number[] = []
   for (let k = 0; k < Math.min(mine.length, theirs.length); k++) {
-    const [a, b] = [figure(mine[k]), figure(theirs[k])]
+    const a = figure(mine[k])
+    const b = figure(theirs[k])
     if (a > 0 && b > 0) ratios.push(Number((a / b).toFixed(3)))
   }
   return ratios
