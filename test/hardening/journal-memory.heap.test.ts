@@ -7,20 +7,10 @@
  * heap after a full GC.
  */
 import { Agent, request } from 'node:http'
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { heapAfterGc } from '../heap.js'
 import { startFleetsim, type RunningFleetsim } from '../../src/embed.js'
 import type { JournalEntry } from '../../src/journal/journal.js'
-
-setFlagsFromString('--expose-gc')
-const gc = runInNewContext('gc') as () => void
-
-function heapAfterGc(): number {
-  gc()
-  gc()
-  return process.memoryUsage().heapUsed
-}
 
 const MB = 1024 * 1024
 /** Requests of each kind; the old journal kept about 1 MB of each. */

@@ -5,21 +5,11 @@
  * longest ones. Over a real socket: inject's mock requests keep each other alive.
  */
 import { request } from 'node:http'
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { heapAfterGc } from '../heap.js'
 import { URL_CAP } from '../../src/journal/journal-bounds.js'
 import type { ClientTraffic as HarnessState } from '../../src/journal/plugin.js'
 import { JSON_HEADERS, REST, harness, type Harness } from '../http/helpers.js'
-
-setFlagsFromString('--expose-gc')
-const gc = runInNewContext('gc') as () => void
-
-function heapAfterGc(): number {
-  gc()
-  gc()
-  return process.memoryUsage().heapUsed
-}
 
 let h: Harness
 let state: HarnessState
