@@ -71,13 +71,13 @@ export const PRETENURING_GROUP = 'V8 pretenuring'
 export async function pretenuringRows(ctx: SuiteContext): Promise<LoadRow[]> {
   const { profile } = ctx
   const rows: LoadRow[] = []
+  const pathOf = (name: string) => builtPath({ modules: false }, name)
   for (let k = 1; k <= profile.pretenuringProcesses; k++) {
     for (const pretenuring of [true, false]) {
       const target = await ctx.start(agentinfoFleet(ctx, { pretenuring }))
       try {
         const names = await target.command({ op: 'names', count: Math.min(BUILT_AGENTS, profile.agentinfoFleet) })
         let next = 0
-        const pathOf = (name: string) => builtPath({ modules: false }, name)
         rows.push(
           await runLoad(
             {

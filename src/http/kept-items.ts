@@ -20,6 +20,9 @@ const KEPT_BYTES_ROOM = 1280
 /** Slots whose items' bytes share one buffer (1.25 MiB), made when the first of them is kept. */
 const SLOTS_PER_PAGE = 1024
 
+/** Where a slot's kept bytes start in its page (FormatStore.pageOf). */
+const bytesStart = (slot: number) => (slot % SLOTS_PER_PAGE) * KEPT_BYTES_ROOM
+
 /**
  * The fragments and last items of one format, kept per agent in slots (at most `capacity`).
  * The stamps a kept item is checked by live in typed arrays by slot rather than on the fragment
@@ -133,9 +136,9 @@ class FormatStore {
     if (text !== undefined || withModules) return text
     const slot = this.slotOf.get(index)
     if (slot === undefined || !this.bytesHold(slot, base, revision, polledAt, identity)) return undefined
-    const at = (slot % SLOTS_PER_PAGE) * KEPT_BYTES_ROOM
+    const at = bytesStart(slot)
     this.foundStatus = this.bytesStatus[slot]
-    return (this.pages[Math.floor(slot / SLOTS_PER_PAGE)] as Buffer).toString('utf8', at, at + this.bytesLength[slot])
+    return this.pageOf(slot).toString('utf8', at, at + this.bytesLength[slot])
   }
 
   /** Whether the bytes kept in `slot` were written at these stamps for this base. */
@@ -184,8 +187,8 @@ class FormatStore {
   writeKeptBytes(out: ChunkWriter, index: number, base: LinkBase, revision: number, polledAt: number, identity: number): string | undefined {
     const slot = this.slotOf.get(index)
     if (slot === undefined || !this.bytesHold(slot, base, revision, polledAt, identity)) return undefined
-    const at = (slot % SLOTS_PER_PAGE) * KEPT_BYTES_ROOM
-    out.part(this.pages[Math.floor(slot / SLOTS_PER_PAGE)] as Buffer, at, at + this.bytesLength[slot])
+    const at = bytesStart(slot)
+    out.part(this.pageOf(slot), at, at + this.bytesLength[slot])
     return this.bytesStatus[slot]
   }
 
@@ -200,10 +203,11 @@ class FormatStore {
       this.bytesLength[slot] = 0
       return
     }
-    this.bytesLength[slot] = out.copyWritten(from, this.pageOf(slot), (slot % SLOTS_PER_PAGE) * KEPT_BYTES_ROOM)
+    this.bytesLength[slot] = out.copyWritten(from, this.pageOf(slot), bytesStart(slot))
     this.stampBytes(slot, status, revision, polledAt, identity)
   }
 
+  /** The page holding a slot's kept bytes, made the first time one of its slots keeps bytes. */
   private pageOf(slot: number): Buffer {
     return (this.pages[Math.floor(slot / SLOTS_PER_PAGE)] ??= Buffer.allocUnsafe(SLOTS_PER_PAGE * KEPT_BYTES_ROOM))
   }
@@ -228,7 +232,7 @@ class FormatStore {
     const slot = this.slotOf.get(index)
     if (slot === undefined) return
     if (!withModules) {
-      const at = (slot % SLOTS_PER_PAGE) * KEPT_BYTES_ROOM
+      const at = bytesStart(slot)
       const length = Buffer.byteLength(text)
       if (length <= KEPT_BYTES_ROOM) {
         this.bytesLength[slot] = this.pageOf(slot).write(text, at, length)
