@@ -13,11 +13,15 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((target) => target.close()))
 })
 
-/** The ONLINE agents' lastOnline once the clock passed `seconds` virtual seconds (speed 600). */
+/**
+ * The ONLINE agents' lastOnline once the paused clock was advanced `seconds` virtual seconds, in
+ * rounds of 24 as at speed 600: the same fleet at the same second whatever the machine's speed
+ * (a running clock ran on while the list was asked for, further on a busy machine).
+ */
 async function lastOnlineAfter(seconds: number, serveFlags: string[]): Promise<string[]> {
-  const target = await startTarget({ kind: 'fleetsim', agents: 300, seed: 7, scenario: LIVELY_SCENARIO, speed: 600, paused: false, caFingerprint: 'AA:BB', serveFlags })
+  const target = await startTarget({ kind: 'fleetsim', agents: 300, seed: 7, scenario: LIVELY_SCENARIO, speed: 600, paused: true, caFingerprint: 'AA:BB', serveFlags })
   started.push(target)
-  while ((await target.command({ op: 'stats' })).second < seconds) await new Promise((resolve) => setTimeout(resolve, 50))
+  await target.command({ op: 'advance', seconds, chunk: 24 })
   const answer = await fetchAnswer(target.origin, `${REST}/agentinfo?agentstate=ONLINE`, { headers: { ...AUTH_HEADERS, accept: 'application/json' }, keepBody: true })
   expect(answer.status).toBe(200)
   const list = JSON.parse(answer.body.toString()) as { values: Array<{ content: { lastOnline: string } }> }
