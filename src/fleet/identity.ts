@@ -55,6 +55,11 @@ function hex(value: number, digits: number): string {
 /** The ASCII codes of the hex digits. */
 const HEX_DIGIT = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0))
 const DASH = 45
+const ZERO = 48
+
+function isDigit(code: number): boolean {
+  return code >= ZERO && code <= ZERO + 9
+}
 
 /** Writes the last `digits` hex digits of a 32-bit value, zero-padded, at `at`; returns where they end. */
 function writeHex(value: number, digits: number, into: Uint8Array, at: number): number {
@@ -68,10 +73,16 @@ function writeHex(value: number, digits: number, into: Uint8Array, at: number): 
 /** Powers of ten up to 10^16, for counting a number's digits (`10 ** k` is a call to Math.pow). */
 const POWERS_OF_TEN = Array.from({ length: 17 }, (_, k) => 10 ** k)
 
-/** Writes a whole number from 0 up to 2^53, with at least `width` digits (zeros first); returns where it ends. */
-function writeDecimal(n: number, into: Uint8Array, at: number, width = 1): number {
+/** How many digits a whole number from 0 up to 2^53 has. */
+function decimalDigits(n: number): number {
   let digits = 1
   while (digits < 16 && POWERS_OF_TEN[digits] <= n) digits++
+  return digits
+}
+
+/** Writes a whole number from 0 up to 2^53, with at least `width` digits (zeros first); returns where it ends. */
+function writeDecimal(n: number, into: Uint8Array, at: number, width = 1): number {
+  let digits = decimalDigits(n)
   if (digits < width) digits = width
   for (let k = digits - 1; k >= 0; k--) {
     const rest = Math.floor(n / 10)
@@ -129,12 +140,28 @@ export class Identity {
     return writeDecimal(i + 1, into, at + prefix.length, 6)
   }
 
-  /** The index a generated name would belong to, if it has the generated form. */
+  /**
+   * The index a generated name would belong to, if it is that name: its number read from its
+   * digits, then its `<role>-<site>-` compared with the index's, character by character. Every
+   * request by name asks this (reads.ts); matching a pattern and making the index's name to
+   * compare was most of finding an agent by name.
+   */
   indexOfName(name: string): number | undefined {
-    const match = /-(\d{6,})$/.exec(name)
-    if (match === null) return undefined
-    const index = Number(match[1]) - 1
-    return index >= 0 && this.name(index) === name ? index : undefined
+    const end = name.length
+    let start = end
+    while (start > 0 && isDigit(name.charCodeAt(start - 1))) start--
+    const digits = end - start
+    // At least six digits, as name() pads them; past 15 the number is beyond any index.
+    if (digits < 6 || digits > 15 || start === 0 || name.charCodeAt(start - 1) !== DASH) return undefined
+    let number = 0
+    for (let k = start; k < end; k++) number = number * 10 + (name.charCodeAt(k) - ZERO)
+    // Written as name() writes it: no zeros before a number of more than six digits.
+    if (number === 0 || digits !== Math.max(6, decimalDigits(number))) return undefined
+    const index = number - 1
+    const prefix = this.namePrefix(this.drawPair(index))
+    if (prefix.length !== start) return undefined
+    for (let k = 0; k < start; k++) if (name.charCodeAt(k) !== prefix[k]) return undefined
+    return index
   }
 
   /**

@@ -21,6 +21,7 @@ import type { ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import { SharedList, type StatedChunks } from './shared-list.js'
 import { ListBodies } from './list-bodies.js'
+import { AskedOnce } from './asked-once.js'
 
 /** A kept answer: its text, the same as UTF-8 bytes, and the request path and query it answers. */
 export interface KeptAnswer {
@@ -217,8 +218,8 @@ const STILL_LISTS = 2
 export class AnswerCache {
   private readonly byUrl = new Map<string, Entry[]>()
   private count = 0
-  /** URLs answered by name once and not kept yet, oldest first, at most `capacity` (keepAskedAgain) */
-  private readonly askedOnce = new Set<string>()
+  /** URLs answered by name once and not kept yet, among the last `capacity` noted (keepAskedAgain) */
+  private readonly askedOnce: AskedOnce
   /** answers being made for a request, by request (format, protocol, Host, path and query) */
   private readonly making = new Map<string, Promise<string>>()
   /** lists being streamed (sharedList), by request as `making` */
@@ -238,6 +239,7 @@ export class AnswerCache {
     private readonly maxBytes = DEFAULT_KEPT_BYTES
   ) {
     this.bodies = new ListBodies(maxBytes)
+    this.askedOnce = new AskedOnce(capacity)
   }
 
   /** The kept answer for this request, if nothing it shows has changed since. */
@@ -253,7 +255,7 @@ export class AnswerCache {
       }
       this.remove(url, entries, k)
       // Asked for again since it was kept: its next answer is kept at once (keepAskedAgain).
-      this.noteAsked(url)
+      this.askedOnce.note(url)
       return undefined
     }
     return undefined
@@ -361,7 +363,7 @@ export class AnswerCache {
 
   /**
    * Keeps an answer by name (keep) if its URL was asked for before and not kept then, among the
-   * last `capacity` URLs seen once; else notes the URL. A poller's second request keeps its
+   * last `capacity` URLs noted (AskedOnce); else notes the URL. A poller's second request keeps its
    * answer and its third is sent it; URLs asked for once, or again only after more new URLs than
    * the cache holds, cost a note rather than a kept answer that would be pushed out unused.
    * A URL counts whatever format, protocol or Host it came with: it is what a client repeats.
@@ -369,16 +371,11 @@ export class AnswerCache {
    */
   keepAskedAgain(url: string, format: Format, encrypted: boolean, host: string | undefined, stamp: AnswerStamp | undefined, answer: KeptAnswer): boolean {
     if (this.maxBytes === 0) return false
-    if (stamp === undefined || !this.askedOnce.delete(url)) {
-      this.noteAsked(url)
+    if (stamp === undefined) {
+      this.askedOnce.note(url)
       return false
     }
-    return this.keep(url, format, encrypted, host, stamp, answer)
-  }
-
-  private noteAsked(url: string): void {
-    this.askedOnce.add(url)
-    if (this.askedOnce.size > this.capacity) this.askedOnce.delete(this.askedOnce.values().next().value as string)
+    return this.askedOnce.askedAgain(url) && this.keep(url, format, encrypted, host, stamp, answer)
   }
 
   /**

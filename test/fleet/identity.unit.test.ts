@@ -52,6 +52,25 @@ describe('agent identity', () => {
     expect(identity.indexOfName('no-number')).toBeUndefined()
   })
 
+  it('finds a name\'s index exactly where the name it would have is the name', () => {
+    // What indexOfName answers, by its definition: the index whose name() this is.
+    const byDefinition = (name: string) => {
+      const match = /-(\d{6,})$/.exec(name)
+      const index = match === null ? -1 : Number(match[1]) - 1
+      return index >= 0 && identity.name(index) === name ? index : undefined
+    }
+    const names: string[] = ['', '-', '000001', '-000001', 'x-000000', 'web-par-', 'web-par-00001', 'web-par-0000001', '9'.repeat(20), `a-b-${'9'.repeat(16)}`]
+    for (const i of [0, 1, 8, 41, 99_999, 999_998, 999_999, 1_000_000, 123_456_788]) {
+      const name = identity.name(i)
+      const number = name.slice(name.lastIndexOf('-') + 1)
+      const prefix = name.slice(0, name.lastIndexOf('-') + 1)
+      names.push(name, name.toUpperCase(), `${name} `, ` ${name}`, `x${name}`, name.slice(1), `${prefix}0${number}`, `${prefix}${number}0`, `${prefix.slice(0, -1)}_${number}`, `${prefix}${number.slice(0, -1)}\u0661`)
+      for (let k = 0; k < prefix.length; k++) names.push(prefix.slice(0, k) + String.fromCharCode(prefix.charCodeAt(k) + 1) + prefix.slice(k + 1) + number)
+    }
+    for (const name of names) expect(identity.indexOfName(name), name).toBe(byDefinition(name))
+    expect(names.filter((name) => identity.indexOfName(name) !== undefined)).toHaveLength(9)
+  })
+
   it('gives certificate fingerprints that lead back to the agent', () => {
     const fingerprint = identity.certFingerprint(77)
     expect(fingerprint).toMatch(/^[0-9a-f]{40}$/)
