@@ -291,6 +291,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
       kit,
       appPath: settings.appPath,
       maxQueryLength: settings.maxQueryLength,
+      maxListItems: settings.maxListItems,
       authCheck: restAuth,
       journal: traffic.journal,
       now: () => fleet.now(),

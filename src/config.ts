@@ -168,11 +168,21 @@ const hostName: Rule<string> = (text) => {
   return text.replace(/^\[(.*)\]$/, '$1')
 }
 
+/**
+ * Segments of letters, digits and `-._~` (RFC 3986's unreserved characters), none of them `.` or
+ * `..`: what every client sends as it is and every router reads literally. A `:` or `*` is a
+ * parameter or a wildcard to fastify's router, which then answered paths outside the app path,
+ * and a different operation path from the fast path's (src/http/fast-path.ts).
+ */
+const APP_PATH_SEGMENTS = /^(\/[A-Za-z0-9._~-]+)+$/
+
 const appPath: Rule<string> = (text) => {
   if (!text.startsWith('/')) throw new RuleError('start with "/"')
-  if (/[\s?#%\\]/.test(text) || text.includes('//')) throw new RuleError('be a plain path without spaces, "?", "#", "%", "\\" or "//"')
   const path = text.replace(/\/+$/, '')
   if (path === '') throw new RuleError('name at least one path segment, like /manager/mvc')
+  if (!APP_PATH_SEGMENTS.test(path) || path.split('/').some((segment) => segment === '.' || segment === '..')) {
+    throw new RuleError('be segments of letters, digits, "-", ".", "_" and "~" between single slashes, like /manager/mvc')
+  }
   return path
 }
 

@@ -139,6 +139,7 @@ async function startLocked(config: ServeConfig, { logger, announce, scenario, lo
           refuseProxiedRequests(handler)
         )
     server.keepAliveTimeout = config.keepAliveTimeout
+    answerHalfClosedClients(server)
     // One field more than the app takes: a request past the limit gets its 431 (src/http/limits.ts)
     // instead of losing the fields past Node's default in silence.
     server.maxHeadersCount = MAX_HEADER_FIELDS + 1
@@ -243,6 +244,19 @@ async function listen(server: Server, host: string, port: number): Promise<void>
       : (error as Error).message
     throw new Error(`cannot listen on ${urlHost(host)}:${port}: ${hint}`, { cause: error })
   }
+}
+
+/**
+ * A client that shuts its side of the connection after its request (`printf 'GET …' | nc -N`,
+ * scripts that close their output) gets its answers, and then the connection closes. Node's
+ * default aborts the requests in flight when the client's side ends, so any answer not sent in
+ * the turn that read the request (a list, anything fastify answers after an await) was lost.
+ * With this flag Node marks the last response in flight to end the connection once sent, or
+ * ends it at once if none is (lib/_http_server.js, socketOnEnd): nothing is left open.
+ * Undocumented, but read by Node's HTTP and HTTPS servers alike and set by Node's own tests.
+ */
+function answerHalfClosedClients(server: Server): void {
+  ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
 }
 
 /**

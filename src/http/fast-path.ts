@@ -63,6 +63,8 @@ export interface FastPathOptions {
   appPath: string
   /** --max-query-length: a longer query is fastify's to refuse */
   maxQueryLength: number
+  /** --max-list-items: a longer list of names is fastify's to refuse (validation.ts, checkListSizes) */
+  maxListItems: number
   /** the facade's credential check */
   authCheck: AuthCheck
   journal: Journal
@@ -108,8 +110,11 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
     if (format === null) return routing(request, response)
     const socket = request.socket as Socket & { encrypted?: boolean }
     const encrypted = socket.encrypted === true
+    // Before the kept answers are looked at: a request the route would refuse must not count as a
+    // hit, drop a stale answer or note its URL as asked for (AnswerCache.get).
+    if (connectionOverLimit(socket) !== undefined || !authCheck(headers)) return routing(request, response)
     const found = answers.get(url, format, encrypted, host)
-    if ((found === undefined && !build.handles(url)) || connectionOverLimit(socket) !== undefined || !authCheck(headers)) return routing(request, response)
+    if (found === undefined && !build.handles(url)) return routing(request, response)
     const built = found === undefined ? build.answer(url, format, encrypted, host) : undefined
     const kept = found ?? built
     if (kept === undefined) return routing(request, response)
@@ -132,7 +137,8 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
  * Builds the answer to a plain agentinfo-by-name request the way the route does (keepByName),
  * where fastify's route would answer it with exactly that and nothing else: the path is one of
  * agentinfo's, the query is `agentname=<names>` and at most `agentwithmodules=true|false`, each
- * once, nothing to decode, every name an agent's, and few enough agents to keep the answer.
+ * once, nothing to decode, no more names than --max-list-items, every name an agent's, and few
+ * enough agents to keep the answer.
  * Anything else (an unknown agent, a lenient spelling the journal reports, an encoded name) is
  * left to fastify, which answers and records it in full.
  */
@@ -143,7 +149,7 @@ interface ByNameBuilder {
 }
 
 function byNameBuilder(options: FastPathOptions): ByNameBuilder {
-  const { kit, appPath, maxQueryLength } = options
+  const { kit, appPath, maxQueryLength, maxListItems } = options
   const operation = `${appPath}/restservice/agentinfo`
   const paths = new Set([operation, `${operation}.json`, `${operation}.xml`])
   const fleet = kit.manager.fleet
@@ -166,9 +172,12 @@ function byNameBuilder(options: FastPathOptions): ByNameBuilder {
     }
     if (names === undefined) return undefined
     const indices: number[] = []
+    // Counted as validation counts a list's items: every name but empty ones, repeated ones too.
+    let listed = 0
     for (const part of names.split(',')) {
       const name = part.trim()
       if (name === '') continue
+      if (++listed > maxListItems) return undefined
       const index = fleet.findByName(name)
       if (index === undefined) return undefined
       if (!indices.includes(index)) indices.push(index)

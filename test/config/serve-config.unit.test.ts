@@ -278,10 +278,15 @@ describe('parseServeConfig messages', () => {
     expect(errorOf(['--app-path', 'manager/mvc']).message).toBe('--app-path must start with "/", got "manager/mvc"')
   })
 
-  it('rejects an application path with a query or fragment character', () => {
-    expect(errorOf(['--app-path', '/manager?x']).message).toBe(
-      '--app-path must be a plain path without spaces, "?", "#", "%", "\\" or "//", got "/manager?x"'
-    )
+  it('rejects an application path with a character a client or the router would not read literally', () => {
+    const why = 'must be segments of letters, digits, "-", ".", "_" and "~" between single slashes, like /manager/mvc'
+    for (const path of ['/manager?x', '/manager#x', '/man ager', '/man%41', '/a\\b', '/a//b', '/mgr::v', '/mgr:v', '/a/*', '/a/(b)', '/a/./b', '/a/..', '/é']) {
+      expect(errorOf(['--app-path', path]).message).toBe(`--app-path ${why}, got "${path}"`)
+    }
+  })
+
+  it('takes an application path of unreserved characters, a trailing slash dropped', () => {
+    expect(parseServeConfig(['--app-path', '/Manager-2/mvc_v1.0~x/'], {}).appPath).toBe('/Manager-2/mvc_v1.0~x')
   })
 
   it('rejects "/" as the application path', () => {

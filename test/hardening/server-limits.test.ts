@@ -125,6 +125,41 @@ describe('size limits over a real socket', () => {
   })
 })
 
+describe('clients that half-close', () => {
+  // As `printf 'GET …' | nc -N` does: the request, then the client's end of the connection shut
+  // for writing while it reads on. Node's default aborted any answer not sent in the turn that
+  // read the request: a list of a few thousand agents, made as it streams, was lost.
+  let fleetServer: RunningServer
+  let fleetDir: string
+  beforeAll(async () => {
+    fleetDir = await mkdtemp(join(tmpdir(), 'fleetsim-half-close-'))
+    const config = parseServeConfig(['--http', '--port', '0', '--agents', '3000', '--workers', '1', '--data-dir', fleetDir], {})
+    fleetServer = await startServer(config, { announce: () => undefined, logger: createLogger('silent', { pretty: false }) })
+  })
+  afterAll(async () => {
+    await fleetServer.close()
+    await rm(fleetDir, { recursive: true, force: true })
+  })
+  const head = (target: string) => `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nAccept: application/json\r\n\r\n`
+
+  it('get every answer they asked for before shutting their side, then the connection closes', async () => {
+    for (const target of [`${REST}/agentinfo?agentstate=ONLINE`, `${REST}/agentinfo?agentstate=ONLINE&agentwithmodules=true`, `${REST}/appinfo.json`, `${REST}/agentinfo?agentname=nobody`]) {
+      const answer = await exchange(fleetServer.port, head(target), { end: true, boundMs: 5000 })
+      expect(answer.status, target).toBe(target.includes('nobody') ? 404 : 200)
+      expect(answer.closedAfterMs, target).toBeLessThan(4000)
+      // Whole: a list streams in chunks, the last one empty; any other answer ends its JSON.
+      const chunked = /^transfer-encoding: chunked\r$/im.test(answer.text)
+      expect(bodyOf(answer).endsWith(chunked ? '}\r\n0\r\n\r\n' : '}'), target).toBe(true)
+    }
+  })
+
+  it('get pipelined answers in order, then the connection closes', async () => {
+    const both = await exchange(fleetServer.port, head(`${REST}/appinfo.json`) + head(`${REST}/agentinfo?agentstate=OFFLINE`) + head(`${REST}/agentinfo?agentstate=ONLINE`), { end: true, boundMs: 5000 })
+    expect(both.text.match(/HTTP\/1\.1 200 OK\r\n/g)).toHaveLength(3)
+    expect(both.closedAfterMs).toBeLessThan(4000)
+  })
+})
+
 describe('the request head', () => {
   it('answers an HTTP version other than 1.0 and 1.1 with 505 in the envelope, whether or not Node reads the request line', async () => {
     // llhttp reads HTTP/2.0 (and 0.9) request lines and hands them on; it refuses 1.2 and 9.9 itself.

@@ -253,6 +253,19 @@ describe('the fast path', () => {
     expect(pairs - (routedNow() - routedBefore)).toBeGreaterThan(20)
   })
 
+  it('leaves the kept answers alone for a request the route refuses: no hit, no stale answer dropped', async () => {
+    const path = `${REST}/agentinfo?agentname=${agent(5)}`
+    for (let k = 0; k < 3; k++) await get(port, path)
+    const hits = answers.hits
+    const kept = answers.size
+    expect((await get(port, path, { REST_PASSWORD: 'wrong' })).status).toBe(401)
+    expect((await get(port, path, {}, 'GET', undefined, { credentials: false })).status).toBe(401)
+    expect(answers.hits).toBe(hits)
+    expect(answers.size).toBe(kept)
+    expect((await get(port, path)).status).toBe(200)
+    expect(answers.hits).toBe(hits + 1)
+  })
+
   it('answers anew once the agent has changed', async () => {
     const [index] = fleet.indices(new Set(['ONLINE']))
     const path = `${REST}/agentinfo?agentname=${fleet.name(index)}`
@@ -314,6 +327,22 @@ describe('the fast path of fleetsim serve', () => {
     expect(s.fastPathAnswers()).toBe(0)
     // A streamed list is journalled without reading it: its states were noted as it was written.
     expect(s.traffic.journal.entries()[0].agentStates).toEqual(['ONLINE'])
+    await s.close()
+  })
+
+  it('hands fastify a list of more names than --max-list-items, repeated names counted, for its 400', async () => {
+    const s = await serve(['--log-level', 'warn', '--max-list-items', '3'])
+    const names = (k: number[]) => k.map((i) => s.fleet.name(i)).join(',')
+    for (const list of [names([1, 2, 3, 4]), names([1, 1, 1, 1]), `${names([1, 2, 3])},,${names([4])}`]) {
+      for (let k = 0; k < 3; k++) {
+        const answer = await get(s.port, `${REST}/agentinfo?agentname=${list}`)
+        expect(answer.status).toBe(400)
+        expect(JSON.parse(answer.body)).toMatchObject({ errors: [{ code: 'E_TOO_MANY_ITEMS' }] })
+      }
+    }
+    // Three names, empty ones not counted, are answered.
+    expect((await get(s.port, `${REST}/agentinfo?agentname=${names([1, 2])},,${names([3])}`)).status).toBe(200)
+    expect(s.fastPathAnswers()).toBe(1)
     await s.close()
   })
 
