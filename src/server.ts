@@ -253,7 +253,13 @@ async function listen(server: Server, host: string, port: number): Promise<void>
  * the turn that read the request (a list, anything fastify answers after an await) was lost.
  * With this flag Node marks the last response in flight to end the connection once sent, or
  * ends it at once if none is (lib/_http_server.js, socketOnEnd): nothing is left open.
- * Undocumented, but read by Node's HTTP and HTTPS servers alike and set by Node's own tests.
+ * Undocumented, but read by Node's HTTP servers since its early versions and set by its own tests.
+ *
+ * Plain HTTP only in effect: over TLS the connection's socket ends both sides when the client's
+ * ends, unless the TLS server is made with `allowHalfOpen`, and then every client that hangs up
+ * before or during the handshake (a port scanner, a load balancer's TCP check) left its socket
+ * open until the handshake timeout. A TLS client
+ * that half-closes is rare: `openssl s_client` stops reading when its input ends.
  */
 function answerHalfClosedClients(server: Server): void {
   ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
