@@ -258,8 +258,8 @@ async function listen(server: Server, host: string, port: number): Promise<void>
  * Plain HTTP only in effect: over TLS the connection's socket ends both sides when the client's
  * ends, unless the TLS server is made with `allowHalfOpen`, and then every client that hangs up
  * before or during the handshake (a port scanner, a load balancer's TCP check) left its socket
- * open until the handshake timeout. A TLS client
- * that half-closes is rare: `openssl s_client` stops reading when its input ends.
+ * open until the handshake timeout. A TLS client that half-closes is rare: `openssl s_client`
+ * stops reading when its input ends.
  */
 function answerHalfClosedClients(server: Server): void {
   ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
