@@ -138,13 +138,20 @@ export class CertificateRegistry {
   }
 
   /**
-   * The certificate a client wants to assign: must exist, be an agent certificate and not be
-   * revoked. Returns its name (addagent's default agent name) and normalised fingerprint.
+   * The certificate a client wants to assign: must exist, be an agent certificate, not be
+   * revoked, and be no other agent's: a certificate identifies one agent, and revoking it (deleteagent
+   * with revokeCert) must not leave a second agent connected on it. `modified`: the agent
+   * modifyagent changes, which may keep its own; undefined for addagent's new agent. Returns its
+   * name (addagent's default agent name) and normalised fingerprint.
    */
-  requireAssignable(fingerprint: string): { name: string; fingerprint: string } {
+  requireAssignable(fingerprint: string, modified?: number): { name: string; fingerprint: string } {
+    const omit = modified === undefined ? 'omit cert-fingerprint to have one issued' : "omit cert-fingerprint to keep the agent's certificate"
     const cert = this.find(fingerprint)
-    if (cert === undefined || cert.isCa) throw apiError('E_UNKNOWN_CERT_FINGERPRINT', { got: fingerprint })
-    if (cert.revoked) throw apiError('E_CERTIFICATE_REVOKED', { got: fingerprint })
+    if (cert === undefined) throw apiError('E_UNKNOWN_CERT_FINGERPRINT', { got: fingerprint, omit })
+    if (cert.isCa) throw apiError('E_CA_NOT_ASSIGNABLE', { got: fingerprint, omit })
+    if (cert.revoked) throw apiError('E_CERTIFICATE_REVOKED', { got: fingerprint, omit })
+    const holder = this.fleet.findByCertFingerprint(cert.fingerprint)
+    if (holder !== undefined && holder !== modified) throw apiError('E_CERTIFICATE_IN_USE', { got: fingerprint, agent: this.fleet.name(holder), omit })
     return { name: cert.name, fingerprint: cert.fingerprint }
   }
 

@@ -283,13 +283,21 @@ export const ERRORS = {
     400,
     (p) => `global-config.ca-fingerprint ${sent(p.got)} is not the manager's certificate authority: use ${p.expected} (from certificateinfo).`
   ),
-  E_UNKNOWN_CERT_FINGERPRINT: entry<{ got: string }>(
+  E_UNKNOWN_CERT_FINGERPRINT: entry<{ got: string; omit: string }>(
     400,
-    (p) => `global-config.cert-fingerprint ${sent(p.got)} names no certificate: use a fingerprint from certificateinfo or omit it to have one issued.`
+    (p) => `global-config.cert-fingerprint ${sent(p.got)} names no certificate: use a fingerprint from certificateinfo, or ${p.omit}.`
   ),
-  E_CERTIFICATE_REVOKED: entry<{ got: string }>(
+  E_CA_NOT_ASSIGNABLE: entry<{ got: string; omit: string }>(
     400,
-    (p) => `The certificate ${sent(p.got)} is revoked: assign a valid certificate or omit cert-fingerprint to have one issued.`
+    (p) => `global-config.cert-fingerprint ${sent(p.got)} is the certificate authority's, which issues agents' certificates and is none itself: use the fingerprint of a certificate of type CERT from certificateinfo, or ${p.omit}.`
+  ),
+  E_CERTIFICATE_REVOKED: entry<{ got: string; omit: string }>(
+    400,
+    (p) => `The certificate ${sent(p.got)} is revoked: assign a valid certificate, or ${p.omit}.`
+  ),
+  E_CERTIFICATE_IN_USE: entry<{ got: string; agent: string; omit: string }>(
+    409,
+    (p) => `The certificate ${sent(p.got)} belongs to the agent ${sent(p.agent)}: a certificate identifies one agent. Assign a certificate no other agent has, or ${p.omit}.`
   ),
   E_BAD_REQUEST: entry<{ detail: string }>(400, (p) => `The request could not be read (${p.detail}).`),
   // Strict mode (--strict): one code per rule of src/journal/rules.ts; the message names the rule.

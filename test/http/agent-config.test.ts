@@ -29,10 +29,13 @@ describe('addagent', () => {
   })
 
   it('takes the certificate name as agent name when name is omitted', async () => {
-    // A certificate issued to "cert-owner", whose agent then took another name: the name is free.
+    // A certificate issued to "cert-owner", whose agent then took another name and was deleted
+    // without revoking it: the certificate is no agent's now, and its name is free.
     await call(h.app, 'POST', 'addagent', agentBody('cert-owner'))
-    const fingerprint = h.fleet.config(h.fleet.findByName('cert-owner') as number).certFingerprint
+    const owner = h.fleet.findByName('cert-owner') as number
+    const fingerprint = h.fleet.config(owner).certFingerprint
     await call(h.app, 'PUT', 'modifyagent?agentName=cert-owner', agentBody('cert-owner-renamed'))
+    expect((await call(h.app, 'DELETE', `deleteagent?agentUuids=${h.fleet.uuid(owner)}&revokeCert=false`)).statusCode).toBe(200)
     const body = agentBody('x', { 'cert-fingerprint': fingerprint }) as Record<string, unknown>
     delete body.name
     const response = await call(h.app, 'POST', 'addagent', body)
@@ -59,6 +62,20 @@ describe('addagent', () => {
     expect(response.statusCode).toBe(400)
     expect(response.json().errors[0].code).toBe('E_UNKNOWN_CA_FINGERPRINT')
     expect(response.json().errors[0].message).toContain(CA.fingerprint)
+  })
+
+  it('refuses the certificate of another agent with 409, so revoking it cannot leave a second agent on it', async () => {
+    const fingerprint = h.fleet.config(1).certFingerprint
+    const added = await call(h.app, 'POST', 'addagent', agentBody('copycat', { 'cert-fingerprint': fingerprint }))
+    expect(added.statusCode).toBe(409)
+    expect(added.json().errors[0]).toMatchObject({ code: 'E_CERTIFICATE_IN_USE', message: expect.stringContaining(h.fleet.name(1)) })
+    expect(h.fleet.findByName('copycat')).toBeUndefined()
+    // modifyagent: another agent's certificate is refused, the agent's own kept.
+    const other = await call(h.app, 'PUT', `modifyagent?agentName=${h.fleet.name(2)}`, agentBody(h.fleet.name(2), { 'cert-fingerprint': fingerprint }))
+    expect(other.statusCode).toBe(409)
+    expect(h.fleet.config(2).certFingerprint).not.toBe(fingerprint)
+    const own = await call(h.app, 'PUT', `modifyagent?agentName=${h.fleet.name(1)}`, agentBody(h.fleet.name(1), { 'cert-fingerprint': fingerprint }))
+    expect(own.statusCode).toBe(200)
   })
 
   it('refuses an unknown cert-fingerprint', async () => {

@@ -28,7 +28,19 @@ describe('the certificate registry', () => {
 
   it('finds a generated agent certificate by the fingerprint in the agent configuration', () => {
     const certificates = new CertificateRegistry(fleet, CA)
-    expect(certificates.requireAssignable(fleet.config(3).certFingerprint).name).toBe(fleet.name(3))
+    // Agent 3's own, as modifyagent may keep it.
+    expect(certificates.requireAssignable(fleet.config(3).certFingerprint, 3).name).toBe(fleet.name(3))
+  })
+
+  it("refuses another agent's certificate and the CA, and says what omitting it does in each operation", () => {
+    const certificates = new CertificateRegistry(fleet, CA)
+    const other = fleet.config(3).certFingerprint
+    expect(() => certificates.requireAssignable(other)).toThrow(
+      expect.objectContaining({ code: 'E_CERTIFICATE_IN_USE', statusCode: 409, message: expect.stringContaining(`belongs to the agent "${fleet.name(3)}"`) })
+    )
+    expect(() => certificates.requireAssignable(other, 4)).toThrow(expect.objectContaining({ code: 'E_CERTIFICATE_IN_USE', message: expect.stringContaining("to keep the agent's certificate") }))
+    expect(() => certificates.requireAssignable(other)).toThrow(expect.objectContaining({ message: expect.stringContaining('to have one issued') }))
+    expect(() => certificates.requireAssignable(CA.fingerprint)).toThrow(expect.objectContaining({ code: 'E_CA_NOT_ASSIGNABLE', message: expect.stringContaining('type CERT') }))
   })
 
   it('refuses an unknown certificate fingerprint', () => {

@@ -101,7 +101,7 @@ export function agentConfigRoutes(app: FastifyInstance, kit: RouteKit): void {
         kit.manager.checkName(name, current)
         let fingerprint = fleet.config(index).certFingerprint
         if (config['cert-fingerprint'] !== undefined) {
-          fingerprint = certificates.requireAssignable(config['cert-fingerprint']).fingerprint
+          fingerprint = certificates.requireAssignable(config['cert-fingerprint'], index).fingerprint
           certificates.keep(fingerprint)
         }
         await fleet.modifyAgent(index, name, agentConfig(config, certificates.caFingerprint, fingerprint))
