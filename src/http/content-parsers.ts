@@ -58,7 +58,7 @@ const parseXml: FastifyBodyParser<string> = (request, text, done) => {
   try {
     const parsed = parseXmlBody(text)
     const schema = request.routeOptions.schema?.body as Parameters<typeof coerce>[1] | undefined
-    done(null, parsed === undefined || schema === undefined ? parsed : coerce(parsed, schema, false))
+    done(null, parsed === undefined || schema === undefined ? parsed : coerce(parsed, schema, 'xml'))
   } catch (error) {
     done(error as Error, undefined)
   }

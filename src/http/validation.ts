@@ -74,7 +74,7 @@ export function createValidatorCompiler(maxListItems: number): FastifySchemaComp
       // Then the forms a Spring MVC manager converts too (`"port": "4041"`, `yes` for true):
       // accepted in every mode; --strict refuses them before this, by rule lenient-conversion
       // (bodies) or boolean-syntax (query), and the journal names them (src/protocol/lenient.ts).
-      const data = convertLenient(isQuery ? coerce(value ?? {}, node, true) : value, node).value
+      const data = convertLenient(isQuery ? coerce(value ?? {}, node, 'query') : value, node).value
       if (listParams.length > 0) {
         const tooMany = checkListSizes(data as Record<string, unknown>, listParams, maxListItems)
         if (tooMany !== undefined) return { error: tooMany }

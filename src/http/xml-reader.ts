@@ -8,6 +8,11 @@
  * entity can expand (no "billion laughs", no external entities). The five predefined entities
  * and numeric character references are decoded here, which needs no DTD; any other entity, or a
  * reference to a character XML does not allow, makes the body malformed, as XML has it.
+ *
+ * Text is kept as sent, spaces and line breaks at either end included (a `verbatim`
+ * configuration's indentation, a name a JSON body would have refused for its spaces): a value is
+ * what its element holds. CDATA sections are text, read literally. The schema's reading of a
+ * boolean or a number drops the spaces around it, as XML Schema does (coerce.ts).
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { apiError, sent } from '../protocol/errors.js'
@@ -22,11 +27,13 @@ const parser = new XMLParser({
   htmlEntities: false,
   ignoreDeclaration: true,
   ignorePiTags: true,
-  trimValues: true,
+  trimValues: false,
   commentPropName: false
 })
 
 const DOCTYPE = /<!DOCTYPE/i
+/** A CDATA section: its text is literal, `&` and `<` included (XML 1.0, 2.7). */
+const CDATA = /<!\[CDATA\[([\s\S]*?)\]\]>/g
 /** A reference in text the validator let through: it refuses a `&` that starts none. */
 const REFERENCE = /&([^&;\s]*);/g
 const NUMERIC = /^#(?:x([0-9a-fA-F]+)|([0-9]+))$/
@@ -42,14 +49,24 @@ export function parseXmlBody(text: string): unknown {
   }
   let document: Record<string, unknown>
   try {
-    document = parser.parse(text) as Record<string, unknown>
+    document = parser.parse(text.replace(CDATA, (_whole, literal: string) => escapeText(literal))) as Record<string, unknown>
   } catch (error) {
     // The parser refuses some inputs the validator lets through (e.g. a `__proto__` element).
     throw apiError('E_MALFORMED_XML', { detail: (error as Error).message })
   }
   const roots = Object.keys(document)
-  if (roots.length !== 1) throw apiError('E_MALFORMED_XML', { detail: 'expected exactly one root element' })
+  // Two roots of one name come as a list of them.
+  if (roots.length !== 1 || Array.isArray(document[roots[0]])) throw apiError('E_MALFORMED_XML', { detail: 'expected exactly one root element' })
   return toPlain(document[roots[0]])
+}
+
+/**
+ * A CDATA section's text as the same text outside one (escaped where markup would start), so the
+ * parser and decode() read it as any other text: its characters are kept in their place between
+ * the text around it, where a section apart from the text would lose the order of the two.
+ */
+function escapeText(literal: string): string {
+  return literal.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 }
 
 function decode(text: string): string {

@@ -9,7 +9,7 @@ describe('the naming rule', () => {
     for (let codePoint = 0; codePoint <= 0xffff; codePoint++) {
       if (codePoint >= 0xd800 && codePoint <= 0xdfff) continue
       const c = String.fromCharCode(codePoint)
-      const trimmed = (coerce(`a${c}`, LIST, true) as string[])[0] !== `a${c}`
+      const trimmed = (coerce(`a${c}`, LIST, 'query') as string[])[0] !== `a${c}`
       const rule = findNameProblem(`a${c}`)?.rule
       const expected = codePoint === 0x2c ? 'comma' : codePoint <= 0x1f || (codePoint >= 0x7f && codePoint <= 0x9f) ? 'control character' : trimmed ? 'trailing whitespace' : undefined
       expect(rule, `U+${codePoint.toString(16)}`).toBe(expected)
@@ -18,7 +18,7 @@ describe('the naming rule', () => {
 
   it('accepts every name the list parser gives back unchanged, as one item', () => {
     for (const name of ['café-01', 'web 01.lon_2', 'a  b', '東京', 'rocket-🚀', 'x\u00a0y', '"quoted"', 'semi;colon', 'a=b&c', '%41']) {
-      const listed = coerce(name, LIST, true) as string[]
+      const listed = coerce(name, LIST, 'query') as string[]
       expect(listed, name).toEqual([name])
       expect(findNameProblem(name), name).toBeUndefined()
     }

@@ -61,6 +61,25 @@ describe('XML request bodies', () => {
     expect(() => parseXmlBody('<x><v></x>')).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML' }))
   })
 
+  it('refuses two root elements, of one name too', () => {
+    expect(() => parseXmlBody('<agent><name>a</name></agent><agent/>')).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML', message: expect.stringContaining('exactly one root element') }))
+    expect(() => parseXmlBody('<a/><b/>')).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML' }))
+  })
+
+  it('keeps a text\'s spaces and line breaks, and reads the indentation between elements as none', () => {
+    const verbatim = '\n  input {\n    path = /var/log\n  }\n'
+    expect(parseXmlBody(`<agent>\n  <name>  pad  </name>\n  <global-config>\n    <verbatim>${verbatim}</verbatim>\n  </global-config>\n</agent>\n`)).toEqual({
+      name: '  pad  ',
+      'global-config': { verbatim }
+    })
+  })
+
+  it('reads a CDATA section as the literal text it holds, in its place in the text around it', () => {
+    expect(parseXmlBody('<x><v><![CDATA[a&amp;b <tag> & ]]]]><![CDATA[>]]></v></x>')).toEqual({ v: 'a&amp;b <tag> & ]]>' })
+    expect(parseXmlBody('<x><v>1 &lt; <![CDATA[2 < 3]]> &amp; 4</v></x>')).toEqual({ v: '1 < 2 < 3 & 4' })
+    expect(parseXmlBody('<x><v><![CDATA[&foo;]]></v></x>')).toEqual({ v: '&foo;' })
+  })
+
   it('refuses element names that could reach an object prototype', () => {
     expect(() => parseXmlBody('<x><__proto__><polluted>yes</polluted></__proto__></x>')).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML' }))
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
