@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { agentBody, CA, call, harness, LINK_REST, type Harness } from './helpers.js'
+import { agentBody, AUTH, CA, call, harness, LINK_REST, REST, type Harness } from './helpers.js'
 
 let h: Harness
 beforeAll(async () => {
@@ -76,6 +76,20 @@ describe('addagent', () => {
     expect(h.fleet.config(2).certFingerprint).not.toBe(fingerprint)
     const own = await call(h.app, 'PUT', `modifyagent?agentName=${h.fleet.name(1)}`, agentBody(h.fleet.name(1), { 'cert-fingerprint': fingerprint }))
     expect(own.statusCode).toBe(200)
+  })
+
+  it('keeps an XML body\'s text as sent: a verbatim\'s indentation and CDATA, a name refused for its spaces as in JSON', async () => {
+    const xml = (name: string, verbatim: string) =>
+      `<agent>\n  <name>${name}</name>\n  <global-config>\n    <address>192.0.2.1</address>\n    <port> 4041 </port>\n    <ca-fingerprint>${CA.fingerprint}</ca-fingerprint>\n    <verbatim>${verbatim}</verbatim>\n  </global-config>\n</agent>\n`
+    const post = (body: string) => h.app.inject({ method: 'POST', url: `${REST}/addagent`, headers: { ...AUTH, 'content-type': 'application/xml', accept: 'application/json' }, payload: body })
+    const added = await post(xml('xml-verbatim', '\n  input {\n    path = "<![CDATA[/var/log/a&b]]>"\n  }\n'))
+    expect(added.statusCode).toBe(200)
+    const config = h.fleet.config(h.fleet.findByName('xml-verbatim') as number)
+    expect(config.verbatim).toBe('\n  input {\n    path = "/var/log/a&b"\n  }\n')
+    expect(config.port).toBe(4041)
+    const padded = await post(xml('  padded  ', ''))
+    expect(padded.statusCode).toBe(400)
+    expect(padded.json().errors[0].code).toBe('E_INVALID_NAME')
   })
 
   it('refuses an unknown cert-fingerprint', async () => {
