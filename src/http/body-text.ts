@@ -35,6 +35,18 @@ export function charsetError(contentType: string | undefined): ApiError | undefi
   return apiError('E_UNSUPPORTED_CHARSET', { charset, supported: READ_CHARSETS })
 }
 
+/**
+ * E_UNSUPPORTED_CONTENT_ENCODING when the body comes in a content coding (gzip, deflate, br, ...):
+ * nothing here decodes one, and read as it is a compressed body is bytes of no charset, or worse,
+ * a plain body labelled `br` taken for what it says it is not. `identity` is none.
+ */
+export function codingError(contentEncoding: string | undefined): ApiError | undefined {
+  if (contentEncoding === undefined) return undefined
+  const codings = contentEncoding.split(',').map((coding) => coding.trim().toLowerCase())
+  if (codings.every((coding) => coding === '' || coding === 'identity')) return undefined
+  return apiError('E_UNSUPPORTED_CONTENT_ENCODING', { encoding: contentEncoding })
+}
+
 /** Methods whose routes take a body: only they get the charset check (a GET route runs no hook for it). */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
@@ -43,7 +55,8 @@ const CHARSET_CHECKS = new WeakSet<object>()
 
 /**
  * Refuses a body whose Content-Type (one of `types`, those the scope's parsers read with
- * bodyText) declares a charset bodyText does not read before the body is read (preParsing),
+ * bodyText) declares a charset bodyText does not read, or that comes in a content coding
+ * (codingError), before the body is read (preParsing),
  * rather than once it is all in: a client that sent `Expect: 100-continue` is told without
  * sending it (expect-continue.ts). Other types are left to the parser lookup (415
  * E_UNSUPPORTED_MEDIA_TYPE); a request without a body to a method fastify parses none for
@@ -53,7 +66,7 @@ const CHARSET_CHECKS = new WeakSet<object>()
 export function refuseUnreadCharsets(scope: FastifyInstance, types: ReadonlyArray<string | RegExp>): void {
   const refuseUnreadCharset = (request: FastifyRequest, _reply: FastifyReply, payload: RequestPayload, done: (error: Error | null, payload?: RequestPayload) => void) => {
     const contentType = request.headers['content-type']
-    const error = contentType !== undefined && hasBody(request) && isOneOf(contentType, types) ? charsetError(contentType) : undefined
+    const error = contentType !== undefined && hasBody(request) && isOneOf(contentType, types) ? (codingError(request.headers['content-encoding']) ?? charsetError(contentType)) : undefined
     done(error ?? null, payload)
   }
   CHARSET_CHECKS.add(refuseUnreadCharset)

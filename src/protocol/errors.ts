@@ -180,6 +180,10 @@ export const ERRORS = {
     400,
     (p) => `The request body is not valid UTF-8${p.at === undefined ? '' : ` (from byte ${p.at})`}: send it as UTF-8, or declare the charset it is in (charset=iso-8859-1).`
   ),
+  E_UNSUPPORTED_CONTENT_ENCODING: entry<{ encoding: string }>(
+    415,
+    (p) => `The request body comes with Content-Encoding ${sent(p.encoding)}, which this server does not decode: send the body uncompressed, without a Content-Encoding header.`
+  ),
   E_UNSUPPORTED_CHARSET: entry<{ charset: string; supported: readonly string[] }>(
     415,
     (p) => `The body's charset ${sent(p.charset)} is not one this server reads: send it as ${p.supported.join(' or ')}.`

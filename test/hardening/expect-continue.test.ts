@@ -75,7 +75,8 @@ describe('Expect: 100-continue', () => {
     ['wrong credentials', 401, 'E_UNAUTHORIZED', { ...AUTH, REST_PASSWORD: 'wrong', ...JSON_BODY }, undefined],
     ['a Content-Length over --body-limit', 413, 'E_BODY_TOO_LARGE', { ...AUTH, ...JSON_BODY }, 100_000],
     ['a Content-Type that is neither JSON nor XML', 415, 'E_UNSUPPORTED_MEDIA_TYPE', { ...AUTH, 'Content-Type': 'text/plain' }, undefined],
-    ['a charset that is not read', 415, 'E_UNSUPPORTED_CHARSET', { ...AUTH, 'Content-Type': 'application/json; charset=koi8-r' }, undefined]
+    ['a charset that is not read', 415, 'E_UNSUPPORTED_CHARSET', { ...AUTH, 'Content-Type': 'application/json; charset=koi8-r' }, undefined],
+    ['a compressed body', 415, 'E_UNSUPPORTED_CONTENT_ENCODING', { ...AUTH, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, undefined]
   ] as const)('refuses %s with %i before any 100 Continue, and closes the connection', async (_what, status, code, headers, length) => {
     const outcome = await post(`${REST}/createfield`, headers, FIELD, length)
     expect(outcome.continued).toBe(false)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bodyText, charsetOf } from '../../src/http/body-text.js'
+import { bodyText, charsetOf, codingError } from '../../src/http/body-text.js'
 import { ApiError } from '../../src/protocol/errors.js'
 
 const latin1Cafe = Buffer.from([0x63, 0x61, 0x66, 0xe9])
@@ -34,6 +34,14 @@ describe('bodyText', () => {
       code: 'E_UNSUPPORTED_CHARSET',
       message: 'The body\'s charset "utf-16" is not one this server reads: send it as utf-8 or iso-8859-1.'
     })
+  })
+
+  it('refuses a body in a content coding, whatever its case or list; identity is none', () => {
+    for (const coding of ['gzip', 'GZIP', 'deflate', 'br', 'identity, gzip', 'x-unknown']) {
+      expect(codingError(coding), coding).toMatchObject({ code: 'E_UNSUPPORTED_CONTENT_ENCODING', statusCode: 415 })
+    }
+    expect(codingError('gzip')?.message).toBe('The request body comes with Content-Encoding "gzip", which this server does not decode: send the body uncompressed, without a Content-Encoding header.')
+    for (const none of [undefined, '', 'identity', ' Identity ']) expect(codingError(none), String(none)).toBeUndefined()
   })
 
   it('finds the charset parameter wherever it stands, in any case', () => {
