@@ -63,6 +63,8 @@ export function createValidatorCompiler(maxListItems: number): FastifySchemaComp
     const node = schema as SchemaNode
     const listParams = isQuery ? listParameters(node) : []
     const nameFields = isQuery ? [] : nameFieldsOf(node)
+    // What the manager stores and shows: the REST operations' bodies (not the admin API's).
+    const storedText = !isQuery && url.includes('/restservice/')
     const rules = node[REQUEST_RULES] ?? []
     const context: Context = {
       part: isQuery ? 'querystring' : 'body',
@@ -80,7 +82,7 @@ export function createValidatorCompiler(maxListItems: number): FastifySchemaComp
         if (tooMany !== undefined) return { error: tooMany }
       }
       const badNames = nameFields.length === 0 ? [] : checkNames(data, nameFields)
-      const broken = ruleErrors(rules, data)
+      const broken = [...ruleErrors(rules, data), ...(storedText ? textErrors(data, new Set(nameFields.map(([field]) => field))) : [])]
       if (checker.Check(data)) return badNames.length + broken.length === 0 ? { value: data } : { error: combined([...badNames, ...broken]) }
       let errors = [...checker.Errors(data)] as RawError[]
       if (badNames.length > 0) {
@@ -118,6 +120,42 @@ function checkNames(data: unknown, fields: Array<[string, NameKind]>): ApiError[
   }
   return errors
 }
+
+/**
+ * What XML 1.0 text cannot hold: C0 controls but tab, line feed and carriage return, U+FFFE and
+ * U+FFFF, and surrogates without their pair.
+ */
+// eslint-disable-next-line no-control-regex -- the control characters are what is looked for
+const NOT_XML_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/**
+ * E_INVALID_VALUE for each string of a body that holds a character XML answers cannot carry
+ * (NOT_XML_TEXT): such an address, verbatim or description would read one way in JSON and come
+ * back as U+FFFD in XML, so it is refused as names are (names.ts, whose rule is stricter and
+ * reports the name fields, `skip`).
+ */
+function textErrors(data: unknown, skip: ReadonlySet<string>): ApiError[] {
+  const errors: ApiError[] = []
+  // A stack, not recursion: a body may nest 100,000 levels deep (the schema refuses it after).
+  const pending: Array<[unknown, string]> = [[data, '']]
+  while (pending.length > 0 && errors.length < MAX_TEXT_ERRORS) {
+    const [value, path] = pending.pop() as [unknown, string]
+    if (typeof value === 'string') {
+      if (NOT_XML_TEXT.test(value)) {
+        errors.push(apiError('E_INVALID_VALUE', { where: 'body field', name: path, rule: 'must hold only characters XML answers can carry (no control character but tab, line feed and carriage return, no lone surrogate)', got: shown(value) }))
+      }
+    } else if (Array.isArray(value)) {
+      for (let k = value.length - 1; k >= 0; k--) pending.push([value[k], `${path}[${k}]`])
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value).filter(([key]) => path !== '' || !skip.has(key))
+      for (let k = entries.length - 1; k >= 0; k--) pending.push([entries[k][1], path === '' ? entries[k][0] : `${path}.${entries[k][0]}`])
+    }
+  }
+  return errors
+}
+
+/** Fields reported at most for text XML cannot carry: the envelope names a few, not every item of a long list. */
+const MAX_TEXT_ERRORS = 10
 
 function ruleErrors(rules: readonly RequestRule[], data: unknown): ApiError[] {
   const errors: ApiError[] = []

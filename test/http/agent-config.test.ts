@@ -92,6 +92,19 @@ describe('addagent', () => {
     expect(padded.json().errors[0].code).toBe('E_INVALID_NAME')
   })
 
+  it('refuses text XML answers could not carry in any field it stores, naming the field, and stores nothing', async () => {
+    const response = await call(h.app, 'POST', 'addagent', agentBody('ctl-agent', { address: '192.0.2.1\u0001', verbatim: 'ok\tand\r\nlines\ud800' }))
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors).toEqual([
+      { status: 400, code: 'E_INVALID_VALUE', message: 'The body field "global-config.address" must hold only characters XML answers can carry (no control character but tab, line feed and carriage return, no lone surrogate), got "192.0.2.1\\u0001".' },
+      expect.objectContaining({ code: 'E_INVALID_VALUE', message: expect.stringContaining('"global-config.verbatim"') })
+    ])
+    expect(h.fleet.findByName('ctl-agent')).toBeUndefined()
+    // Tabs and line breaks are text: kept.
+    const kept = await call(h.app, 'POST', 'addagent', agentBody('ctl-agent', { verbatim: 'a\tb\r\nc' }))
+    expect(kept.statusCode).toBe(200)
+  })
+
   it('refuses an unknown cert-fingerprint', async () => {
     const response = await call(h.app, 'POST', 'addagent', agentBody('y', { 'cert-fingerprint': 'AA:BB' }))
     expect(response.json().errors[0].code).toBe('E_UNKNOWN_CERT_FINGERPRINT')
