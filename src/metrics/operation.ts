@@ -1,11 +1,20 @@
 /** The `operation` label and log field of a request: bounded, never a URL. */
 import type { FastifyRequest } from 'fastify'
 import '../protocol/request-context.js'
+import { isOperation } from '../protocol/operations.js'
 import { OTHER_OPERATIONS } from './api-metrics.js'
 
+/** The admin API's requests (src/journal/plugin.ts). */
+const ADMIN = 'admin'
+
 export function operationOf(request: FastifyRequest, metricsPath: string): string {
-  // Set by the operation's own onRequest hook, before the handler runs.
-  if (request.operation) return request.operation
+  // Set by the operation's own onRequest hook, before the handler runs; by the not-found
+  // handler to the segment the client wrote, which is a spec operation's name or is not taken:
+  // as a label, every name a client made up would be a series of its own (a megabyte each, if
+  // it liked), and /metrics would grow without bound.
+  const named = request.operation
+  if (named && (isOperation(named) || named === ADMIN)) return named
+  if (named) return request.routeOptions.url === undefined ? OTHER_OPERATIONS.notFound : OTHER_OPERATIONS.other
   const configured = request.routeOptions.config?.operation
   if (configured) return configured
   const route = request.routeOptions.url

@@ -38,6 +38,22 @@ describe('API metrics', () => {
     expect(valueOf(samples, COUNT, { operation: 'not_found', method: 'GET', status: '404' })).toBe(1)
   })
 
+  it('never take a name a client wrote as a label: unknown operations, methods no route has', async () => {
+    const { app, scrape } = await served()
+    const before = (await scrape()).length
+    const made = Array.from({ length: 20 }, (_, k) => `made-up-${k}-${'x'.repeat(1000)}`)
+    for (const name of made) {
+      await app.inject({ url: `${REST}/${name}`, headers: AUTH })
+      await app.inject({ method: 'PATCH', url: `${REST}/agentinfo${name}`, headers: AUTH })
+      await app.inject({ url: `${REST}/${name}.json?agentname=x`, headers: AUTH })
+    }
+    const samples = await scrape()
+    expect(samples.filter((sample) => JSON.stringify(sample).includes('made-up'))).toEqual([])
+    // A handful of series more (not_found and other, by method and status), not 60 names' worth.
+    expect(samples.length - before).toBeLessThan(100)
+    expect(valueOf(samples, COUNT, { operation: 'not_found', method: 'GET', status: '404' })).toBe(40)
+  })
+
   it('label /metrics itself as the metrics operation', async () => {
     const { scrape } = await served()
     await scrape()
