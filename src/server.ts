@@ -8,6 +8,7 @@
 import { once } from 'node:events'
 import { createServer as createHttpServer, type Server, type ServerOptions } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
+import type { Socket } from 'node:net'
 import { availableParallelism, hostname } from 'node:os'
 import pino, { type DestinationStream, type Logger } from 'pino'
 import { buildApp } from './app.js'
@@ -139,7 +140,7 @@ async function startLocked(config: ServeConfig, { logger, announce, scenario, lo
           refuseProxiedRequests(handler)
         )
     server.keepAliveTimeout = config.keepAliveTimeout
-    answerHalfClosedClients(server)
+    if (config.http) answerHalfClosedClients(server, config.headersTimeout)
     // One field more than the app takes: a request past the limit gets its 431 (src/http/limits.ts)
     // instead of losing the fields past Node's default in silence.
     server.maxHeadersCount = MAX_HEADER_FIELDS + 1
@@ -251,18 +252,30 @@ async function listen(server: Server, host: string, port: number): Promise<void>
  * scripts that close their output) gets its answers, and then the connection closes. Node's
  * default aborts the requests in flight when the client's side ends, so any answer not sent in
  * the turn that read the request (a list, anything fastify answers after an await) was lost.
- * With this flag Node marks the last response in flight to end the connection once sent, or
- * ends it at once if none is (lib/_http_server.js, socketOnEnd): nothing is left open.
- * Undocumented, but read by Node's HTTP servers since its early versions and set by its own tests.
+ * With `httpAllowHalfOpen` Node marks the last response in flight to end the connection once
+ * sent, or ends it at once if none is (lib/_http_server.js, socketOnEnd). Undocumented, but read
+ * by Node's HTTP server since its early versions and set by its own tests.
  *
- * Plain HTTP only in effect: over TLS the connection's socket ends both sides when the client's
- * ends, unless the TLS server is made with `allowHalfOpen`, and then every client that hangs up
- * before or during the handshake (a port scanner, a load balancer's TCP check) left its socket
- * open until the handshake timeout. A TLS client that half-closes is rare: `openssl s_client`
- * stops reading when its input ends.
+ * A client that gave up (a timeout, a closed script) ends its side the same way, and its answer
+ * may be long in coming (an update waiting on a paused clock, a fault rule's latency): such a
+ * connection is destroyed `graceMs` after its client's side ended (--headers-timeout, the time a
+ * connection may wait for a request head), so it cannot hold its place under
+ * --max-connections-per-client until its answer comes, which on a paused clock was never.
+ *
+ * Plain HTTP only: over TLS the connection's socket ends both sides when the client's ends,
+ * unless the TLS server is made with `allowHalfOpen`, and then every client that hangs up before
+ * or during the handshake (a port scanner, a load balancer's TCP check) left its socket open
+ * until the handshake timeout. A TLS client that half-closes is rare: `openssl s_client` stops
+ * reading when its input ends.
  */
-function answerHalfClosedClients(server: Server): void {
+function answerHalfClosedClients(server: Server, graceMs: number): void {
   ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
+  server.on('connection', (socket: Socket) => {
+    socket.once('end', () => {
+      const deadline = setTimeout(() => socket.destroy(), graceMs).unref()
+      socket.once('close', () => clearTimeout(deadline))
+    })
+  })
 }
 
 /**

@@ -133,7 +133,8 @@ describe('clients that half-close', () => {
   let fleetDir: string
   beforeAll(async () => {
     fleetDir = await mkdtemp(join(tmpdir(), 'fleetsim-half-close-'))
-    const config = parseServeConfig(['--http', '--port', '0', '--agents', '3000', '--workers', '1', '--data-dir', fleetDir], {})
+    // Paused, so an update waits for a clock no one advances; a client's side that ended waits --headers-timeout for its answers.
+    const config = parseServeConfig(['--http', '--port', '0', '--agents', '3000', '--workers', '1', '--paused', '--headers-timeout', '1000', '--data-dir', fleetDir], {})
     fleetServer = await startServer(config, { announce: () => undefined, logger: createLogger('silent', { pretty: false }) })
   })
   afterAll(async () => {
@@ -151,6 +152,14 @@ describe('clients that half-close', () => {
       const chunked = /^transfer-encoding: chunked\r$/im.test(answer.text)
       expect(bodyOf(answer).endsWith(chunked ? '}\r\n0\r\n\r\n' : '}'), target).toBe(true)
     }
+  })
+
+  it('that gave up do not keep their connection for an answer that is long in coming: it closes --headers-timeout after', async () => {
+    const update = `POST ${REST}/updateandreloadagent?forceOverrideLocalChanges=true HTTP/1.1\r\nHost: 127.0.0.1\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nAccept: application/json\r\nContent-Length: 0\r\n\r\n`
+    const answer = await exchange(fleetServer.port, update, { end: true, boundMs: 5000 })
+    expect(answer.status).toBeUndefined()
+    expect(answer.closedAfterMs).toBeGreaterThan(800)
+    expect(answer.closedAfterMs).toBeLessThan(3000)
   })
 
   it('get pipelined answers in order, then the connection closes', async () => {
