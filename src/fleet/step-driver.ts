@@ -334,9 +334,24 @@ export class StepDriver {
     return this.core.clock.state()
   }
 
-  /** Moves the clock forward by exactly `seconds` and resolves once the fleet has been stepped there. */
+  /**
+   * Moves the clock forward by exactly `seconds` and resolves once the fleet has been stepped there.
+   * Advances asked for while one is under way follow it, each from where the one before left the
+   * fleet: two of 10 days are 20 days whenever the second comes. Each used to start from the
+   * fleet's second when it was asked for, which lagged behind the first's target by however far
+   * that one had got, so the clock ended anywhere from 10 to 20 days on, and the run with it.
+   */
   async advance(seconds: number): Promise<ClockState> {
     if (!Number.isInteger(seconds) || seconds < 0) throw new RangeError(`seconds must be a non-negative integer, got ${seconds}`)
+    const next = this.advancing.then(() => this.advanceNow(seconds))
+    this.advancing = next.catch(() => undefined)
+    return next
+  }
+
+  /** The last advance asked for (settled, never rejected): the next one starts when it ends. */
+  private advancing: Promise<unknown> = Promise.resolve()
+
+  private async advanceNow(seconds: number): Promise<ClockState> {
     const run = this.runNumber
     // Advance from the fleet's own second, so that the outcome does not depend on how much
     // wall time passed before the call while paused.

@@ -47,6 +47,16 @@ describe('the fleet in a worker pool', () => {
     expect(one.stats.transitions.reduce((a, b) => a + b, 0)).toBeGreaterThan(0)
   })
 
+  it('takes advances asked for at once one after the other: the same clock and digest as in turn', async () => {
+    const [inTurn, atOnce] = await Promise.all([fleet({ agents: 5_000, seed: 5, workers: 2 }), fleet({ agents: 5_000, seed: 5, workers: 2 })])
+    await inTurn.advance(5 * 86_400)
+    await inTurn.advance(5 * 86_400)
+    const [, second] = await Promise.all([atOnce.advance(5 * 86_400), atOnce.advance(5 * 86_400)])
+    expect(second.now).toBe(inTurn.clockState().now)
+    expect(atOnce.clockState().now).toBe(START + 10 * 86_400_000)
+    expect(await atOnce.digest()).toBe(await inTurn.digest())
+  })
+
   it('keeps its counts by state equal to a full scan while it steps', async () => {
     const engine = await fleet({ agents: 5000, seed: 8, workers: 2 })
     await engine.advance(6 * 3600)
