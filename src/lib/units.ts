@@ -8,6 +8,15 @@
 
 const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 }
 
+/**
+ * The longest span the fleet schedules from now (a `for`, a ramp, a stage's delay, a timeline's
+ * time): 10 years. The fleet keeps its times as 32-bit whole seconds of its run (src/fleet/layout.ts),
+ * about 68 years: a longer span wrapped round, and `for: 30000d` ended within a minute.
+ */
+export const MAX_SCHEDULED_SECONDS = 10 * 365 * 86_400
+/** MAX_SCHEDULED_SECONDS as messages say it. */
+export const MAX_SCHEDULED_TEXT = '3650d (10 years)'
+
 const DURATION_PART = /(\d+(?:\.\d+)?|\.\d+)(ms|s|m|h|d)/y
 const RATE = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*\/\s*(s|m|h|d)\s*$/
 

@@ -14,7 +14,7 @@
  */
 import type { ScenarioErrorCode } from './errors.js'
 import { suggest } from '../lib/suggest.js'
-import { formatSeconds, parseDuration, parseRate } from '../lib/units.js'
+import { MAX_SCHEDULED_SECONDS, MAX_SCHEDULED_TEXT, formatSeconds, parseDuration, parseRate } from '../lib/units.js'
 
 export type Path = readonly (string | number)[]
 
@@ -178,6 +178,9 @@ export const positiveDuration: Read<number> = (value, path, sink) => {
  */
 export const wholeDuration: Read<number> = (value, path, sink) => {
   const seconds = duration(value, path, sink)
+  if (seconds !== undefined && seconds > MAX_SCHEDULED_SECONDS) {
+    return sink.add('FSC_DURATION', path, `expected at most ${MAX_SCHEDULED_TEXT}, the longest span the fleet schedules, got ${describe(value)}`)
+  }
   if (seconds === undefined || Number.isInteger(seconds)) return seconds
   const whole = formatSeconds(Math.max(1, Math.ceil(seconds)))
   return sink.add('FSC_DURATION', path, `expected whole seconds (the fleet moves in steps of one virtual second), got ${describe(value)}; write "${whole}" or another whole number of seconds`)

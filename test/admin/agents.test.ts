@@ -48,6 +48,13 @@ describe('overriding one agent', () => {
     expect(response.json().errors[0].message).toContain('"for" must be a duration of at least one second')
   })
 
+  it.each([[1e300], ['30000d'], [10 * 365 * 86_400 + 1]])('refuses a duration past 10 years, %j, which the fleet\'s times cannot hold, and leaves the agent as it was', async (value) => {
+    const response = await admin(h.app, 'POST', `/agents/${name}/override`, { action: 'offline', for: value })
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors[0]).toMatchObject({ code: 'E_INVALID_VALUE', message: expect.stringContaining('at most 3650d (10 years)') })
+    expect(status(name)).toBe('ONLINE')
+  })
+
   it.each([['1.5s'], [1.5], ['1m30.5s']])('refuses a duration of a fraction of a second, %j, and leaves the agent as it was', async (value) => {
     const response = await admin(h.app, 'POST', `/agents/${name}/override`, { action: 'offline', for: value })
     expect(response.statusCode).toBe(400)

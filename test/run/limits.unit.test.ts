@@ -25,9 +25,9 @@ const DAY = 86_400
 
 describe('planRun', () => {
   it('refuses a scenario whose timeline ends past the longest run, before anything runs (it ran until killed)', () => {
-    const far = scenario('timeline: [{ name: far, at: 36500d, action: offline }]\n')
+    const far = scenario('timeline: [{ name: far, at: 3000d, action: offline }]\n')
     expect(refusal(() => planRun(far, {}))).toBe(
-      'test.yaml: its timeline event "far" ends at 36500d, later than the 366d a run may last, so no run can be fitted to it; give --duration 366d or less to run its beginning, or move the event earlier'
+      'test.yaml: its timeline event "far" ends at 3000d, later than the 366d a run may last, so no run can be fitted to it; give --duration 366d or less to run its beginning, or move the event earlier'
     )
     // With --duration, its beginning runs.
     expect(planRun(far, { durationSeconds: DAY })).toMatchObject({ durationSeconds: DAY, sampleSeconds: 60 })

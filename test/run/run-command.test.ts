@@ -103,14 +103,14 @@ describe('fleetsim run', () => {
     expect(JSON.parse(await readFile(join(again, 'summary.json'), 'utf8')).digest).toBe(summary.digest)
   })
 
-  it('refuses at once, writing nothing, a run past its limits: a timeline event 100 years ahead (it ran until killed), too many samples or events', async () => {
+  it('refuses at once, writing nothing, a run past its limits: a timeline event 3,000 days ahead (it ran until killed), too many samples or events', async () => {
     const dir = await tempDir()
     const far = join(dir, 'far.yaml')
-    await writeFile(far, 'description: x\nfleet: { agents: 20 }\ntimeline: [{ name: far, at: 36500d, action: offline }]\n')
+    await writeFile(far, 'description: x\nfleet: { agents: 20 }\ntimeline: [{ name: far, at: 3000d, action: offline }]\n')
     const blink = join(dir, 'blink.yaml')
     await writeFile(blink, 'description: x\nfleet: { agents: 20 }\ntimeline: [{ name: blink, every: 1s, action: offline }]\n')
     for (const [argv, message] of [
-      [[far], 'its timeline event "far" ends at 36500d, later than the 366d a run may last'],
+      [[far], 'its timeline event "far" ends at 3000d, later than the 366d a run may last'],
       [[far, '--duration', '100000d'], '--duration must be at most 366d, the longest run'],
       [[far, '--duration', '30d', '--sample', '1s'], '--sample 1s over 30d makes 2,592,000 samples, more than the 100,000 a run keeps; give --sample 26s or longer'],
       [[blink, '--duration', '7d'], 'the timeline of ' + blink + ' occurs 604,801 times in 7d (event "blink" 604,801 times), more than the 100,000 timeline events a run records']
@@ -129,7 +129,7 @@ describe('fleetsim run', () => {
   it('runs the beginning of a far-future scenario with --duration, and samples a long run less often, saying so', async () => {
     const dir = await tempDir()
     const quiet = join(dir, 'quiet.yaml')
-    await writeFile(quiet, 'description: x\nfleet: { agents: 5 }\nbehaviour: off\ntimeline: [{ name: far, at: 36500d, action: offline }]\n')
+    await writeFile(quiet, 'description: x\nfleet: { agents: 5 }\nbehaviour: off\ntimeline: [{ name: far, at: 3000d, action: offline }]\n')
     const { io, err } = capture()
     expect(await run([quiet, '--duration', '80d', '--workers', '1', '--out', join(dir, 'report')], io)).toBe(0)
     expect(err[0]).toBe('fleetsim run: sampled every 2m: every 1m would make 115,200 samples, more than the 100,000 a run keeps\n')

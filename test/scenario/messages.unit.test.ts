@@ -41,6 +41,24 @@ faults:
     ])
   })
 
+  it('refuses a span past 10 years where the fleet schedules a virtual time (its times are 32-bit seconds)', () => {
+    const { issues } = parseScenario(
+      doc(`fleet: { agents: 10, ramp: { initial: 0, over: 30000d } }
+stages:
+  - { delay: { after: 3651d }, next: { action: offline, for: 1e12 } }
+timeline:
+  - { at: 3650d, action: offline }
+`),
+      'test.yaml'
+    )
+    const tooLong = (got: string) => `expected at most 3650d (10 years), the longest span the fleet schedules, got ${got}`
+    expect(issues.map((issue) => [issue.code, issue.path, issue.message])).toEqual([
+      ['FSC_DURATION', 'fleet.ramp.over', tooLong('"30000d"')],
+      ['FSC_DURATION', 'stages[0].delay.after', tooLong('"3651d"')],
+      ['FSC_DURATION', 'stages[0].next.for', tooLong('1000000000000')]
+    ])
+  })
+
   it('takes a decimal that is whole seconds (1.1h, 4.1m) where the fleet schedules a virtual time', () => {
     const result = parseScenario(
       doc(`stages:

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify'
 import { OVERRIDE_ACTIONS, type OverrideAction } from '../../fleet/fleet.js'
 import { apiError, shown } from '../../protocol/errors.js'
+import { MAX_SCHEDULED_SECONDS, MAX_SCHEDULED_TEXT } from '../../lib/units.js'
 import { objectBody, requireField, seconds } from '../body.js'
 import type { AdminContext } from '../context.js'
 import { adminSchema } from '../openapi.js'
@@ -42,9 +43,9 @@ export function fleetRoutes(app: FastifyInstance, { engine }: AdminContext): voi
     if (body.for !== undefined) {
       // Whole seconds, as a scenario's `for` (docs/scenarios.md, "Whole seconds"): the fleet
       // moves in steps of one virtual second, and a fraction was rounded without a word.
-      const rule = 'must be a duration of at least one second in whole seconds (the fleet moves in steps of one virtual second), like "5m" or 300'
+      const rule = `must be a duration of at least one second in whole seconds (the fleet moves in steps of one virtual second) and at most ${MAX_SCHEDULED_TEXT}, like "5m" or 300`
       forSeconds = seconds(body.for, 'for', rule)
-      if (forSeconds < 1 || !Number.isInteger(forSeconds)) throw apiError('E_INVALID_VALUE', { where: 'body field', name: 'for', rule, got: shown(body.for) })
+      if (forSeconds < 1 || forSeconds > MAX_SCHEDULED_SECONDS || !Number.isInteger(forSeconds)) throw apiError('E_INVALID_VALUE', { where: 'body field', name: 'for', rule, got: shown(body.for) })
     }
     await engine.overrideAgent(index, action, forSeconds)
     return { agent: engine.name(index), action, for: forSeconds === 0 ? null : forSeconds, status: engine.view(index, false).status }
