@@ -42,14 +42,13 @@ faults:
   })
 
   it('refuses a span past 10 years where the fleet schedules a virtual time (its times are 32-bit seconds)', () => {
-    const { issues } = parseScenario(
+    const issues = invalid(
       doc(`fleet: { agents: 10, ramp: { initial: 0, over: 30000d } }
 stages:
   - { delay: { after: 3651d }, next: { action: offline, for: 1e12 } }
 timeline:
   - { at: 3650d, action: offline }
-`),
-      'test.yaml'
+`)
     )
     const tooLong = (got: string) => `expected at most 3650d (10 years), the longest span the fleet schedules, got ${got}`
     expect(issues.map((issue) => [issue.code, issue.path, issue.message])).toEqual([
