@@ -67,11 +67,16 @@ export function checkForManager(scenario: Scenario, epochMs: number, manager: Ma
   }
 }
 
-/** Compiles with template names resolved (and created when missing) in the manager. */
+/**
+ * Compiles with template names resolved (and created when missing) in the manager. A refused
+ * compile takes back the templates it created: the load changes nothing.
+ */
 export function compileForManager(scenario: Scenario, epochMs: number, manager: Manager): CompiledScenario {
+  const templates = managerTemplates(manager, scenario.name)
   try {
-    return compileScenario(scenario, epochMs, managerTemplates(manager, scenario.name))
+    return compileScenario(scenario, epochMs, templates)
   } catch (error) {
+    templates.takeBack()
     if (error instanceof ScenarioCompileError) throw apiError('E_SCENARIO_UNSUPPORTED', { detail: error.message })
     throw error
   }

@@ -7,6 +7,7 @@
 import type { CompileContext } from '../fleet/scenario-program.js'
 import { ScenarioCompileError } from '../fleet/scenario-program.js'
 import type { Manager } from '../manager/manager.js'
+import { ApiError } from '../protocol/errors.js'
 import type { MasterConfig } from '../manager/templates.js'
 
 /** The configuration of a master template created for a scenario. */
@@ -17,20 +18,50 @@ export function defaultMasterConfig(caFingerprint: string): MasterConfig {
 /** Id a dry run gives a template it would create: the compiled program is thrown away. */
 const NOT_CREATED = 0
 
-/** `create: false` (a dry run): a missing template is not created, and the compiled program is only a check. */
-export function managerTemplates(manager: Manager, scenarioName: string, { create = true }: { create?: boolean } = {}): CompileContext {
+/** The scenario's template names resolved in the manager, and the templates it created for them. */
+export interface ScenarioTemplates extends CompileContext {
+  /**
+   * Takes back the templates created for the scenario (its load was refused after all): a refused
+   * load changes nothing, and no operation could delete them.
+   */
+  takeBack(): void
+}
+
+/**
+ * `create: false` (a dry run): a missing template is not created, but checked as its creation
+ * would be (its name free, within the size limits, room for it and the others to create), so a
+ * dry run refuses what the load would; the compiled program is only a check.
+ */
+export function managerTemplates(manager: Manager, scenarioName: string, { create = true }: { create?: boolean } = {}): ScenarioTemplates {
+  const created: number[] = []
+  const checked = new Set<string>()
+  const inputOf = (name: string) => ({
+    name,
+    description: `created by fleetsim for scenario "${scenarioName}"`,
+    config: defaultMasterConfig(manager.certificates.caFingerprint)
+  })
   return {
     templateId(name) {
       const existing = manager.templates.get(name)
       if (existing?.kind === 'master') return existing.id
       if (existing !== undefined) throw new ScenarioCompileError(`"${name}" is a sub template of the manager; scenario templates are master templates, so rename one of them`)
-      if (!create) return NOT_CREATED
-      const created = manager.templates.add('master', {
-        name,
-        description: `created by fleetsim for scenario "${scenarioName}"`,
-        config: defaultMasterConfig(manager.certificates.caFingerprint)
-      })
-      return created.id
+      try {
+        if (!create) {
+          if (!checked.has(name)) manager.templates.check(inputOf(name), checked.size)
+          checked.add(name)
+          return NOT_CREATED
+        }
+        const template = manager.templates.add('master', inputOf(name))
+        created.push(template.id)
+        return template.id
+      } catch (error) {
+        // The registry's errors name the fields of a createmastertemplate body, which an upload has not.
+        if (error instanceof ApiError) throw new ApiError(error.code, `The scenario's master template "${name}" cannot be created: ${error.message}`, error.more)
+        throw error
+      }
+    },
+    takeBack() {
+      for (const id of created.splice(0)) manager.templates.takeBack(id)
     }
   }
 }

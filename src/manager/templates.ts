@@ -99,10 +99,18 @@ export class TemplateRegistry {
     return found
   }
 
-  add(kind: TemplateKind, input: TemplateInput): Template {
+  /**
+   * Throws what add() would for this template, and adds nothing: `pending` templates more are to
+   * be added before it (a scenario's dry run, which checks the templates it would create).
+   */
+  check(input: TemplateInput, pending = 0): void {
     checkTemplateSizes(this.limits, input)
-    checkTemplateCount(this.limits, this.byId.size)
+    checkTemplateCount(this.limits, this.byId.size + pending)
     this.checkName(input.name)
+  }
+
+  add(kind: TemplateKind, input: TemplateInput): Template {
+    this.check(input)
     const template: Template = {
       id: this.nextId++,
       kind,
@@ -113,6 +121,18 @@ export class TemplateRegistry {
     this.byName.set(template.name, template)
     this.byId.set(template.id, template)
     return template
+  }
+
+  /**
+   * Takes back a template just added, before anything could refer to it: a scenario's load that
+   * created templates for it and was then refused (src/admin/templates.ts). No operation of the
+   * spec deletes a template.
+   */
+  takeBack(id: number): void {
+    const template = this.byId.get(id)
+    if (template === undefined) return
+    this.byId.delete(id)
+    this.byName.delete(template.name)
   }
 
   modify(kind: TemplateKind, currentName: string, input: TemplateInput): Template {

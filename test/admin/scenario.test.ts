@@ -35,6 +35,28 @@ describe('loading a scenario through the admin API', () => {
     expect(template?.kind).toBe('master')
   })
 
+  it('refused for a template name an agent has, leaves no template behind, and a dry run refuses it as the load does', async () => {
+    const taken = h.engine.name(3)
+    const twoTemplates = small.replace('templates: { linux-baseline: 0.5 }', `templates: { linux-baseline: 0.5, ${taken}: 0.5 }`)
+    for (const query of ['?dryRun=true', '']) {
+      const response = await admin(h.app, 'PUT', `/scenario${query}`, twoTemplates, YAML)
+      expect(response.statusCode, query).toBe(409)
+      expect(response.json().errors[0]).toMatchObject({ code: 'E_DUPLICATE_NAME', message: expect.stringContaining(`The scenario's master template "${taken}" cannot be created`) })
+      // linux-baseline, created first on the load, was taken back.
+      expect(h.manager.templates.get('linux-baseline'), query).toBeUndefined()
+      expect(h.engine.counts().agents).toBe(20)
+    }
+  })
+
+  it('refused for a template name past --max-name-bytes, by the dry run too, saying it is the scenario\'s template', async () => {
+    const long = small.replace('linux-baseline', 'x'.repeat(5000))
+    for (const query of ['?dryRun=true', '']) {
+      const response = await admin(h.app, 'PUT', `/scenario${query}`, long, YAML)
+      expect(response.statusCode, query).toBe(400)
+      expect(response.json().errors[0].message, query).toContain('The scenario\'s master template "xxx')
+    }
+  })
+
   it('reuses a master template the manager already has', async () => {
     const existing = h.manager.templates.add('master', {
       name: 'linux-baseline',
