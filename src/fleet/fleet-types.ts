@@ -146,7 +146,11 @@ export interface ScenarioInfo {
   /** virtual seconds since the scenario started */
   second: number
   stages: string[]
-  timeline: Array<{ name: string; fired: number }>
+  /**
+   * each event and how often it fired; a `join` also with the agents it could not add
+   * (`notJoined`): the fleet had no room left for them (--max-added-agents)
+   */
+  timeline: Array<{ name: string; fired: number; notJoined?: number }>
   /** virtual second of the next timeline occurrence, null when none is left */
   nextTimelineAt: number | null
   lockedOut: boolean
@@ -168,6 +172,8 @@ export interface FleetStats {
   workerRestarts: number
   /** timeline events fired, by event name */
   timelineFired: Record<string, number>
+  /** agents a timeline `join` could not add for want of room (--max-added-agents), by event name */
+  notJoined: Record<string, number>
   /** API faults injected, by `${kind} ${operation}` (kind: latency, error, reset, stall, fail-first, slow-body, truncate) */
   faultsInjected: Record<string, number>
 }
@@ -184,6 +190,7 @@ export function emptyStats(): FleetStats {
     lastRoundMs: 0,
     workerRestarts: 0,
     timelineFired: {},
+    notJoined: {},
     faultsInjected: {}
   }
 }

@@ -98,7 +98,9 @@ export class ScenarioRuntime implements ReconnectRules {
       }
       const key = occurrence.event * 65536 + occurrence.n
       if (action.kind === Action.JOIN) {
-        this.joinAgents(event.pick.kind === 'count' ? event.pick.count : 0, t, event.spread, key)
+        const count = event.pick.kind === 'count' ? event.pick.count : 0
+        const joined = this.joinAgents(count, t, event.spread, key)
+        if (joined < count) core.stats.notJoined[event.name] = (core.stats.notJoined[event.name] ?? 0) + count - joined
         continue
       }
       const picked = pickAgents(this.candidates(compiled.timelineSelectors[occurrence.event], true), event.pick, core.seed, key, Stream.TIMELINE_PICK)
@@ -120,9 +122,10 @@ export class ScenarioRuntime implements ReconnectRules {
 
   /**
    * New agents installed by a timeline `join`: generated identities at the next free slots,
-   * listed OFFLINE from now and reporting in at seeded offsets within `spread` seconds.
+   * listed OFFLINE from now and reporting in at seeded offsets within `spread` seconds. As many
+   * as the fleet has room for; returns how many.
    */
-  private joinAgents(count: number, t: number, spread: number, key: number): void {
+  private joinAgents(count: number, t: number, spread: number, key: number): number {
     const { core } = this
     const ctx = core.mutationContext()
     const joined: number[] = []
@@ -134,6 +137,7 @@ export class ScenarioRuntime implements ReconnectRules {
       joined.push(i)
     }
     core.finishMutation(ctx, joined)
+    return joined.length
   }
 
   /** The first of the scenario's reconnect-failure rules that fails agent i, if any. */
@@ -169,7 +173,10 @@ export class ScenarioRuntime implements ReconnectRules {
       source: scenario.source,
       second: core.steppedTo,
       stages: scenario.stages.map((stage) => stage.name),
-      timeline: scenario.timeline.map((event, k) => ({ name: event.name, fired: this.cursor.fired()[k] })),
+      timeline: scenario.timeline.map((event, k) => {
+        const notJoined = core.stats.notJoined[event.name]
+        return { name: event.name, fired: this.cursor.fired()[k], ...(notJoined === undefined ? {} : { notJoined }) }
+      }),
       nextTimelineAt: next === Infinity ? null : next,
       lockedOut: core.lockout,
       reconnectFailureSets: this.failureSets.map((set) => (set === null ? null : [...set].map((i) => agentName(core, i))))

@@ -36,7 +36,7 @@ type FleetLogSource = MetricsSource & { second(): number }
 /** The summary's message (src/metrics/terminal-log.ts turns it into a short line on a terminal). */
 export const FLEET_SUMMARY = 'fleet state summary'
 
-export function startFleetLog(source: FleetLogSource, log: Pick<Logger, 'info'>, options: FleetLogOptions = {}): FleetLog {
+export function startFleetLog(source: FleetLogSource, log: Pick<Logger, 'info' | 'warn'>, options: FleetLogOptions = {}): FleetLog {
   const every = options.everyVirtualSeconds ?? 60
   const minWallMs = options.minWallMs ?? 10_000
   const wallNow = options.wallNow ?? (() => performance.now())
@@ -44,6 +44,7 @@ export function startFleetLog(source: FleetLogSource, log: Pick<Logger, 'info'>,
   let lastSecond = source.second()
   let lastTransitions = [...source.stats.transitions]
   const firedSeen = new Map(Object.entries(source.stats.timelineFired))
+  const notJoinedSeen = new Map(Object.entries(source.stats.notJoined))
   let scenario = readScenario(source)
   let stages = new Set(scenario?.stages ?? [])
   if (scenario !== undefined) log.info({ scenario: scenario.name, stages: [...stages] }, 'scenario running')
@@ -64,6 +65,13 @@ export function startFleetLog(source: FleetLogSource, log: Pick<Logger, 'info'>,
       const before = firedSeen.get(event) ?? 0
       if (fired > before) log.info({ event, times: fired - before, second: source.second() }, 'timeline event fired')
       firedSeen.set(event, fired)
+    }
+    for (const [event, notJoined] of Object.entries(source.stats.notJoined)) {
+      const before = notJoinedSeen.get(event) ?? 0
+      if (notJoined > before) {
+        log.warn({ event, notJoined: notJoined - before, second: source.second() }, 'timeline join added fewer agents than it names: the fleet has no room left (raise --max-added-agents)')
+      }
+      notJoinedSeen.set(event, notJoined)
     }
 
     const second = source.second()

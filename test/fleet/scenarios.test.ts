@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
 import { compileScenario } from '../../src/fleet/scenario-program.js'
 import { closeAfterEach, templateIds } from './helpers.js'
-import { libraryFiles, loadScenarioFileOrThrow } from '../../src/scenario/index.js'
+import { libraryFiles, loadScenarioFileOrThrow, parseScenario } from '../../src/scenario/index.js'
 
 const START = Date.parse('2026-06-01T00:00:00Z')
 const open = closeAfterEach()
@@ -23,6 +23,17 @@ describe('library scenarios in the engine', () => {
     await engine.advance(2 * 3600)
     expect(Object.values(engine.counts().byState)).toEqual(engine.scanCounts())
     expect(engine.scenarioInfo()?.second).toBe(7200)
+  })
+
+  it('joins as many agents as the fleet has room for, and says how many a join could not add', async () => {
+    const parsed = parseScenario('name: crowd\ndescription: More join than there is room for.\nfleet: { agents: 10 }\ntimeline:\n  - { name: crowd, at: 1m, action: join, pick: { count: 50 } }\n', 'crowd.yaml')
+    if (!parsed.ok) throw new Error('the scenario is valid')
+    const engine = await createFleet({ agents: 0, seed: 0, workers: 1, paused: true, startTime: START, caFingerprint: 'AB', headroom: 20, scenario: compileScenario(parsed.scenario, START, templateIds()) })
+    open.push(engine)
+    await engine.advance(120)
+    expect(engine.counts().agents).toBe(30)
+    expect(engine.scenarioInfo()?.timeline).toEqual([{ name: 'crowd', fired: 1, notJoined: 30 }])
+    expect(engine.stats.notJoined).toEqual({ crowd: 30 })
   })
 
   it('fails exactly the picked agents after a template update, the same ones for the same seed', async () => {
