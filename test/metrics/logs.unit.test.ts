@@ -86,6 +86,21 @@ describe('fleet logs', () => {
     expect(lines).toEqual([])
   })
 
+  it('warn when a timeline join could not add all its agents, with how many and the flag to raise', async () => {
+    const { lines, logger } = capture()
+    const source = fakeSource()
+    const log = startFleetLog(source, logger, { pollMs: 60_000 })
+    source.stats.notJoined.crowd = 30
+    source.virtualSecond = 60
+    log.check()
+    log.check()
+    log.stop()
+    await flush()
+    const warnings = lines.filter((line) => line.level === 40)
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatchObject({ event: 'crowd', notJoined: 30, second: 60, msg: expect.stringContaining('--max-added-agents') })
+  })
+
   it('log timeline events as they fire and scenario changes', async () => {
     const { lines, logger } = capture()
     const source = fakeSource()
