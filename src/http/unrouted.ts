@@ -31,20 +31,33 @@ function headerText(value: string | string[] | undefined): string | undefined {
  */
 export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   describeUnrouted(request)
+  // The admin API and the console answer in their own envelope, JSON, servicename their name.
+  const own = OWN_ENVELOPES.find(({ prefix }) => request.url === prefix || request.url.startsWith(`${prefix}/`))
   const apiErr: ApiError =
     error.code === 'FST_ERR_BAD_URL'
       ? apiError('E_BAD_REQUEST', { detail: 'the path is not valid percent-encoded UTF-8; encode it with encodeURIComponent' })
       : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-        ? apiError('E_BAD_REQUEST', { detail: `a path segment is longer than ${MAX_PARAM_LENGTH} characters; use the ?name= form of the operation` })
+        ? apiError('E_BAD_REQUEST', {
+            detail:
+              own === undefined
+                ? `a path segment is longer than ${MAX_PARAM_LENGTH} characters; use the ?name= form of the operation`
+                : `a path segment is longer than ${MAX_PARAM_LENGTH} characters, longer than any name this server has; check the path`
+          })
         : apiError('E_BAD_REQUEST', { detail: error.message })
   const status = apiErr.statusCode
-  const envelope = { servicename: request.operation, errors: [{ status, message: apiErr.message, code: apiErr.code }] }
-  const json = request.format === 'json'
+  const envelope = { servicename: own?.servicename ?? request.operation, errors: [{ status, message: apiErr.message, code: apiErr.code }] }
+  const json = own !== undefined || request.format === 'json'
   void reply
     .code(status)
     .type(json ? JSON_TYPE : XML_TYPE)
     .send(json ? JSON.stringify(envelope) : xmlDocument(envelope))
 }
+
+/** Paths whose errors have an envelope of their own (src/admin/plugin.ts, src/console/plugin.ts). */
+const OWN_ENVELOPES = [
+  { prefix: '/__admin', servicename: 'admin' },
+  { prefix: '/console', servicename: 'console' }
+]
 
 /** Longest path parameter (viewagentortemplate/<name>); fastify's default is 100. */
 export const MAX_PARAM_LENGTH = 1024

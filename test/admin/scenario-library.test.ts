@@ -116,3 +116,20 @@ describe('PUT /__admin/scenario?dryRun=true', () => {
     expect(response.json().errors[0]).toMatchObject({ code: 'E_NOT_IN_ENUM', message: 'The query parameter "dryRun" must be one of "true", "false", got "yes".' })
   })
 })
+
+describe('a path segment past the router\'s 1024 characters', () => {
+  it('is answered in the admin envelope, without advice for the REST operations', async () => {
+    const h = await adminHarness({ agents: 5 })
+    try {
+      const response = await admin(h.app, 'GET', `/scenarios/${'x'.repeat(2000)}`)
+      expect(response.statusCode).toBe(400)
+      expect(response.headers['content-type']).toContain('application/json')
+      expect(response.json()).toEqual({
+        servicename: 'admin',
+        errors: [{ status: 400, code: 'E_BAD_REQUEST', message: 'The request could not be read (a path segment is longer than 1024 characters, longer than any name this server has; check the path).' }]
+      })
+    } finally {
+      await h.close()
+    }
+  })
+})
