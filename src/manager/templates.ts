@@ -87,10 +87,11 @@ export class TemplateRegistry {
   }
 
   /** The template of this kind, or E_UNKNOWN_TEMPLATE naming every unknown one. */
+  /** The templates of these names, each once however often it is named; E_UNKNOWN_TEMPLATE for those that are not templates of `kind`. */
   require(kind: TemplateKind, names: readonly string[]): Template[] {
     const found: Template[] = []
     const missing: string[] = []
-    for (const name of names) {
+    for (const name of new Set(names)) {
       const template = this.byName.get(name)
       if (template?.kind === kind) found.push(template)
       else missing.push(name)

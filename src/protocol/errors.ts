@@ -46,7 +46,9 @@ function nearName(sentName: string | undefined, meant: string): string {
  * the rest counted. A client that asks for 90,000 unknown names gets a message of a few hundred
  * bytes, not the 1.3 MB of its own names back.
  */
-const listSent = (items: readonly unknown[]): string => {
+const listSent = (given: readonly unknown[]): string => {
+  // Each value once, however often the request repeated it (agentUuids=a,a,a).
+  const items = [...new Set(given)]
   const shown = items.slice(0, LISTED_VALUES).map(sent)
   return items.length > LISTED_VALUES ? `${shown.join(', ')} and ${items.length - LISTED_VALUES} more` : shown.join(', ')
 }

@@ -89,6 +89,14 @@ describe('assigntemplatetoagent', () => {
     expect(reported).toHaveLength(1)
   })
 
+  it('names a sub template named twice once, as it is assigned once', async () => {
+    await call(h.app, 'POST', 'addsubtemplate', { name: 's2' })
+    const [uuid] = someUuids(h.fleet, 'ONLINE', 1)
+    const name = h.fleet.name(h.fleet.findByUuid(uuid) as number)
+    const body = (await call(h.app, 'POST', `assigntemplatetoagent?agentUuids=${uuid}&subTemplateNames=s2,s2&subTemplateNames=s2`)).json()
+    expect(body.values).toEqual([{ message: `${name}: sub templates "s2" assigned` }])
+  })
+
   it('answers 404 for an unknown template', async () => {
     const [uuid] = someUuids(h.fleet, 'ONLINE', 1)
     const response = await call(h.app, 'POST', `assigntemplatetoagent?agentUuids=${uuid}&templateName=nope`)

@@ -35,6 +35,8 @@ describe('the error catalogue', () => {
     const long = apiError('E_UNKNOWN_AGENT', { by: 'name', values: ['x'.repeat(5000)] }).message
     expect(long).toBe(`No agent with name "${'x'.repeat(199)}…: check the value with agentinfo.`)
     expect(apiError('E_UNKNOWN_AGENT', { by: 'UUID', values: ['a', 'b'] }).message).toBe('No agent with UUID "a", "b": check the value with agentinfo.')
+    // Each once, however often the request repeated it.
+    expect(apiError('E_UNKNOWN_LABEL', { names: ['rack', 'rack', 'row', 'rack'] }).message).toBe('No custom label named "rack", "row": create it with setcustomlabel first.')
   })
 
   it('cuts one value a client sent at 200 characters: a header, a path, a name, a body field', () => {
