@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { apiError } from '../protocol/errors.js'
-import { bodyText, refuseUnreadCharsets } from '../http/body-text.js'
+import { bodyText, refuseUnreadBodies } from '../http/body-text.js'
 
 /** Content types of a body in the scenario language. */
 export const SCENARIO_TYPES: ReadonlyArray<string | RegExp> = ['application/json', 'application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml', /^application\/[\w.-]+\+(json|yaml)$/]
@@ -22,7 +22,7 @@ export function readTextBodies(scope: FastifyInstance): void {
     })
   }
   // A charset bodyText does not read is refused before the body is read.
-  refuseUnreadCharsets(scope, SCENARIO_TYPES)
+  refuseUnreadBodies(scope, SCENARIO_TYPES)
 }
 
 /** The body's text; E_MISSING_BODY naming `endpoint` and `what` when there is none. */

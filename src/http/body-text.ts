@@ -47,11 +47,11 @@ export function codingError(contentEncoding: string | undefined): ApiError | und
   return apiError('E_UNSUPPORTED_CONTENT_ENCODING', { encoding: contentEncoding })
 }
 
-/** Methods whose routes take a body: only they get the charset check (a GET route runs no hook for it). */
+/** Methods whose routes take a body: only they get the check of charset and content coding (a GET route runs no hook for it). */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
-/** The checks refuseUnreadCharsets made, to tell them from a route's other preParsing hooks. */
-const CHARSET_CHECKS = new WeakSet<object>()
+/** The checks refuseUnreadBodies made, to tell them from a route's other preParsing hooks. */
+const BODY_CHECKS = new WeakSet<object>()
 
 /**
  * Refuses a body whose Content-Type (one of `types`, those the scope's parsers read with
@@ -63,13 +63,13 @@ const CHARSET_CHECKS = new WeakSet<object>()
  * never gets here with one. Added to the routes of the scope that take a body, as they are
  * added (call it before them): the GET routes, agentinfo's above all, run no hook for it.
  */
-export function refuseUnreadCharsets(scope: FastifyInstance, types: ReadonlyArray<string | RegExp>): void {
-  const refuseUnreadCharset = (request: FastifyRequest, _reply: FastifyReply, payload: RequestPayload, done: (error: Error | null, payload?: RequestPayload) => void) => {
+export function refuseUnreadBodies(scope: FastifyInstance, types: ReadonlyArray<string | RegExp>): void {
+  const refuseUnreadBody = (request: FastifyRequest, _reply: FastifyReply, payload: RequestPayload, done: (error: Error | null, payload?: RequestPayload) => void) => {
     const contentType = request.headers['content-type']
     const error = contentType !== undefined && hasBody(request) && isOneOf(contentType, types) ? (codingError(request.headers['content-encoding']) ?? charsetError(contentType)) : undefined
     done(error ?? null, payload)
   }
-  CHARSET_CHECKS.add(refuseUnreadCharset)
+  BODY_CHECKS.add(refuseUnreadBody)
   scope.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     if (!methods.some((method) => BODY_METHODS.has(method))) return
@@ -77,7 +77,7 @@ export function refuseUnreadCharsets(scope: FastifyInstance, types: ReadonlyArra
     // A scope's onRoute hooks run after its parents': a route of a scope with parsers of its own
     // (the admin scenario's) gets its scope's check in place of the app's, not both, as its
     // scope's types are the ones read there.
-    route.preParsing = [...own.filter((hook) => !CHARSET_CHECKS.has(hook)), refuseUnreadCharset]
+    route.preParsing = [...own.filter((hook) => !BODY_CHECKS.has(hook)), refuseUnreadBody]
   })
 }
 

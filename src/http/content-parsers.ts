@@ -8,7 +8,7 @@ import type { FastifyBodyParser, FastifyInstance } from 'fastify'
 import { coerce } from './coerce.js'
 import { apiError } from '../protocol/errors.js'
 import { parseXmlBody } from './xml-reader.js'
-import { bodyText, refuseUnreadCharsets } from './body-text.js'
+import { bodyText, refuseUnreadBodies } from './body-text.js'
 
 const JSON_TYPES: Array<string | RegExp> = ['application/json', /^application\/[\w.-]+\+json$/]
 const XML_TYPES: Array<string | RegExp> = ['application/xml', 'text/xml', /^application\/[\w.-]+\+xml$/]
@@ -18,7 +18,7 @@ export function registerContentParsers(app: FastifyInstance): void {
   for (const type of JSON_TYPES) app.addContentTypeParser(type, { parseAs: 'buffer' }, asText(parseJson))
   for (const type of XML_TYPES) app.addContentTypeParser(type, { parseAs: 'buffer' }, asText(parseXml))
   // A charset these parsers do not read is refused before the body is read.
-  refuseUnreadCharsets(app, [...JSON_TYPES, ...XML_TYPES])
+  refuseUnreadBodies(app, [...JSON_TYPES, ...XML_TYPES])
 }
 
 /** A parser of text, given the body's bytes read in its charset (body-text.ts). */
