@@ -181,7 +181,7 @@ const appPath: Rule<string> = (text) => {
   const path = text.replace(/\/+$/, '')
   if (path === '') throw new RuleError('name at least one path segment, like /manager/mvc')
   if (!APP_PATH_SEGMENTS.test(path) || path.split('/').some((segment) => segment === '.' || segment === '..')) {
-    throw new RuleError('be segments of letters, digits, "-", ".", "_" and "~" between single slashes, like /manager/mvc')
+    throw new RuleError('be segments of letters, digits, "-", ".", "_" and "~" (none of them "." or "..") between single slashes, like /manager/mvc')
   }
   return path
 }

@@ -279,7 +279,7 @@ describe('parseServeConfig messages', () => {
   })
 
   it('rejects an application path with a character a client or the router would not read literally', () => {
-    const why = 'must be segments of letters, digits, "-", ".", "_" and "~" between single slashes, like /manager/mvc'
+    const why = 'must be segments of letters, digits, "-", ".", "_" and "~" (none of them "." or "..") between single slashes, like /manager/mvc'
     for (const path of ['/manager?x', '/manager#x', '/man ager', '/man%41', '/a\\b', '/a//b', '/mgr::v', '/mgr:v', '/a/*', '/a/(b)', '/a/./b', '/a/..', '/é']) {
       expect(errorOf(['--app-path', path]).message).toBe(`--app-path ${why}, got "${path}"`)
     }
