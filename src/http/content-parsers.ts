@@ -37,6 +37,9 @@ function asText(parse: FastifyBodyParser<string>): FastifyBodyParser<Buffer> {
   }
 }
 
+/** U+FEFF at the start of a text: a byte order mark. */
+const BYTE_ORDER_MARK = 0xfeff
+
 const parseJson: FastifyBodyParser<string> = (request, text, done) => {
   // As received, for the journal (src/journal/kept-body.ts), even when it does not parse.
   request.bodyText = text
@@ -46,8 +49,10 @@ const parseJson: FastifyBodyParser<string> = (request, text, done) => {
   }
   try {
     // JSON.parse keeps a `__proto__` key as a plain own property; bodies are never merged
-    // into other objects, so no prototype can be reached through them.
-    done(null, JSON.parse(text))
+    // into other objects, so no prototype can be reached through them. A byte order mark is
+    // skipped, as RFC 8259 allows and as the XML parser does: Windows PowerShell 5 writes one
+    // before a file saved as UTF-8, and JSON.parse refused the body for it.
+    done(null, JSON.parse(text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text))
   } catch (error) {
     done(apiError('E_MALFORMED_JSON', { detail: (error as Error).message }), undefined)
   }

@@ -105,6 +105,13 @@ describe('addagent', () => {
     expect(kept.statusCode).toBe(200)
   })
 
+  it('reads a JSON body after a byte order mark, as Windows PowerShell 5 saves UTF-8', async () => {
+    const payload = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(agentBody('bom-agent')))])
+    const response = await h.app.inject({ method: 'POST', url: `${REST}/addagent`, headers: { ...AUTH, 'content-type': 'application/json', accept: 'application/json' }, payload })
+    expect(response.statusCode).toBe(200)
+    expect(h.fleet.findByName('bom-agent')).toBeDefined()
+  })
+
   it('refuses an unknown cert-fingerprint', async () => {
     const response = await call(h.app, 'POST', 'addagent', agentBody('y', { 'cert-fingerprint': 'AA:BB' }))
     expect(response.json().errors[0].code).toBe('E_UNKNOWN_CERT_FINGERPRINT')
