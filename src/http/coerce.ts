@@ -50,7 +50,7 @@ export function coerce(value: unknown, schema: Schema, source: TextSource): unkn
   }
 }
 
-/** The text a boolean or a number is read from: an XML body's without the spaces around it. */
+/** The text a boolean, a number or an empty object is read from: an XML body's without the spaces around it. */
 function scalarText(value: unknown, source: TextSource): string | undefined {
   if (typeof value !== 'string') return undefined
   return source === 'xml' ? value.trim() : value
@@ -73,7 +73,7 @@ function coerceArray(value: unknown, items: Schema, source: TextSource): unknown
 }
 
 function coerceObject(value: unknown, schema: Schema, source: TextSource): unknown {
-  if (value === '' || (source === 'xml' && typeof value === 'string' && value.trim() === '')) return {}
+  if (scalarText(value, source) === '') return {}
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value
   const properties = schema.properties
   if (properties === undefined) return value

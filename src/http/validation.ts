@@ -12,6 +12,7 @@ import { coerce } from './coerce.js'
 import { convertLenient } from '../protocol/lenient.js'
 import { ApiError, apiError, shown, type Where } from '../protocol/errors.js'
 import { NAME_RULE, nameError, type NameKind } from './names.js'
+import { xmlCarries } from './xml-writer.js'
 import { suggest } from '../lib/suggest.js'
 
 interface RawError {
@@ -63,8 +64,10 @@ export function createValidatorCompiler(maxListItems: number): FastifySchemaComp
     const node = schema as SchemaNode
     const listParams = isQuery ? listParameters(node) : []
     const nameFields = isQuery ? [] : nameFieldsOf(node)
-    // What the manager stores and shows: the REST operations' bodies (not the admin API's).
+    // What the manager stores and shows: the REST operations' bodies (not the admin API's). The
+    // name fields have their own, stricter rule (checkNames).
     const storedText = !isQuery && url.includes('/restservice/')
+    const ruledNames = new Set(nameFields.map(([field]) => field))
     const rules = node[REQUEST_RULES] ?? []
     const context: Context = {
       part: isQuery ? 'querystring' : 'body',
@@ -82,7 +85,7 @@ export function createValidatorCompiler(maxListItems: number): FastifySchemaComp
         if (tooMany !== undefined) return { error: tooMany }
       }
       const badNames = nameFields.length === 0 ? [] : checkNames(data, nameFields)
-      const broken = [...ruleErrors(rules, data), ...(storedText ? textErrors(data, new Set(nameFields.map(([field]) => field))) : [])]
+      const broken = [...ruleErrors(rules, data), ...(storedText ? textErrors(data, ruledNames) : [])]
       if (checker.Check(data)) return badNames.length + broken.length === 0 ? { value: data } : { error: combined([...badNames, ...broken]) }
       let errors = [...checker.Errors(data)] as RawError[]
       if (badNames.length > 0) {
@@ -122,15 +125,8 @@ function checkNames(data: unknown, fields: Array<[string, NameKind]>): ApiError[
 }
 
 /**
- * What XML 1.0 text cannot hold: C0 controls but tab, line feed and carriage return, U+FFFE and
- * U+FFFF, and surrogates without their pair.
- */
-// eslint-disable-next-line no-control-regex -- the control characters are what is looked for
-const NOT_XML_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
-
-/**
  * E_INVALID_VALUE for each string of a body that holds a character XML answers cannot carry
- * (NOT_XML_TEXT): such an address, verbatim or description would read one way in JSON and come
+ * (xmlCarries): such an address, verbatim or description would read one way in JSON and come
  * back as U+FFFD in XML, so it is refused as names are (names.ts, whose rule is stricter and
  * reports the name fields, `skip`).
  */
@@ -141,7 +137,7 @@ function textErrors(data: unknown, skip: ReadonlySet<string>): ApiError[] {
   while (pending.length > 0 && errors.length < MAX_TEXT_ERRORS) {
     const [value, path] = pending.pop() as [unknown, string]
     if (typeof value === 'string') {
-      if (NOT_XML_TEXT.test(value)) {
+      if (!xmlCarries(value)) {
         errors.push(apiError('E_INVALID_VALUE', { where: 'body field', name: path, rule: 'must hold only characters XML answers can carry (no control character but tab, line feed and carriage return, no lone surrogate)', got: shown(value) }))
       }
     } else if (Array.isArray(value)) {

@@ -20,6 +20,18 @@ const VALID_NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/
 // cannot make the whole document unreadable.
 // eslint-disable-next-line no-control-regex
 const INVALID_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g
+
+/**
+ * Text an XML answer cannot carry as it is: the characters escapeXml replaces (INVALID_CHARS),
+ * and surrogates without their pair, which UTF-8 has no bytes for.
+ */
+const NOT_CARRIED = new RegExp(`${INVALID_CHARS.source}|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]`)
+
+/** Whether an XML answer carries `text` unchanged (JSON carries any string). */
+export function xmlCarries(text: string): boolean {
+  return !NOT_CARRIED.test(text)
+}
+
 // eslint-disable-next-line no-control-regex -- the characters XML cannot carry must be matched
 const SPECIAL = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/
 

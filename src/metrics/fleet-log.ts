@@ -36,6 +36,15 @@ type FleetLogSource = MetricsSource & { second(): number }
 /** The summary's message (src/metrics/terminal-log.ts turns it into a short line on a terminal). */
 export const FLEET_SUMMARY = 'fleet state summary'
 
+/** The counts that grew since `seen` last saw them, each with how much; `seen` then holds every count. */
+function* grown(counts: Readonly<Record<string, number>>, seen: Map<string, number>): Generator<[string, number]> {
+  for (const [key, count] of Object.entries(counts)) {
+    const before = seen.get(key) ?? 0
+    seen.set(key, count)
+    if (count > before) yield [key, count - before]
+  }
+}
+
 export function startFleetLog(source: FleetLogSource, log: Pick<Logger, 'info' | 'warn'>, options: FleetLogOptions = {}): FleetLog {
   const every = options.everyVirtualSeconds ?? 60
   const minWallMs = options.minWallMs ?? 10_000
@@ -61,17 +70,9 @@ export function startFleetLog(source: FleetLogSource, log: Pick<Logger, 'info' |
     scenario = now
     stages = current
 
-    for (const [event, fired] of Object.entries(source.stats.timelineFired)) {
-      const before = firedSeen.get(event) ?? 0
-      if (fired > before) log.info({ event, times: fired - before, second: source.second() }, 'timeline event fired')
-      firedSeen.set(event, fired)
-    }
-    for (const [event, notJoined] of Object.entries(source.stats.notJoined)) {
-      const before = notJoinedSeen.get(event) ?? 0
-      if (notJoined > before) {
-        log.warn({ event, notJoined: notJoined - before, second: source.second() }, 'timeline join added fewer agents than it names: the fleet has no room left (raise --max-added-agents)')
-      }
-      notJoinedSeen.set(event, notJoined)
+    for (const [event, times] of grown(source.stats.timelineFired, firedSeen)) log.info({ event, times, second: source.second() }, 'timeline event fired')
+    for (const [event, notJoined] of grown(source.stats.notJoined, notJoinedSeen)) {
+      log.warn({ event, notJoined, second: source.second() }, 'timeline join added fewer agents than it names: the fleet has no room left (raise --max-added-agents)')
     }
 
     const second = source.second()

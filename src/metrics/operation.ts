@@ -9,12 +9,11 @@ const ADMIN = 'admin'
 
 export function operationOf(request: FastifyRequest, metricsPath: string): string {
   // Set by the operation's own onRequest hook, before the handler runs; by the not-found
-  // handler to the segment the client wrote, which is a spec operation's name or is not taken:
-  // as a label, every name a client made up would be a series of its own (a megabyte each, if
-  // it liked), and /metrics would grow without bound.
+  // handler to the segment the client wrote, which is taken only when it is a spec operation's
+  // name, else the route's label below stands: as a label, every name a client made up would be
+  // a series of its own (a megabyte each, if it liked), and /metrics would grow without bound.
   const named = request.operation
   if (named && (isOperation(named) || named === ADMIN)) return named
-  if (named) return request.routeOptions.url === undefined ? OTHER_OPERATIONS.notFound : OTHER_OPERATIONS.other
   const configured = request.routeOptions.config?.operation
   if (configured) return configured
   const route = request.routeOptions.url
