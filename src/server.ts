@@ -8,7 +8,6 @@
 import { once } from 'node:events'
 import { createServer as createHttpServer, type Server, type ServerOptions } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
-import type { Socket } from 'node:net'
 import { availableParallelism, hostname } from 'node:os'
 import pino, { type DestinationStream, type Logger } from 'pino'
 import { buildApp } from './app.js'
@@ -140,7 +139,6 @@ async function startLocked(config: ServeConfig, { logger, announce, scenario, lo
           refuseProxiedRequests(handler)
         )
     server.keepAliveTimeout = config.keepAliveTimeout
-    if (config.http) answerHalfClosedClients(server, config.headersTimeout)
     // One field more than the app takes: a request past the limit gets its 431 (src/http/limits.ts)
     // instead of losing the fields past Node's default in silence.
     server.maxHeadersCount = MAX_HEADER_FIELDS + 1
@@ -156,7 +154,8 @@ async function startLocked(config: ServeConfig, { logger, announce, scenario, lo
     connections = trackConnections(server, {
       perClient: config.maxConnectionsPerClient,
       sendMs: config.sendTimeout,
-      ...(config.http ? {} : { handshakeMs: config.headersTimeout }),
+      // A connection whose client ended its side waits as long for its answers as one does for its request head.
+      ...(config.http ? { endedMs: config.headersTimeout } : { handshakeMs: config.headersTimeout }),
       onRefused: ({ refused, addresses }) =>
         logger.warn({ refused, addresses, limit: config.maxConnectionsPerClient }, 'connections refused: over --max-connections-per-client')
     })
@@ -245,37 +244,6 @@ async function listen(server: Server, host: string, port: number): Promise<void>
       : (error as Error).message
     throw new Error(`cannot listen on ${urlHost(host)}:${port}: ${hint}`, { cause: error })
   }
-}
-
-/**
- * A client that shuts its side of the connection after its request (`printf 'GET …' | nc -N`,
- * scripts that close their output) gets its answers, and then the connection closes. Node's
- * default aborts the requests in flight when the client's side ends, so any answer not sent in
- * the turn that read the request (a list, anything fastify answers after an await) was lost.
- * With `httpAllowHalfOpen` Node marks the last response in flight to end the connection once
- * sent, or ends it at once if none is (lib/_http_server.js, socketOnEnd). Undocumented, but read
- * by Node's HTTP server since its early versions and set by its own tests.
- *
- * A client that gave up (a timeout, a closed script) ends its side the same way, and its answer
- * may be long in coming (an update waiting on a paused clock, a fault rule's latency): such a
- * connection is destroyed `graceMs` after its client's side ended (--headers-timeout, the time a
- * connection may wait for a request head), so it cannot hold its place under
- * --max-connections-per-client until its answer comes, which on a paused clock was never.
- *
- * Plain HTTP only: over TLS the connection's socket ends both sides when the client's ends,
- * unless the TLS server is made with `allowHalfOpen`, and then every client that hangs up before
- * or during the handshake (a port scanner, a load balancer's TCP check) left its socket open
- * until the handshake timeout. A TLS client that half-closes is rare: `openssl s_client` stops
- * reading when its input ends.
- */
-function answerHalfClosedClients(server: Server, graceMs: number): void {
-  ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
-  server.on('connection', (socket: Socket) => {
-    socket.once('end', () => {
-      const deadline = setTimeout(() => socket.destroy(), graceMs).unref()
-      socket.once('close', () => clearTimeout(deadline))
-    })
-  })
 }
 
 /**

@@ -11,6 +11,9 @@
  * - a connection whose client stopped reading its answer is reset after `sendMs` without
  *   progress (Node's request and headers timeouts end once the request is read, and such a
  *   client held its connection, and its place under --max-connections, for as long as it liked);
+ * - plain HTTP, with `endedMs`: a client that shuts its side of the connection after its request
+ *   (`printf 'GET …' | nc -N`, a script that closes its output) gets its answers, then the
+ *   connection closes, and at most `endedMs` after its side ended (answerHalfClosed);
  * - at shutdown (`close`), connections without a request in flight (idle keep-alive ones,
  *   half-open ones that never finished TLS or a request head) are destroyed at once, the others
  *   as soon as their answers are sent, and whatever is left when the grace period ends.
@@ -30,6 +33,8 @@ export interface ConnectionOptions {
   sendMs: number
   /** HTTPS only: ms from accept to a completed TLS handshake; undefined for plain HTTP */
   handshakeMs?: number
+  /** plain HTTP only: ms a connection whose client ended its side waits for its answers (answerHalfClosed) */
+  endedMs?: number
   /**
    * Told how many connections the per-client limit refused, and from which addresses (the
    * first few), at most once per REFUSALS_REPORT_MS: a flood is one log line, not thousands.
@@ -61,6 +66,30 @@ interface Connection {
   proxied?: ProxyVersion
 }
 
+/**
+ * Answers clients that shut their side of the connection after their request. Node's default
+ * aborts the requests in flight when the client's side ends, so any answer not sent in the turn
+ * that read the request (a list, anything fastify answers after an await) was lost. With
+ * `httpAllowHalfOpen` Node marks the last response in flight to end the connection once sent, or
+ * ends it at once if none is (lib/_http_server.js, socketOnEnd). Undocumented, but read by Node's
+ * HTTP server since its early versions and set by its own tests.
+ *
+ * A client that gave up (a timeout, a closed script) ends its side the same way, and its answer
+ * may be long in coming (an update waiting on a paused clock, a fault rule's latency): such a
+ * connection is destroyed `endedMs` after its client's side ended (trackConnections), so it cannot
+ * hold its place under --max-connections-per-client until its answer comes, which on a paused
+ * clock was never.
+ *
+ * Plain HTTP only: over TLS the connection's socket ends both sides when the client's ends,
+ * unless the TLS server is made with `allowHalfOpen`, and then every client that hangs up before
+ * or during the handshake (a port scanner, a load balancer's TCP check) left its socket open
+ * until the handshake timeout. A TLS client that half-closes is rare: `openssl s_client` stops
+ * reading when its input ends.
+ */
+function answerHalfClosed(server: Server): void {
+  ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
+}
+
 const ignore = (): void => undefined
 /** How often refusals are reported, and how many addresses a report names at most. */
 const REFUSALS_REPORT_MS = 10_000
@@ -72,7 +101,8 @@ const REFUSALS_ADDRESSES = 10
  * after every other 'connection' listener is in place.
  */
 export function trackConnections(server: Server, options: ConnectionOptions): Connections {
-  const { perClient, sendMs, handshakeMs, onRefused } = options
+  const { perClient, sendMs, handshakeMs, endedMs, onRefused } = options
+  if (endedMs !== undefined) answerHalfClosed(server)
   const inner = server.listeners('connection') as ((socket: Socket) => void)[]
   server.removeAllListeners('connection')
   const handOver = (raw: Socket) => {
@@ -138,6 +168,12 @@ export function trackConnections(server: Server, options: ConnectionOptions): Co
     if (handshakeMs === undefined) {
       connection.http = raw
       byHttpSocket.set(raw, connection)
+      if (endedMs !== undefined) {
+        raw.once('end', () => {
+          const deadline = setTimeout(() => raw.destroy(), endedMs).unref()
+          raw.once('close', () => clearTimeout(deadline))
+        })
+      }
       handOver(raw)
       return
     }
