@@ -89,6 +89,8 @@ export class StepDriver {
   private heldSince = -1
   /** the clock's catch-up running now (its rounds and their main-thread parts), until it ends; not an advance's, nor one queued */
   private stepping: Promise<void> | undefined
+  /** the last advance asked for (settled, never rejected): the next one starts when it ends */
+  private advancing: Promise<unknown> = Promise.resolve()
 
   constructor(
     private readonly core: FleetCore,
@@ -352,9 +354,6 @@ export class StepDriver {
     this.advancing = next.catch(() => undefined)
     return next
   }
-
-  /** The last advance asked for (settled, never rejected): the next one starts when it ends. */
-  private advancing: Promise<unknown> = Promise.resolve()
 
   private async advanceNow(seconds: number): Promise<ClockState> {
     const run = this.runNumber
