@@ -106,6 +106,8 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
     ) {
       return routing(request, response)
     }
+    // Every kept answer is agentinfo's (routes/agentinfo.ts): any other request goes on as it came.
+    if (!build.isAgentinfo(url)) return routing(request, response)
     const format = negotiate(suffixOf(url), headers.accept, headers['content-type'])
     if (format === null) return routing(request, response)
     const socket = request.socket as Socket & { encrypted?: boolean }
@@ -143,7 +145,9 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
  * left to fastify, which answers and records it in full.
  */
 interface ByNameBuilder {
-  /** whether the URL is agentinfo's with a query (a cheap look before the credentials are checked) */
+  /** whether the URL's path is one of agentinfo's */
+  isAgentinfo(url: string): boolean
+  /** whether the URL is agentinfo's with a query (a cheap look before the answer is built) */
   handles(url: string): boolean
   answer(url: string, format: Format, encrypted: boolean, host: string): BytesAnswer | undefined
 }
@@ -153,10 +157,11 @@ function byNameBuilder(options: FastPathOptions): ByNameBuilder {
   const operation = `${appPath}/restservice/agentinfo`
   const paths = new Set([operation, `${operation}.json`, `${operation}.xml`])
   const fleet = kit.manager.fleet
-  const handles = (url: string) => {
+  const isAgentinfo = (url: string) => {
     const mark = url.indexOf('?')
-    return mark !== -1 && paths.has(url.slice(0, mark))
+    return paths.has(mark === -1 ? url : url.slice(0, mark))
   }
+  const handles = (url: string) => url.includes('?') && isAgentinfo(url)
   const answer = (url: string, format: Format, encrypted: boolean, host: string): BytesAnswer | undefined => {
     const mark = url.indexOf('?')
     if (!handles(url) || url.length - mark - 1 > maxQueryLength) return undefined
@@ -187,7 +192,7 @@ function byNameBuilder(options: FastPathOptions): ByNameBuilder {
     const protocol = encrypted ? 'https' : 'http'
     return keepByName(kit, { url, format, encrypted, host }, kit.links.baseOf(protocol, host), indices, withModules === true)
   }
-  return { handles, answer }
+  return { isAgentinfo, handles, answer }
 }
 
 /** The `.json` / `.xml` suffix of the operation in the path, as the suffix routes have it. */
