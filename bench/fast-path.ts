@@ -3,6 +3,7 @@
  * how much of it is the memory it reads being out of the CPU's caches:
  *
  *   npm run bench:fast-path -- [--agents 10000] [--rounds 40] [--evict 0,1048576,4194304] [--format json|xml]
+ *                              [--speed 600|paused] [--journal-size 10000]
  *
  * The app of `fleetsim serve` (the bench's flags: journal, metrics and the rest on) over a fleet
  * of `--agents` (scenarios/flapping-network.yaml, its clock at speed 600 as the `built` workload
@@ -15,6 +16,13 @@
  * loop after it so the clock steps; after rounds that warm up, the sizes' rounds take turns.
  * Prints the median round's µs per answer for each eviction size and writes
  * `<out>/fast-path-<date>.json`. No targets: a figure to compare commits and sizes by.
+ *
+ * Two options take parts of the answer's work away, to see what each costs:
+ * - `--speed <factor>|paused`: the clock's speed (600, as `built`). Here answers come about ten
+ *   times as fast as over sockets, so at 600 most agents have not been polled since they were
+ *   last asked for and their items are sent as kept; at 60000 none is, as under the `built` load;
+ *   paused, every item is kept.
+ * - `--journal-size <n>`: serve's flag (10000); 0 journals nothing.
  */
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -42,6 +50,10 @@ export interface FastPathOptions {
   rounds: number
   evict: number[]
   format: 'json' | 'xml'
+  /** the clock's speed; 0: paused (default LIVELY_SPEED, as the `built` workload) */
+  speed?: number
+  /** serve's --journal-size (default serve's) */
+  journalSize?: number
 }
 
 export interface EvictionFigures {
@@ -55,6 +67,8 @@ export interface EvictionFigures {
 
 export interface FastPathFigures {
   answers: number
+  /** the journal's entries at the end: what --journal-size keeps of the answers */
+  journalled: number
   bytesPerAnswer: number
   byEviction: EvictionFigures[]
 }
@@ -66,8 +80,10 @@ export async function measureFastPath(options: FastPathOptions): Promise<FastPat
   const scenario = compileScenario({ ...loaded, fleet: { ...loaded.fleet, agents: options.agents, seed: 7 } }, START, {
     templateId: (name) => ids.get(name) ?? (ids.set(name, ids.size), ids.size - 1)
   })
-  const config = parseServeConfig(['--user', BENCH_CREDENTIALS.user, '--password', BENCH_CREDENTIALS.password, '--log-level', 'warn'], {})
-  const fleet = await createFleet({ agents: options.agents, seed: 7, speed: LIVELY_SPEED, paused: false, startTime: START, caFingerprint: 'AB:CD', statusPoll: config.statusPoll, scenario })
+  const journal = options.journalSize === undefined ? [] : ['--journal-size', String(options.journalSize)]
+  const config = parseServeConfig(['--user', BENCH_CREDENTIALS.user, '--password', BENCH_CREDENTIALS.password, '--log-level', 'warn', ...journal], {})
+  const speed = options.speed ?? LIVELY_SPEED
+  const fleet = await createFleet({ agents: options.agents, seed: 7, speed: speed === 0 ? LIVELY_SPEED : speed, paused: speed === 0, startTime: START, caFingerprint: 'AB:CD', statusPoll: config.statusPoll, scenario })
   const ca = { fingerprint: 'AB:CD', subject: 'CN=fleetsim CA', issuer: 'CN=fleetsim CA', serialNumber: '01', notBefore: new Date(START), notAfter: new Date(START + 3.15e11), sigAlgName: 'SHA256withECDSA', pem: '' }
   const app = await buildApp({ fleet, ca, logger: createLogger('warn'), processMetrics: false }, config)
   try {
@@ -120,18 +136,19 @@ export async function measureFastPath(options: FastPathOptions): Promise<FastPat
     const asked = (WARM_ROUNDS + options.rounds * options.evict.length) * ANSWERS_A_ROUND
     // Every request is the fast path's to answer: one handed to fastify would be measured as its.
     if (answers !== asked) throw new Error(`the fast path answered ${answers} of ${asked} requests`)
-    return { answers, bytesPerAnswer: Math.round(bytes / answers), byEviction }
+    return { answers, journalled: app.traffic.journal.size, bytesPerAnswer: Math.round(bytes / answers), byEviction }
   } finally {
     await app.close()
     await fleet.close()
   }
 }
 
-const USAGE = 'usage: npm run bench:fast-path -- [--agents 10000] [--rounds 40] [--evict 0,1048576,4194304] [--format json|xml] [--out bench/results]'
+const USAGE =
+  'usage: npm run bench:fast-path -- [--agents 10000] [--rounds 40] [--evict 0,1048576,4194304] [--format json|xml] [--speed 600|paused] [--journal-size 10000] [--out bench/results]'
 
 /** The command line, or a sentence saying what is wrong with it. */
-function options(): (FastPathOptions & { out: string | undefined }) | string {
-  let values: { agents?: string; rounds?: string; evict?: string; format?: string; out?: string }
+function options(): (Required<FastPathOptions> & { out: string | undefined }) | string {
+  let values: { agents?: string; rounds?: string; evict?: string; format?: string; speed?: string; 'journal-size'?: string; out?: string }
   try {
     ;({ values } = parseArgs({
       options: {
@@ -139,6 +156,8 @@ function options(): (FastPathOptions & { out: string | undefined }) | string {
         rounds: { type: 'string', default: '40' },
         evict: { type: 'string', default: '0,1048576,4194304' },
         format: { type: 'string', default: 'json' },
+        speed: { type: 'string', default: String(LIVELY_SPEED) },
+        'journal-size': { type: 'string', default: '10000' },
         out: { type: 'string' }
       }
     }))
@@ -152,7 +171,12 @@ function options(): (FastPathOptions & { out: string | undefined }) | string {
   if (!Number.isInteger(rounds) || rounds < 1) return `--rounds must be a positive whole number, got ${JSON.stringify(values.rounds)}`
   if (evict.some((n) => !Number.isInteger(n) || n < 0 || n > 256 * 1024 * 1024)) return `--evict must be whole numbers of bytes from 0 to 268435456, joined by commas, got ${JSON.stringify(values.evict)}`
   if (values.format !== 'json' && values.format !== 'xml') return `--format must be json or xml, got ${JSON.stringify(values.format)}`
-  return { agents, rounds, evict, format: values.format, out: values.out }
+  const paused = values.speed === 'paused'
+  const speed = paused ? 0 : Number(values.speed)
+  if (!paused && !(Number.isFinite(speed) && speed > 0 && speed <= 1_000_000)) return `--speed must be a number above 0 and at most 1000000, or paused, got ${JSON.stringify(values.speed)}`
+  const journalSize = Number(values['journal-size'])
+  if (!Number.isInteger(journalSize) || journalSize < 0) return `--journal-size must be a whole number of at least 0, got ${JSON.stringify(values['journal-size'])}`
+  return { agents, rounds, evict, format: values.format, speed, journalSize, out: values.out }
 }
 
 async function main(): Promise<number> {
@@ -163,11 +187,12 @@ async function main(): Promise<number> {
   }
   const began = performance.now()
   const figures = await measureFastPath(parsed)
-  const command = `npm run bench:fast-path -- --agents ${parsed.agents} --rounds ${parsed.rounds} --evict ${parsed.evict.join(',')} --format ${parsed.format}`
+  const speed = parsed.speed === 0 ? 'paused' : String(parsed.speed)
+  const command = `npm run bench:fast-path -- --agents ${parsed.agents} --rounds ${parsed.rounds} --evict ${parsed.evict.join(',')} --format ${parsed.format} --speed ${speed} --journal-size ${parsed.journalSize}`
   const file = await writeCommandResults(parsed.out ?? RESULTS_DIR, { ...commandResults('fast-path', command, began), ...figures })
   process.stdout.write(
     [
-      `agentinfo by name, ${IN_TURN} agents of ${parsed.agents} in turn, ${parsed.format.toUpperCase()}, ${figures.bytesPerAnswer} bytes an answer, through the fast path in this process:`,
+      `agentinfo by name, ${IN_TURN} agents of ${parsed.agents} in turn, ${parsed.format.toUpperCase()}, ${figures.bytesPerAnswer} bytes an answer, clock ${parsed.speed === 0 ? 'paused' : `at speed ${speed}`}, journal of ${parsed.journalSize}, through the fast path in this process:`,
       '| memory written between two answers | µs an answer (median round) | rounds |',
       '|--:|--:|---|',
       ...figures.byEviction.map((f) => `| ${f.evictBytes.toLocaleString('en-US')} bytes | ${f.usPerAnswer} | ${f.rounds.join(' ')} |`),

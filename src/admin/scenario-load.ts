@@ -6,7 +6,7 @@
 import { compileScenario, ScenarioCompileError, type CompiledScenario } from '../fleet/scenario-program.js'
 import { apiError } from '../protocol/errors.js'
 import type { Manager } from '../manager/manager.js'
-import { formatIssue, type ScenarioIssue } from '../scenario/errors.js'
+import { formatIssue, problemCount, type ScenarioIssue } from '../scenario/errors.js'
 import { checkScenarioValue, parseScenario } from '../scenario/load.js'
 import type { Scenario } from '../scenario/types.js'
 import { managerTemplates } from './templates.js'
@@ -17,7 +17,7 @@ export class InvalidScenarioError extends Error {
     readonly issues: readonly ScenarioIssue[],
     readonly code: 'E_INVALID_SCENARIO' | 'E_INVALID_FAULT_RULE' = 'E_INVALID_SCENARIO'
   ) {
-    super(`invalid ${code === 'E_INVALID_SCENARIO' ? 'scenario' : 'fault rule'}: ${issues.length} problem(s)`)
+    super(`invalid ${code === 'E_INVALID_SCENARIO' ? 'scenario' : 'fault rule'}: ${problemCount(issues)} problem(s)`)
     this.name = 'InvalidScenarioError'
   }
 }

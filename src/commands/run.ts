@@ -17,7 +17,7 @@ import { Progress, type ProgressStream } from '../run/progress.js'
 import { REPORT_FILES, writeReport } from '../run/report.js'
 import { DEFAULT_RUN_START, runScenario } from '../run/runner.js'
 import { RUN_LIMITS, planRun } from '../run/limits.js'
-import { formatIssue } from '../scenario/errors.js'
+import { formatIssue, problemCount } from '../scenario/errors.js'
 import { describeReplacement, withFleetFlags } from '../scenario/fleet-flags.js'
 import { loadScenarioFile } from '../scenario/load.js'
 import { formatSeconds } from '../lib/units.js'
@@ -108,7 +108,8 @@ export async function run(argv: string[], io: RunIo = stdio): Promise<number> {
   const loaded = await loadScenarioFile(file)
   if (!loaded.ok) {
     for (const issue of loaded.issues) io.err.write(`${formatIssue(issue)}\n`)
-    io.err.write(`fleetsim run: ${file} is not a valid scenario (${loaded.issues.length} problem${loaded.issues.length === 1 ? '' : 's'}); nothing was run\n`)
+    const problems = problemCount(loaded.issues)
+    io.err.write(`fleetsim run: ${file} is not a valid scenario (${problems} problem${problems === 1 ? '' : 's'}); nothing was run\n`)
     return 1
   }
   // --agents and --seed replace the scenario's values, as they do for serve --scenario.

@@ -7,7 +7,7 @@ import { ConfigError } from '../flags/config-error.js'
 import { switchFlag } from '../flags/flag.js'
 import { parseFlags } from '../flags/parse.js'
 import { suggest } from '../lib/suggest.js'
-import { formatIssue } from '../scenario/errors.js'
+import { formatIssue, problemCount } from '../scenario/errors.js'
 import { listLibrary } from '../scenario/library.js'
 import { loadScenarioFile } from '../scenario/load.js'
 import { stdio, type Output } from './output.js'
@@ -42,8 +42,9 @@ async function validate(args: string[], io: Output): Promise<number> {
       io.out(`OK ${file}\n`)
     } else {
       for (const issue of result.issues) io.err(`${formatIssue(issue)}\n`)
-      const n = result.issues.length
-      io.err(`FAIL ${file}: ${n} problem${n === 1 ? '' : 's'}\n`)
+      const n = problemCount(result.issues)
+      const listed = n === result.issues.length ? '' : ` (the first ${result.issues.length - 1} listed)`
+      io.err(`FAIL ${file}: ${n} problem${n === 1 ? '' : 's'}${listed}\n`)
     }
   }
   if (json) io.out(`${JSON.stringify(report, null, 2)}\n`)

@@ -7,6 +7,7 @@
 import { isUtf8 } from 'node:buffer'
 import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify'
 import { apiError, type ApiError } from '../protocol/errors.js'
+import { firstBadUtf8Byte } from '../lib/utf8.js'
 
 const UTF8 = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii'])
 const LATIN1 = new Set(['iso-8859-1', 'latin1', 'l1', 'iso8859-1', 'iso_8859-1'])
@@ -24,7 +25,7 @@ export function bodyText(bytes: Buffer, contentType: string | undefined): string
   if (charset !== undefined && LATIN1.has(charset)) return bytes.toString('latin1')
   const unread = charsetError(contentType)
   if (unread !== undefined) throw unread
-  if (!isUtf8(bytes)) throw apiError('E_BODY_ENCODING', { at: firstBadByte(bytes) })
+  if (!isUtf8(bytes)) throw apiError('E_BODY_ENCODING', { at: firstBadUtf8Byte(bytes) })
   return bytes.toString('utf8')
 }
 
@@ -91,20 +92,4 @@ function hasBody(request: FastifyRequest): boolean {
 function isOneOf(contentType: string, types: ReadonlyArray<string | RegExp>): boolean {
   const media = contentType.split(';', 1)[0].trim().toLowerCase()
   return types.some((type) => (typeof type === 'string' ? type === media : type.test(media)))
-}
-
-/**
- * Where the first byte that breaks UTF-8's structure is: a continuation byte without a lead, or
- * a lead without its continuations. Undefined when the structure holds and the fault is finer
- * (an overlong form, a surrogate): isUtf8 found it, the message then gives no position.
- */
-function firstBadByte(bytes: Buffer): number | undefined {
-  for (let at = 0; at < bytes.length; ) {
-    const lead = bytes[at]
-    const length = lead < 0x80 ? 1 : lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xf0 && lead < 0xf5 ? 4 : 0
-    if (length === 0) return at
-    for (let k = 1; k < length; k++) if (at + k >= bytes.length || (bytes[at + k] & 0xc0) !== 0x80) return at
-    at += length
-  }
-  return undefined
 }

@@ -6,6 +6,7 @@
 
 export const SCENARIO_ERROR_CODES = {
   FSC_READ: 'the file cannot be read',
+  FSC_ENCODING: 'the file is not UTF-8 text',
   FSC_TOO_LARGE: 'the text is larger than a scenario may be',
   FSC_TOO_DEEP: 'lists and mappings nest deeper than a scenario may',
   FSC_YAML: 'the text is not valid YAML (including duplicate keys)',
@@ -42,6 +43,13 @@ export interface ScenarioIssue {
   readonly column: number | null
   /** the rule and what was found, e.g. `expected a duration like "30s" or "5m", got "soon"` */
   readonly message: string
+  /** FSC_MORE only: how many problems it stands for, not listed */
+  readonly unlisted?: number
+}
+
+/** How many problems `issues` report: each one, and those an FSC_MORE counts. */
+export function problemCount(issues: readonly ScenarioIssue[]): number {
+  return issues.reduce((n, issue) => n + (issue.unlisted ?? 1), 0)
 }
 
 /** `scenarios/x.yaml:14:9 stages[2].delay.after: expected ..., got ...` */

@@ -8,7 +8,7 @@
  * aliases (aliases.ts), plain values, the schema. Whatever the yaml package throws on the way
  * becomes an issue too: a bad scenario is a list of problems, never an exception.
  */
-import { Buffer } from 'node:buffer'
+import { Buffer, isUtf8 } from 'node:buffer'
 import { open } from 'node:fs/promises'
 import { basename, extname } from 'node:path'
 import { LineCounter, parseDocument, type YAMLError } from 'yaml'
@@ -23,6 +23,7 @@ import { SCENARIO_LIMITS, checkText, tooLarge } from './limits.js'
 import { NO_POSITIONS, yamlLocator, type Locator } from './locate.js'
 import type { FaultRule, Scenario } from './types.js'
 import { duplicateKeys } from './unique-keys.js'
+import { firstBadUtf8Byte } from '../lib/utf8.js'
 
 export type LoadResult =
   | { readonly ok: true; readonly scenario: Scenario }
@@ -48,8 +49,9 @@ function inDocumentOrder(issues: readonly ScenarioIssue[], sourceName: string): 
   const sorted = issues.map((issue, n) => ({ issue, n })).sort((a, b) => order(a.issue) - order(b.issue) || a.n - b.n).map((x) => x.issue)
   const max = SCENARIO_LIMITS.maxListedProblems
   if (sorted.length <= max) return sorted
-  const message = `and ${sorted.length - max} more problems, not listed; fix the ones above and check the scenario again`
-  return [...sorted.slice(0, max), { code: 'FSC_MORE', file: sourceName, path: '', line: null, column: null, message }]
+  const unlisted = sorted.length - max
+  const message = `and ${unlisted} more problems, not listed; fix the ones above and check the scenario again`
+  return [...sorted.slice(0, max), { code: 'FSC_MORE', file: sourceName, path: '', line: null, column: null, message, unlisted }]
 }
 
 /** What a section reader made of a parsed value, or the problems it found. */
@@ -170,8 +172,8 @@ export function parseFaultRule(text: string, sourceName: string, defaultName: st
   return parseYamlWith(text, sourceName, (value, sink) => faultRule(0, defaultName)(value, [], sink))
 }
 
-/** The file's text, or `tooLarge` without reading more than one byte past the limit. */
-async function readText(path: string): Promise<{ text: string } | { tooLarge: number | undefined }> {
+/** The file's text; or `tooLarge` without reading more than one byte past the limit; or the bytes when they are not UTF-8. */
+async function readText(path: string): Promise<{ text: string } | { tooLarge: number | undefined } | { notUtf8: Buffer }> {
   const max = SCENARIO_LIMITS.maxBytes
   const file = await open(path, 'r')
   try {
@@ -185,9 +187,36 @@ async function readText(path: string): Promise<{ text: string } | { tooLarge: nu
       if (bytesRead === 0) break
       length += bytesRead
     }
-    return length > max ? { tooLarge: undefined } : { text: buffer.toString('utf8', 0, length) }
+    if (length > max) return { tooLarge: undefined }
+    const bytes = buffer.subarray(0, length)
+    // Decoded as it is, a byte that is not UTF-8 became U+FFFD in silence: a name saved as Latin-1 changed.
+    return isUtf8(bytes) ? { text: bytes.toString('utf8') } : { notUtf8: bytes }
   } finally {
     await file.close()
+  }
+}
+
+/**
+ * FSC_ENCODING for a file that is not UTF-8: where the first bad byte is (line and column, the
+ * column counted in characters as the other problems' are), or that it is UTF-16 (Windows'
+ * "Unicode" files, which start with a byte order mark).
+ */
+function notUtf8(path: string, bytes: Buffer): ScenarioIssue {
+  const issue = { code: 'FSC_ENCODING', file: path, path: '' } as const
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    const mark = bytes[0] === 0xff ? 'FF FE' : 'FE FF'
+    return { ...issue, line: null, column: null, message: `the file is UTF-16 (it starts with the byte order mark ${mark}), not UTF-8; save it as UTF-8` }
+  }
+  const at = firstBadUtf8Byte(bytes)
+  if (at === undefined) return { ...issue, line: null, column: null, message: 'the file is not UTF-8 (a surrogate or an overlong form); save it as UTF-8' }
+  const before = bytes.toString('utf8', 0, at)
+  const lineStart = before.lastIndexOf('\n') + 1
+  const byte = bytes[at].toString(16).toUpperCase().padStart(2, '0')
+  return {
+    ...issue,
+    line: before.split('\n').length,
+    column: [...before.slice(lineStart)].length + 1,
+    message: `the file is not UTF-8: byte 0x${byte} here is not a UTF-8 character (a file saved as Latin-1 or Windows-1252 has such bytes); save it as UTF-8`
   }
 }
 
@@ -202,6 +231,7 @@ export async function loadScenarioFile(path: string): Promise<LoadResult> {
     return { ok: false, issues: [issue] }
   }
   if ('tooLarge' in read) return { ok: false, issues: [tooLarge(path, read.tooLarge)] }
+  if ('notUtf8' in read) return { ok: false, issues: [notUtf8(path, read.notUtf8)] }
   return parseScenario(read.text, path)
 }
 

@@ -31,6 +31,32 @@ describe('fleetsim scenario', () => {
     expect(io.stdout).toBe('OK scenarios/steady-fleet.yaml\n')
   })
 
+  it('validate gives the total past the 100 problems it lists', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fleetsim-'))
+    const file = join(dir, 'many.yaml')
+    await writeFile(file, `description: x\n${Array.from({ length: 250 }, (_, i) => `k${i}: 1`).join('\n')}\n`)
+    const io = capture()
+    expect(await run(['validate', file], io)).toBe(1)
+    expect(io.stderr).toContain(`${file} and 150 more problems, not listed`)
+    expect(io.stderr).toContain(`FAIL ${file}: 250 problems (the first 100 listed)\n`)
+  })
+
+  it('validate refuses a file that is not UTF-8, at its first bad byte, where it was read with U+FFFD in its place', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fleetsim-'))
+    const latin1 = join(dir, 'latin1.yaml')
+    // "café" saved as Latin-1, after two characters of two UTF-8 bytes each
+    await writeFile(latin1, Buffer.concat([Buffer.from('description: ok\nname: éé caf'), Buffer.from([0xe9]), Buffer.from('\n')]))
+    const utf16 = join(dir, 'utf16.yaml')
+    await writeFile(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('description: ok\n', 'utf16le')]))
+    const io = capture()
+    expect(await run(['validate', latin1, utf16], io)).toBe(1)
+    expect(io.stderr).toContain(`${latin1}:2:13 the file is not UTF-8: byte 0xE9 here is not a UTF-8 character`)
+    expect(io.stderr).toContain(`${utf16} the file is UTF-16 (it starts with the byte order mark FF FE), not UTF-8; save it as UTF-8`)
+    const json = capture()
+    await run(['validate', '--json', latin1], json)
+    expect(JSON.parse(json.stdout)[0].issues).toEqual([expect.objectContaining({ code: 'FSC_ENCODING', line: 2, column: 13 })])
+  })
+
   it('validate --json prints the issues as data', async () => {
     const io = capture()
     expect(await run(['validate', '--json', '/nonexistent.yaml'], io)).toBe(1)

@@ -106,7 +106,7 @@ describe('scenario text the YAML parser cannot safely read', () => {
     const issues = refused(text)
     expect(issues).toHaveLength(101)
     expect(issues[99]).toMatchObject({ code: 'FSC_UNKNOWN_KEY', path: 'k99', line: 101 })
-    expect(issues[100]).toEqual({ code: 'FSC_MORE', file: 'hostile.yaml', path: '', line: null, column: null, message: 'and 50 more problems, not listed; fix the ones above and check the scenario again' })
+    expect(issues[100]).toEqual({ code: 'FSC_MORE', file: 'hostile.yaml', path: '', line: null, column: null, message: 'and 50 more problems, not listed; fix the ones above and check the scenario again', unlisted: 50 })
   })
 
   it('treats keys that become the same property name as duplicates, which the last one silently won', () => {
