@@ -106,6 +106,10 @@ function toPlain(node: unknown): unknown {
   if (children.length === 0) return element['#text'] === undefined ? '' : decode(String(element['#text']))
   const out: Record<string, unknown> = {}
   for (const key of children) {
+    // A serializer that qualifies elements (`<ns0:name>`) names keys the operation does not have:
+    // read as they are, the body lacked its fields ("name is required") with the name right there.
+    const colon = key.indexOf(':')
+    if (colon !== -1) throw apiError('E_XML_NAMESPACE', { element: key, local: key.slice(colon + 1) })
     const value = element[key]
     const items = Array.isArray(value) ? value : [value]
     if (key === 'field') {

@@ -198,6 +198,11 @@ export const ERRORS = {
     400,
     (p) => `The request body is not well-formed XML (${p.detail}): fix the syntax or send the Content-Type that matches the body.`
   ),
+  E_XML_NAMESPACE: entry<{ element: string; local: string }>(
+    400,
+    (p) =>
+      `XML elements with a namespace prefix are not read: ${sent(`<${p.element}>`)} is one; send the elements without a prefix (${sent(`<${p.local}>`)}), as the spec's examples are. A namespace declared on the root element (xmlns="...") is fine.`
+  ),
   E_XML_DOCTYPE: entry(
     400,
     () => 'XML bodies must not contain a DOCTYPE declaration (entity processing is off): remove the <!DOCTYPE ...> part.'

@@ -24,6 +24,16 @@ describe('requests the simulator cannot read', () => {
     expect(response.json().errors[0].code).toBe('E_XML_DOCTYPE')
   })
 
+  it('refuses an XML body whose elements have a namespace prefix, in the XML envelope', async () => {
+    const response = await call(h.app, 'POST', 'createfield', '<ns0:field xmlns:ns0="urn:x"><ns0:name>x</ns0:name><ns0:type>STRING</ns0:type></ns0:field>', {
+      'content-type': 'application/xml',
+      accept: 'application/xml'
+    })
+    expect(response.statusCode).toBe(400)
+    expect(response.body).toContain('<code>E_XML_NAMESPACE</code>')
+    expect(response.body).toContain('&quot;&lt;ns0:name&gt;&quot; is one')
+  })
+
   it('answers 413 for a body over the limit', async () => {
     const response = await call(h.app, 'POST', 'createfield', { name: 'x'.repeat(600), type: 'STRING' })
     expect(response.statusCode).toBe(413)

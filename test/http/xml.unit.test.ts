@@ -52,6 +52,16 @@ describe('XML request bodies', () => {
     expect(parseXmlBody('<x><v>&#9;&#x1F600;&#xFFFD;</v></x>')).toEqual({ v: '\t\u{1F600}\uFFFD' })
   })
 
+  it('refuses an element with a namespace prefix, naming it, where it read as a body without the field', () => {
+    expect(() => parseXmlBody('<ns0:agent xmlns:ns0="urn:x"><ns0:name>web-1</ns0:name></ns0:agent>')).toThrow(
+      expect.objectContaining({ code: 'E_XML_NAMESPACE', message: expect.stringContaining('"<ns0:name>" is one; send the elements without a prefix ("<name>")') })
+    )
+    expect(() => parseXmlBody('<agent><global-config><x:port>1</x:port></global-config></agent>')).toThrow(expect.objectContaining({ code: 'E_XML_NAMESPACE' }))
+    // A namespace on the root, declared or as its prefix, leaves the elements as they are.
+    expect(parseXmlBody('<agent xmlns="urn:x"><name>web-1</name></agent>')).toEqual({ name: 'web-1' })
+    expect(parseXmlBody('<ns0:agent xmlns:ns0="urn:x"><name>web-1</name></ns0:agent>')).toEqual({ name: 'web-1' })
+  })
+
   it('refuses a DOCTYPE declaration', () => {
     const bomb = '<!DOCTYPE x [<!ENTITY a "aaaa">]><x><v>&a;</v></x>'
     expect(() => parseXmlBody(bomb)).toThrow(expect.objectContaining({ code: 'E_XML_DOCTYPE' }))
