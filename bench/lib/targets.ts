@@ -41,6 +41,8 @@ export function checkTargets(results: BenchResults): TargetCheck[] {
   // The same lists with the clock at speed 1, serve's default: built once a virtual second.
   ratioAtLeast(LIST, `fleetsim, ONLINE of 10k, JSON${AT_SPEED_1}`, 'list: every ONLINE agent of 10k, JSON over HTTP, clock at speed 1', 0.6)
   ratioAtLeast(LIST, `fleetsim, ONLINE of 10k, XML${AT_SPEED_1}`, 'list: every ONLINE agent of 10k, XML over HTTP, clock at speed 1', 0.5)
+  httpsNotWorse(LIST, `fleetsim, ONLINE of 10k, JSON${AT_SPEED_1}`, `fleetsim, ONLINE of 10k, JSON over HTTPS${AT_SPEED_1}`, 'list: 10k JSON over HTTPS, clock at speed 1')
+  httpsNotWorse(LIST, `fleetsim, ONLINE of 10k, XML${AT_SPEED_1}`, `fleetsim, ONLINE of 10k, XML over HTTPS${AT_SPEED_1}`, 'list: 10k XML over HTTPS, clock at speed 1')
 
   // Every workload measured against the peer: at least twice WireMock's rate. The value also
   // says what twice WireMock's rate was in bare fastify's (fleetsim's two ratios of the row):
