@@ -137,15 +137,19 @@ export async function writeStateFile(path: string, state: SavedState): Promise<v
   }
 }
 
-/** Reads `length` bytes at `position` into a new buffer and adds them to `hash`. */
+/**
+ * Reads `length` bytes at `position` into a new buffer and adds them to `hash`, a piece at a time
+ * as they are read: a hash takes at most 2 GiB in one update, and a header that the stored-data
+ * limits allow may be larger (a save of 2.16 GB could not be read back).
+ */
 async function readHashed(file: FileHandle, position: number, length: number, hash: Hash): Promise<Buffer> {
   const bytes = Buffer.allocUnsafe(length)
   for (let offset = 0; offset < length; ) {
     const { bytesRead } = await file.read(bytes, offset, Math.min(READ_CHUNK_BYTES, length - offset), position + offset)
     if (bytesRead === 0) throw new Error('the file became shorter while it was read')
+    hash.update(bytes.subarray(offset, offset + bytesRead))
     offset += bytesRead
   }
-  hash.update(bytes)
   return bytes
 }
 
