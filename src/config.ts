@@ -371,7 +371,13 @@ type ValueOf<F> = (F extends ValueFlag<infer T> ? T : boolean) | (F extends { re
  * Units are the flag's: `startTime` is epoch ms, the timeouts are ms, `snapshotInterval` is wall
  * seconds. The stored-data limits are StoredLimits (src/manager/limits.ts).
  */
-export type ServeConfig = { readonly [K in ConfigKey]: ValueOf<Table[K]> }
+export type ServeConfig = { readonly [K in ConfigKey]: ValueOf<Table[K]> } & {
+  /**
+   * The clock's flags given, flag or env twin (`--speed`, `--start-time`, `--paused`): a run
+   * resumed from --state-file keeps its saved clock, and says these are ignored.
+   */
+  readonly clockFlagsGiven?: readonly string[]
+}
 
 /** The default of every flag; where it depends on the machine, the moment or another flag, the text help shows. */
 export const SERVE_DEFAULTS = Object.freeze(
@@ -414,7 +420,8 @@ export function parseServeArgs(
     password: restPassword,
     // The admin endpoints take the REST credentials unless told otherwise.
     adminUser: flags.maybe(F.adminUser) ?? given.user,
-    adminPassword: passwordFromFile(flags, context, F.adminPassword, F.adminPasswordFile) ?? flags.maybe(F.adminPassword) ?? restPassword
+    adminPassword: passwordFromFile(flags, context, F.adminPassword, F.adminPasswordFile) ?? flags.maybe(F.adminPassword) ?? restPassword,
+    clockFlagsGiven: [F.speed, F.startTime, F.paused].filter((flag) => flags.origin(flag) !== undefined).map((flag) => `--${flag.name}`)
   }
   if (config.faultOperations !== undefined && config.latency === undefined && config.errorRate === undefined) {
     const name = flags.origin(F.faultOperations) === 'env' ? envName(F.faultOperations.name) : `--${F.faultOperations.name}`

@@ -23,7 +23,7 @@ import { startFleetLog } from './metrics/fleet-log.js'
 import { terminalDestination } from './metrics/terminal-log.js'
 import { loadServeScenario, startSimulation, type ServeScenario } from './simulation.js'
 import { lockStateFile, type StateLock } from './state/state-lock.js'
-import { stateSaver } from './state/state-saver.js'
+import { savePeriodically, stateSaver } from './state/state-saver.js'
 import type { CaInfo } from './tls/ca-info.js'
 import { TLS_CIPHERS, TLS_MIN_VERSION, loadOrCreateTls } from './tls/tls-store.js'
 import { prepareOutputDir, prepareStateFile } from './flags/output-dir.js'
@@ -177,9 +177,9 @@ async function startLocked(config: ServeConfig, { logger, announce, scenario, lo
 
   // Fleet state summaries, scenario changes and timeline events at info (src/metrics/fleet-log.ts).
   const fleetLog = startFleetLog(fleet, logger)
-  const saveTimer =
+  const periodicSaves =
     saveState !== undefined && config.snapshotInterval > 0
-      ? setInterval(() => saveState().catch((error: unknown) => logger.error({ err: error }, 'could not save the simulation')), config.snapshotInterval * 1000).unref()
+      ? savePeriodically(saveState, config.snapshotInterval * 1000, (error) => logger.error({ err: error }, 'could not save the simulation'))
       : undefined
   let closing: Promise<{ saveFailed: boolean }> | undefined
   return {
@@ -196,7 +196,7 @@ async function startLocked(config: ServeConfig, { logger, announce, scenario, lo
       closing ??= (async () => {
         logger.info('closing')
         fleetLog.stop()
-        clearInterval(saveTimer)
+        periodicSaves?.stop()
         // Open console streams would otherwise count as requests in flight for the whole grace.
         streams.close()
         await connections.close(config.shutdownGrace)

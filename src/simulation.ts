@@ -48,8 +48,13 @@ export async function startSimulation(config: ServeConfig, ca: CaInfo, logger: L
       statusPoll: config.statusPoll,
       ...(config.maxAddedAgents !== undefined ? { maxAddedAgents: config.maxAddedAgents } : {})
     })
-    // The saved run holds its scenario, fleet and seed: flags that would shape another are said to be ignored.
-    const ignored = [scenario === undefined ? [] : ['--scenario'], config.agents === undefined ? [] : ['--agents'], config.seed === undefined ? [] : ['--seed']].flat()
+    // The saved run holds its scenario, fleet, seed and clock: flags that would shape another are said to be ignored.
+    const ignored = [
+      scenario === undefined ? [] : ['--scenario'],
+      config.agents === undefined ? [] : ['--agents'],
+      config.seed === undefined ? [] : ['--seed'],
+      config.clockFlagsGiven ?? []
+    ].flat()
     if (ignored.length > 0) logger.warn({ stateFile: config.stateFile, ignored }, `resuming from the state file: ${ignored.join(', ')} ignored (the saved run keeps its own; remove the state file to start anew)`)
     logger.info({ stateFile: config.stateFile, second: resumed.engine.second(), agents: resumed.engine.size() }, 'resumed the simulation from the state file')
     return { fleet: resumed.engine, manager: resumed.manager }

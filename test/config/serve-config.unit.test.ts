@@ -83,7 +83,8 @@ describe('parseServeConfig defaults and precedence', () => {
       maxTextBytes: 4096,
       maxVerbatimBytes: 65536,
       maxTemplates: 10000,
-      maxFields: 1000
+      maxFields: 1000,
+      clockFlagsGiven: []
     })
   })
 
@@ -137,7 +138,9 @@ describe('parseServeConfig defaults and precedence', () => {
       keptAnswersMaxBytes: 0,
       stateFile: '/tmp/sim/state.bin',
       snapshotInterval: 0,
-      ...STORED_LIMIT_DEFAULTS
+      ...STORED_LIMIT_DEFAULTS,
+      // what a run resumed from --state-file names as ignored
+      clockFlagsGiven: ['--speed', '--start-time', '--paused']
     })
   })
 

@@ -92,8 +92,8 @@ describe('a state file with large stored data', () => {
     const HASH_LIMIT = 8 << 20
     const update = Hash.prototype.update
     vi.spyOn(Hash.prototype, 'update').mockImplementation(function (this: Hash, ...args: Parameters<Hash['update']>) {
-      const [data] = args
-      if (typeof data !== 'string' && data.byteLength > HASH_LIMIT) throw new RangeError('data is too long')
+      const data: unknown = args[0]
+      if (ArrayBuffer.isView(data) && data.byteLength > HASH_LIMIT) throw new RangeError('data is too long')
       return update.apply(this, args)
     })
     const engine = await fleet(20)

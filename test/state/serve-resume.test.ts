@@ -42,10 +42,16 @@ describe('serve with --state-file', () => {
     const before = (await call('GET', '/__admin/fleet')).json
     await server.close()
 
-    // The saved run keeps its fleet: --agents is said to be ignored, not dropped without a word.
+    // The saved run keeps its fleet and clock: --agents and the clock's flags are said to be ignored, not dropped without a word.
     const lines: string[] = []
-    server = await startServer(config(['--agents', '9']), { announce: () => undefined, logger: createLogger('warn', { pretty: false, destination: { write: (line: string) => void lines.push(line) } }) })
-    expect(lines.map((line) => JSON.parse(line).msg)).toContain('resuming from the state file: --agents ignored (the saved run keeps its own; remove the state file to start anew)')
+    // config() gives --start-time and --paused too.
+    server = await startServer(config(['--agents', '9', '--speed', '60']), {
+      announce: () => undefined,
+      logger: createLogger('warn', { pretty: false, destination: { write: (line: string) => void lines.push(line) } })
+    })
+    expect(lines.map((line) => JSON.parse(line).msg)).toContain(
+      'resuming from the state file: --agents, --speed, --start-time, --paused ignored (the saved run keeps its own; remove the state file to start anew)'
+    )
     const after = (await call('GET', '/__admin/fleet')).json
     expect(after).toEqual(before)
     expect((await call('GET', '/__admin/clock')).json.now).toBe('2026-09-01T01:10:00.000Z')
