@@ -36,7 +36,7 @@ const DURATION = valueFlag({
 const SAMPLE = valueFlag({
   name: 'sample',
   valueName: '<time>',
-  defaultText: '60s, or 2m, 5m, 10m, ... for runs longer than 69 days',
+  defaultText: '60s (the run itself if shorter), or 2m, 5m, 10m, ... for runs longer than 69 days',
   help: `interval of the state counts, e.g. 30s, 5m; a run keeps at most ${RUN_LIMITS.maxSamples.toLocaleString('en-US')} samples`,
   rule: wholeSeconds(1, LONGEST_RUN)
 })

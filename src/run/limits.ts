@@ -96,7 +96,11 @@ export function planRun(scenario: Scenario, given: { durationSeconds?: number | 
   let sampleNote: string | undefined
   if (sampleSeconds === undefined) {
     sampleSeconds = defaultSample(durationSeconds)
-    if (sampleSeconds !== DEFAULT_SAMPLE_SECONDS) {
+    if (sampleSeconds > durationSeconds) {
+      // A run shorter than a minute takes its samples at its start and end either way; as long as
+      // the run, the interval is one `run --sample` takes again (the reproduce command names it).
+      sampleSeconds = Math.max(1, Math.floor(durationSeconds))
+    } else if (sampleSeconds !== DEFAULT_SAMPLE_SECONDS) {
       sampleNote = `sampled every ${formatSeconds(sampleSeconds)}: every ${formatSeconds(DEFAULT_SAMPLE_SECONDS)} would make ${count(sampleCount(durationSeconds, DEFAULT_SAMPLE_SECONDS))} samples, more than the ${count(maxSamples)} a run keeps`
     }
   } else if (sampleCount(durationSeconds, sampleSeconds) > maxSamples) {

@@ -33,6 +33,13 @@ describe('planRun', () => {
     expect(planRun(far, { durationSeconds: DAY })).toMatchObject({ durationSeconds: DAY, sampleSeconds: 60 })
   })
 
+  it('samples a run shorter than a minute without --sample at its length, which the reproduce command can give again', () => {
+    const short = scenario('timeline: [{ name: soon, at: 5s, action: offline }]\n')
+    // --sample 1m over --duration 30s is refused: the reproduce command of such a run was.
+    expect(planRun(short, { durationSeconds: 30 })).toMatchObject({ durationSeconds: 30, sampleSeconds: 30, sampleNote: undefined })
+    expect(planRun(short, { durationSeconds: 60 })).toMatchObject({ sampleSeconds: 60 })
+  })
+
   it('cuts a fitted duration past the longest run whose story is within it, and says so', () => {
     const late = scenario('timeline: [{ name: late, at: 300d, action: offline }]\n')
     const plan = planRun(late, {})
