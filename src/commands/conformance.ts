@@ -65,6 +65,9 @@ export async function run(argv: string[], io: Output = stdio): Promise<number> {
   const problem = await probeOperations(options)
   if (problem !== undefined) {
     io.err(`fleetsim conformance: ${problem}\n`)
+    // A CI job reads the file: one failed case saying why, not an earlier run's passes left in place.
+    const unreachable = { id: 'target', title: 'the target answers the operations of the spec', status: 'fail', message: problem, ms: 0 } as const
+    if (junit !== undefined) await writeFile(junit, formatJunit([unreachable], options.target))
     return 1
   }
   const results = await runSuite({ ...options, readOnly: flags.get(READ_ONLY, false), ...(only === undefined ? {} : { only }) })

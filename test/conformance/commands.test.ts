@@ -59,6 +59,23 @@ describe('fleetsim conformance and fleetsim report', () => {
     expect(await readFile(nested, 'utf8')).toContain('<testsuites')
   })
 
+  it('conformance writes --junit as one failed case when the target cannot be reached, where an earlier run\'s passes stayed', async () => {
+    const junit = join(dir, 'unreachable.xml')
+    await writeFile(junit, '<testsuites tests="40" failures="0"/>')
+    // A port nothing listens on: taken from the system, then given back.
+    const probe = createServer()
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+    const { port } = probe.address() as AddressInfo
+    await new Promise((resolve) => probe.close(resolve))
+    const io = capture()
+    expect(await conformance(['--target', `http://127.0.0.1:${port}/manager/mvc`, '--junit', junit], io)).toBe(1)
+    const xml = await readFile(junit, 'utf8')
+    expect(xml).toContain('<testsuites tests="1" failures="1" skipped="0"')
+    expect(xml).toContain('name="target: the target answers the operations of the spec"')
+    expect(xml).toMatch(/<failure message="[^"]*127\.0\.0\.1/)
+    expect(io.errors).toMatch(/^fleetsim conformance: /)
+  })
+
   it('conformance exits 1 when every check selected was skipped: it ran nothing', async () => {
     const io = capture()
     const args = ['--target', sim.baseUrl, '--user', sim.credentials.user, `--password=${sim.credentials.password}`, '--insecure', '--read-only', '--only', 'addagent']
