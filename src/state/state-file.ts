@@ -21,6 +21,7 @@
  * in pieces (large-json.ts), never built or decoded as one string. Its length field allows up
  * to 4 GiB - 1 bytes.
  */
+import { constants as bufferConstants } from 'node:buffer'
 import { createHash, type Hash } from 'node:crypto'
 import { readdirSync, rmSync } from 'node:fs'
 import { open, rename, rm, type FileHandle } from 'node:fs/promises'
@@ -46,7 +47,7 @@ export interface SavedState {
 
 export class StateFileError extends Error {
   constructor(
-    readonly code: 'E_STATE_NOT_FLEETSIM' | 'E_STATE_VERSION' | 'E_STATE_CORRUPT' | 'E_STATE_FOREIGN',
+    readonly code: 'E_STATE_NOT_FLEETSIM' | 'E_STATE_VERSION' | 'E_STATE_CORRUPT' | 'E_STATE_FOREIGN' | 'E_STATE_UNREADABLE',
     message: string
   ) {
     super(message)
@@ -160,23 +161,38 @@ async function readHashed(file: FileHandle, position: number, length: number, ha
  */
 export async function readStateFile(path: string, expectedCa?: string): Promise<SavedState> {
   const fix = `Move it away or pass another --state-file; fleetsim will not overwrite it.`
-  const file = await open(path, 'r')
+  let file: FileHandle
+  try {
+    file = await open(path, 'r')
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+    throw new StateFileError('E_STATE_UNREADABLE', `${path} cannot be read (${reason}): give fleetsim read access to it, or pass another --state-file.`)
+  }
+  const corrupt = (what: string): StateFileError => new StateFileError('E_STATE_CORRUPT', `${path} is damaged: ${what}. ${fix}`)
   try {
     const size = (await file.stat()).size
     const headerStart = MAGIC.byteLength + 8
     const hash = createHash('sha256')
-    const prefix = size < headerStart + 32 ? undefined : await readHashed(file, 0, headerStart, hash)
-    if (prefix === undefined || !prefix.subarray(0, MAGIC.byteLength).equals(MAGIC)) {
+    if (size < headerStart + 32) {
+      // Cut short: a file that begins as a state file does (or holds less than its first line) was one.
+      const start = Buffer.alloc(Math.min(size, MAGIC.byteLength))
+      await file.read(start, 0, start.byteLength, 0)
+      if (start.byteLength > 0 && start.equals(MAGIC.subarray(0, start.byteLength))) throw corrupt(`it is ${size} bytes, shorter than any state file (truncated?)`)
+      throw new StateFileError('E_STATE_NOT_FLEETSIM', `${path} is not a fleetsim state file (it does not start with "FLEETSIM-STATE"). ${fix}`)
+    }
+    const prefix = await readHashed(file, 0, headerStart, hash)
+    if (!prefix.subarray(0, MAGIC.byteLength).equals(MAGIC)) {
       throw new StateFileError('E_STATE_NOT_FLEETSIM', `${path} is not a fleetsim state file (it does not start with "FLEETSIM-STATE"). ${fix}`)
     }
     const version = prefix.readUInt32BE(MAGIC.byteLength)
     if (version !== STATE_FORMAT_VERSION) {
       throw new StateFileError('E_STATE_VERSION', `${path} is a fleetsim state file of format ${version}; this fleetsim reads format ${STATE_FORMAT_VERSION}. ${fix}`)
     }
-    const corrupt = (what: string): StateFileError => new StateFileError('E_STATE_CORRUPT', `${path} is damaged: ${what}. ${fix}`)
     const headerLength = prefix.readUInt32BE(MAGIC.byteLength + 4)
     const fieldsLength = size - 32 - headerStart - headerLength
     if (fieldsLength < 0) throw corrupt('it is shorter than its header says (truncated?)')
+    // No save writes a part this long (the fields of a million agents are some 100 MB), and no buffer holds one.
+    if (fieldsLength > bufferConstants.MAX_LENGTH) throw corrupt(`its agents' part would be ${fieldsLength} bytes, more than a state file holds`)
     const headerBytes = await readHashed(file, headerStart, headerLength, hash)
     const fields = await readHashed(file, headerStart + headerLength, fieldsLength, hash)
     const checksum = Buffer.alloc(32)

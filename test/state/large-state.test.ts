@@ -1,5 +1,5 @@
 import { Hash, createHash } from 'node:crypto'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -125,6 +125,28 @@ describe('a state file with large stored data', () => {
     expect(state.savedAt).toBe('then')
     expect(state.manager).toEqual(manager.snapshot())
     expect(state.engine.buffers).toEqual(buffers)
+  })
+
+  it('refuses a damaged file claiming a part larger than a buffer holds, before reading it (a stack trace)', async () => {
+    // The first line, version 1, a header of 10 bytes, then 5 GiB of nothing (a sparse file).
+    const path = join(dir, 'huge.bin')
+    const uint32 = (value: number) => Buffer.from([value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255])
+    await writeFile(path, Buffer.concat([Buffer.from('FLEETSIM-STATE\n'), uint32(STATE_FORMAT_VERSION), uint32(10)]))
+    await truncate(path, 5 * 1024 ** 3)
+    await expect(readStateFile(path)).rejects.toMatchObject({ code: 'E_STATE_CORRUPT', message: expect.stringContaining("its agents' part would be 5368709055 bytes, more than a state file holds") })
+  })
+
+  it('says a file cut short within its first bytes is truncated, not that it is no state file', async () => {
+    const engine = await fleet(10)
+    const path = join(dir, 'state.bin')
+    await saveSimulation(path, engine, createManager(engine, ca), ca)
+    const bytes = await readFile(path)
+    for (const length of [50, 15, 5]) {
+      await writeFile(path, bytes.subarray(0, length))
+      await expect(readStateFile(path)).rejects.toMatchObject({ code: 'E_STATE_CORRUPT', message: expect.stringContaining(`it is ${length} bytes, shorter than any state file (truncated?)`) })
+    }
+    await writeFile(path, 'notes\n')
+    await expect(readStateFile(path)).rejects.toMatchObject({ code: 'E_STATE_NOT_FLEETSIM' })
   })
 
   it('refuses a file whose header length runs past its end, as damaged', async () => {
