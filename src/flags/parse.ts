@@ -43,6 +43,7 @@ interface Given {
 export function parseFlags(argv: readonly string[], flags: readonly Flag[], options: ParseOptions): ParsedFlags {
   const byName = new Map(flags.map((flag) => [flag.name, flag]))
   const seeHelp = `(see ${options.command} --help)`
+  refuseSingleDashNames(argv, byName, seeHelp)
   const { tokens } = parseArgs({
     args: [...argv],
     options: { help: { type: 'boolean', short: 'h' }, ...Object.fromEntries(flags.map((flag) => [flag.name, { type: flag.kind === 'switch' ? 'boolean' : 'string' }])) },
@@ -67,6 +68,11 @@ export function parseFlags(argv: readonly string[], flags: readonly Flag[], opti
     }
     const flag = byName.get(token.name)
     const negated = token.rawName.startsWith('--no-')
+    // `--no-http=false`: parseArgs names the whole `no-http`; the switch is there, the value is the mistake.
+    const negatedSwitch = flag === undefined && negated ? byName.get(token.rawName.slice('--no-'.length)) : undefined
+    if (negatedSwitch?.kind === 'switch' && token.inlineValue === true) {
+      throw new ConfigError('FLEETSIM_UNEXPECTED_VALUE', `${token.rawName} takes no value; use --${negatedSwitch.name} or --no-${negatedSwitch.name}`)
+    }
     if (flag === undefined || (negated && flag.kind !== 'switch')) {
       const guess = suggest(token.rawName.replace(/^-+/, ''), [...byName.keys()])
       const hint = guess === undefined ? '' : `; did you mean --${guess}?`
@@ -115,6 +121,23 @@ export function parseFlags(argv: readonly string[], flags: readonly Flag[], opti
     maybe,
     get: (flag, fallback) => (values.has(flag.name) ? (values.get(flag.name) as FlagValue<typeof flag>) : fallback),
     origin: (flag) => given.get(flag.name)?.from
+  }
+}
+
+/**
+ * A flag's name after one dash (`-agents 5`): parseArgs reads it as the short options -a, -g, ...
+ * and the message named `-a`. Said as the flag it is, with the two dashes it takes. An argument
+ * that is the value of the flag before it (`--password -seed`) is left alone.
+ */
+function refuseSingleDashNames(argv: readonly string[], byName: ReadonlyMap<string, Flag>, seeHelp: string): void {
+  for (let k = 0; k < argv.length; k++) {
+    const arg = argv[k]
+    if (arg === '--') return
+    const previous = k === 0 ? undefined : argv[k - 1]
+    const takesIt = previous !== undefined && previous.startsWith('--') && !previous.includes('=') && byName.get(previous.slice(2))?.kind === 'value'
+    const name = /^-([a-z][a-z-]+)(?:=.*)?$/.exec(arg)?.[1]
+    if (takesIt || name === undefined) continue
+    if (byName.has(name) || name === 'help') throw new ConfigError('FLEETSIM_UNKNOWN_FLAG', `unknown flag -${name}; did you mean --${name}? Flags take two dashes ${seeHelp}`)
   }
 }
 

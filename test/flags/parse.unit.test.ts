@@ -56,6 +56,20 @@ describe('parseFlags', () => {
     expect(errorOf(() => parse(['--agent', '3'])).message).toContain('did you mean --agents?')
   })
 
+  it('names a flag written with one dash as it is, where it named the short option -a', () => {
+    expect(errorOf(() => parse(['-agents', '5'])).message).toBe('unknown flag -agents; did you mean --agents? Flags take two dashes (see fleetsim test --help)')
+    expect(errorOf(() => parse(['-http'])).code).toBe('FLEETSIM_UNKNOWN_FLAG')
+    // The value of the flag before it, and what follows --, are not flags.
+    const STRING = valueFlag({ name: 'text', valueName: '<t>', defaultText: 'none', help: 'text', rule: (t: string) => t })
+    expect(parseFlags(['--text', '-agents'], [...FLAGS, STRING], { command: 'fleetsim test' }).maybe(STRING)).toBe('-agents')
+  })
+
+  it('says a negated switch takes no value, where it said the flag was unknown', () => {
+    const error = errorOf(() => parse(['--no-http=false']))
+    expect(error.code).toBe('FLEETSIM_UNEXPECTED_VALUE')
+    expect(error.message).toBe('--no-http takes no value; use --http or --no-http')
+  })
+
   it('says only where to look when no flag is near', () => {
     expect(errorOf(() => parse(['--colour'])).message).toBe('unknown flag --colour (see fleetsim test --help)')
   })
