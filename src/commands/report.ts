@@ -4,6 +4,7 @@
  * and prints it for a terminal (or as JSON / HTML). A simulator that cannot be used gets one
  * line naming the cause (src/conformance/target-probe.ts) and exit code 1.
  */
+import { ConfigError } from '../flags/config-error.js'
 import { switchFlag } from '../flags/flag.js'
 import { formatFlags } from '../flags/help.js'
 import { renderText } from '../journal/report-render.js'
@@ -38,6 +39,7 @@ export async function run(argv: string[], io: Output = stdio): Promise<number> {
     return 0
   }
   const html = flags.get(HTML_OUTPUT, false)
+  if (html && flags.get(JSON_OUTPUT, false)) throw new ConfigError('FLEETSIM_CONFLICTING_FLAGS', '--json and --html ask for two formats of one report; give one of them')
   const path = `/__admin/report${html ? '?format=html' : ''}`
   const fetched = await fetchAdmin(options, path, html ? 'text/html' : 'application/json')
   if (!fetched.ok) {

@@ -45,11 +45,15 @@ interface Pem {
 }
 
 const readPem = (path: string): Pem => {
+  let pem: string
   try {
-    return { path, pem: readFileSync(path, 'utf8') }
+    pem = readFileSync(path, 'utf8')
   } catch {
     throw new RuleError('name a readable PEM file')
   }
+  // Else every HTTPS request failed as "not trusted by the CA in FILE", which the file was not.
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new RuleError('name a PEM file holding a CA certificate (-----BEGIN CERTIFICATE-----), such as the tls/ca.pem of fleetsim\'s --data-dir')
+  return { path, pem }
 }
 
 /** The URL as typed (the suite keeps its path); checked to be http(s). */

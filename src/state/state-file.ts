@@ -23,7 +23,7 @@
  */
 import { constants as bufferConstants } from 'node:buffer'
 import { createHash, type Hash } from 'node:crypto'
-import { readdirSync, rmSync } from 'node:fs'
+import { readdirSync, realpathSync, rmSync } from 'node:fs'
 import { open, rename, rm, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
@@ -87,7 +87,22 @@ async function writeAll(file: FileHandle, bytes: Uint8Array): Promise<void> {
   }
 }
 
-export async function writeStateFile(path: string, state: SavedState): Promise<void> {
+/**
+ * Where a save of `path` goes: the file a symbolic link names (state kept on another volume through
+ * a link), whose directory also holds the temporary file. Renamed over the link, the save put a
+ * file in its place, and the file it named was never written again. A path that does not exist
+ * yet is itself.
+ */
+function savedPath(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
+  }
+}
+
+export async function writeStateFile(given: string, state: SavedState): Promise<void> {
+  const path = savedPath(given)
   const { buffers, ...engine } = state.engine
   const table = (Object.entries(buffers) as Array<[FieldName, Uint8Array]>).map(([name, bytes]) => ({ name, bytes: bytes.byteLength }))
   const header: Header = { savedAt: state.savedAt, caFingerprint: state.caFingerprint, engine, manager: state.manager, buffers: table }
@@ -231,7 +246,8 @@ export async function readStateFile(path: string, expectedCa?: string): Promise<
  * pids). The temporary file of another running fleetsim saving to the same path is left alone.
  * Synchronous, for start-up: call it before this process's first save. Returns the paths removed.
  */
-export function removeStaleTemporaries(path: string): string[] {
+export function removeStaleTemporaries(given: string): string[] {
+  const path = savedPath(given)
   const prefix = `.${basename(path)}.`
   let names: string[]
   try {

@@ -76,6 +76,11 @@ describe('fleetsim conformance and fleetsim report', () => {
     expect(io.errors).toMatch(/^fleetsim conformance: /)
   })
 
+  it('report refuses --json with --html, where it printed HTML', async () => {
+    const args = ['--target', sim.baseUrl, '--json', '--html']
+    await expect(report(args, capture())).rejects.toMatchObject({ code: 'FLEETSIM_CONFLICTING_FLAGS', message: '--json and --html ask for two formats of one report; give one of them' })
+  })
+
   it('conformance exits 1 when every check selected was skipped: it ran nothing', async () => {
     const io = capture()
     const args = ['--target', sim.baseUrl, '--user', sim.credentials.user, `--password=${sim.credentials.password}`, '--insecure', '--read-only', '--only', 'addagent']

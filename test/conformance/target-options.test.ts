@@ -1,5 +1,5 @@
 /** Which certificates `fleetsim report` and `fleetsim conformance` trust, from their flags. */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -43,6 +43,15 @@ describe('the trust of the client commands', () => {
     const ca = { path: '/elsewhere/ca.pem', pem: 'PEM' }
     expect(chooseTrust('https://127.0.0.1:9443', { insecure: false, ca, dataDir })).toEqual({ trust: { kind: 'ca-file', path: ca.path }, pem: 'PEM' })
     expect(chooseTrust('https://127.0.0.1:9443', { insecure: true, ca, dataDir })).toEqual({ trust: { kind: 'insecure' } })
+  })
+
+  it('refuses a --ca file that holds no PEM certificate, where every request failed as not trusted by it', async () => {
+    const binary = join(dataDir, 'state.bin')
+    await writeFile(binary, Buffer.from([0x46, 0x4c, 0x45, 0xff, 0x00]))
+    expect(() => parseTargetArgs(['--target', 'https://127.0.0.1:9443', '--ca', binary], 'fleetsim report', [], {})).toThrow(
+      `--ca must name a PEM file holding a CA certificate (-----BEGIN CERTIFICATE-----), such as the tls/ca.pem of fleetsim's --data-dir, got "${binary}"`
+    )
+    expect(parseTargetArgs(['--target', 'https://127.0.0.1:9443', '--ca', caPath], 'fleetsim report', [], {}).options.trust).toEqual({ kind: 'ca-file', path: caPath })
   })
 
   it('reads --data-dir, defaulting to the directory fleetsim serve uses', () => {

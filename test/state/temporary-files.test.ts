@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, mkdtemp, readFile, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createFleet } from '../../src/fleet/fleet.js'
 import { createManager, type ManagerSnapshot } from '../../src/manager/manager.js'
-import { removeStaleTemporaries, temporaryPath, writeStateFile } from '../../src/state/state-file.js'
+import { readStateFile, removeStaleTemporaries, temporaryPath, writeStateFile } from '../../src/state/state-file.js'
 import { CA as ca } from '../http/helpers.js'
 
 let dir: string
@@ -67,6 +67,26 @@ describe('temporary state files', () => {
       expect(await readdir(dir)).toEqual(['state.bin'])
       expect(await readFile(path, 'utf8')).toBe('the previous state')
       expect(temporaryPath(path)).toBe(join(dir, `.state.bin.${process.pid}.tmp`))
+    } finally {
+      await engine.close()
+    }
+  })
+
+  it('go next to the file a symbolic link names, and the save replaces that file, not the link', async () => {
+    const engine = await createFleet({ agents: 5, seed: 1, workers: 1, paused: true, caFingerprint: ca.fingerprint })
+    try {
+      // The state kept elsewhere (another volume), reached through a link next to the server.
+      await mkdir(join(dir, 'volume'))
+      const real = join(dir, 'volume', 'state.bin')
+      const link = join(dir, 'state.bin')
+      const state = async (savedAt: string) => ({ savedAt, caFingerprint: ca.fingerprint, engine: await engine.snapshot(), manager: createManager(engine, ca).snapshot() })
+      await writeStateFile(real, await state('first'))
+      await symlink(real, link)
+      await writeStateFile(link, await state('second'))
+      expect((await lstat(link)).isSymbolicLink()).toBe(true)
+      expect((await readStateFile(real)).savedAt).toBe('second')
+      await writeFile(join(dir, 'volume', '.state.bin.999999999.tmp'), 'partial save')
+      expect(removeStaleTemporaries(link)).toEqual([join(await realpath(join(dir, 'volume')), '.state.bin.999999999.tmp')])
     } finally {
       await engine.close()
     }
