@@ -12,8 +12,11 @@ export interface Check<N extends FactName = FactName, P extends FactName = FactN
   readonly needs?: readonly N[]
   /** facts this check hands on with `context.learn` (which takes no other) */
   readonly provides?: readonly P[]
-  /** Makes its own requests and throws CheckFailure when an answer breaks the contract. */
-  run(context: Context<P>, facts: Given<N>): Promise<void>
+  /**
+   * Makes its own requests and throws CheckFailure when an answer breaks the contract. A check
+   * that passes may return a note for the user, printed under its line (what it left behind).
+   */
+  run(context: Context<P>, facts: Given<N>): Promise<string | void>
 }
 
 /**

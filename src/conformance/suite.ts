@@ -90,8 +90,8 @@ export async function runSuite(options: SuiteOptions): Promise<CheckResult[]> {
       continue
     }
     try {
-      await check.run(context, facts)
-      results.push(result('pass', ''))
+      const note = await check.run(context, facts)
+      results.push(result('pass', typeof note === 'string' ? note : ''))
     } catch (error) {
       if (error instanceof CheckFailure) results.push(result('fail', error.message))
       else results.push(result('fail', `could not run: ${(error as Error).message}`))
