@@ -25,7 +25,7 @@ ${formatTable(commandRows)}
 Flags of fleetsim serve (a flag beats its env twin, which beats the default):
 ${formatServeFlags()}
 
-Boolean flags take no value; --no-<flag> turns one off. Their env twins take true or false.
+Boolean flags take no value; --no-<flag> turns one off. Their env twins take true or false (or 1/0, yes/no, on/off).
 Exit codes: 0 done, 1 failed while running, 2 bad command line.
 `
 }

@@ -17,7 +17,7 @@ Runs the simulated agent manager until SIGINT, SIGTERM or SIGHUP.
 Flags (a flag beats its env twin, which beats the default):
 ${formatServeFlags()}
 
-Boolean flags take no value; --no-<flag> turns one off. Their env twins take true or false.
+Boolean flags take no value; --no-<flag> turns one off. Their env twins take true or false (or 1/0, yes/no, on/off).
 `
 }
 

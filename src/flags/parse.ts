@@ -164,7 +164,7 @@ function convert(flag: Flag, text: string | boolean, from: Origin): unknown {
     const word = text.toLowerCase()
     if (['true', '1', 'yes', 'on'].includes(word)) return true
     if (['false', '0', 'no', 'off'].includes(word)) return false
-    throw invalidValue(flag, text, 'be true or false', from)
+    throw invalidValue(flag, text, 'be true or false (or 1/0, yes/no, on/off)', from)
   }
   try {
     return flag.rule(String(text))

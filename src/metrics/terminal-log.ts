@@ -52,14 +52,16 @@ export function terminalHeadline(record: LogRecord): Headline | undefined {
   }
 }
 
-/** `GET agentinfo 200 1.2 ms (req-7)`; the path only when it is not the operation's own. */
+/** `GET agentinfo 200 1.2 ms (req-7)`; the path only when it is not the operation's own (with or without its suffix). */
 function requestHeadline(record: LogRecord): Headline | undefined {
   const { method, operation, status, responseTimeMs, path, reqId } = record
   if (typeof method !== 'string' || typeof operation !== 'string' || typeof status !== 'number' || typeof responseTimeMs !== 'number') return undefined
   const parts = [method, operation, String(status), `${responseTimeMs.toFixed(1)} ms`]
   const shown = ['method', 'operation', 'status', 'responseTimeMs']
   if (typeof path === 'string') {
-    if (!path.endsWith(`/${operation}`)) parts.push(path)
+    // Its suffix forms (`agentinfo.json`, `.xml`) are the operation's own paths too.
+    const own = path.endsWith(`/${operation}`) || path.endsWith(`/${operation}.json`) || path.endsWith(`/${operation}.xml`)
+    if (!own) parts.push(path)
     shown.push('path')
   }
   if (typeof reqId === 'string') {

@@ -266,7 +266,7 @@ describe('parseServeConfig messages', () => {
   it('rejects a boolean env twin that is not true or false, naming the variable', () => {
     const error = errorOf([], { FLEETSIM_PAUSED: 'maybe' })
     expect(error.code).toBe('FLEETSIM_INVALID_VALUE')
-    expect(error.message).toBe('--paused must be true or false, got "maybe" (from FLEETSIM_PAUSED)')
+    expect(error.message).toBe('--paused must be true or false (or 1/0, yes/no, on/off), got "maybe" (from FLEETSIM_PAUSED)')
   })
 
   it('rejects a host with spaces or slashes', () => {

@@ -77,7 +77,7 @@ describe('parseFlags', () => {
   it('names the flag, the rule, the value and the env twin it came from', () => {
     expect(errorOf(() => parse(['--agents', 'ten'])).message).toBe('--agents must be an integer from 1 to 100, got "ten"')
     expect(errorOf(() => parse([], { FLEETSIM_AGENTS: '0' })).message).toBe('--agents must be an integer from 1 to 100, got "0" (from FLEETSIM_AGENTS)')
-    expect(errorOf(() => parse([], { FLEETSIM_HTTP: 'maybe' })).message).toBe('--http must be true or false, got "maybe" (from FLEETSIM_HTTP)')
+    expect(errorOf(() => parse([], { FLEETSIM_HTTP: 'maybe' })).message).toBe('--http must be true or false (or 1/0, yes/no, on/off), got "maybe" (from FLEETSIM_HTTP)')
   })
 
   it('refuses a missing value, a value on a switch and --no- on a value flag', () => {

@@ -32,13 +32,17 @@ describe('terminal logs', () => {
     const { lines, logger } = terminalLogger()
     const app = Fastify({ loggerInstance: logger, logController: new RequestLogController() })
     app.get('/manager/mvc/restservice/agentinfo', { config: { operation: 'agentinfo' } }, async () => ({ ok: true }))
+    app.get('/manager/mvc/restservice/agentinfo.json', { config: { operation: 'agentinfo' } }, async () => ({ ok: true }))
     await app.inject({ url: '/manager/mvc/restservice/agentinfo?agentname=a,b,c' })
     await app.inject({ url: '/missing' })
+    await app.inject({ url: '/manager/mvc/restservice/agentinfo.json?agentname=a' })
     await app.close()
-    expect(lines()).toHaveLength(2)
+    expect(lines()).toHaveLength(3)
     expect(lines()[0]).toMatch(/^INFO: GET agentinfo 200 \d+\.\d ms \(req-1\)$/)
     // A path that is not the operation's own is shown: it says what was asked for.
     expect(lines()[1]).toMatch(/^INFO: GET not_found 404 \d+\.\d ms \/missing \(req-2\)$/)
+    // Its suffix form is its own too (the path was shown).
+    expect(lines()[2]).toMatch(/^INFO: GET agentinfo 200 \d+\.\d ms \(req-3\)$/)
   })
 
   it('print a fleet summary on one line: agents by state, then the busiest changes and the virtual time', () => {
