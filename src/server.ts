@@ -209,8 +209,10 @@ async function startLocked(config: ServeConfig, { logger, announce, scenario, lo
         try {
           await fleet.close()
         } finally {
-          // After the save at close: another server may have the file now.
-          await lock?.release()
+          // After the save at close: another server may have the file now. A lock left behind is
+          // taken over by the next start (its process is gone), so failing to remove it is said,
+          // not thrown: thrown, it was the last line, and hid a failed save before it.
+          await lock?.release().catch((error: unknown) => logger.error({ err: error, lock: lock.path }, 'could not remove the lock of --state-file; the next start takes it over'))
         }
         return { saveFailed }
       })()

@@ -198,7 +198,7 @@ async function readText(path: string): Promise<{ text: string } | { tooLarge: nu
 
 /**
  * FSC_ENCODING for a file that is not UTF-8: where the first bad byte is (line and column, the
- * column counted in characters as the other problems' are), or that it is UTF-16 (Windows'
+ * column counted in UTF-16 units as the yaml package counts the other problems'), or that it is UTF-16 (Windows'
  * "Unicode" files, which start with a byte order mark).
  */
 function notUtf8(path: string, bytes: Buffer): ScenarioIssue {
@@ -215,7 +215,7 @@ function notUtf8(path: string, bytes: Buffer): ScenarioIssue {
   return {
     ...issue,
     line: before.split('\n').length,
-    column: [...before.slice(lineStart)].length + 1,
+    column: before.length - lineStart + 1,
     message: `the file is not UTF-8: byte 0x${byte} here is not a UTF-8 character (a file saved as Latin-1 or Windows-1252 has such bytes); save it as UTF-8`
   }
 }
