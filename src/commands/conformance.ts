@@ -11,8 +11,8 @@ import { formatFlags } from '../flags/help.js'
 import { prepareOutputFile } from '../flags/output-dir.js'
 import { nonEmpty } from '../flags/rules.js'
 import { CHECKS } from '../conformance/checks.js'
-import { formatJunit, formatTable } from '../conformance/output.js'
-import { runSuite } from '../conformance/suite.js'
+import { formatJunit, formatLine, formatSummary, idWidth } from '../conformance/output.js'
+import { runSuite, type CheckResult } from '../conformance/suite.js'
 import { TARGET_FLAGS, parseTargetArgs } from '../conformance/target-options.js'
 import { probeOperations } from '../conformance/target-probe.js'
 import { stdio, type Output } from './output.js'
@@ -70,8 +70,11 @@ export async function run(argv: string[], io: Output = stdio): Promise<number> {
     if (junit !== undefined) await writeFile(junit, formatJunit([unreachable], options.target))
     return 1
   }
-  const results = await runSuite({ ...options, readOnly: flags.get(READ_ONLY, false), ...(only === undefined ? {} : { only }) })
-  io.out(formatTable(results))
+  // Each check's line as it ends, so a run stopped part way (a CI timeout) still says how far it got.
+  const width = idWidth(CHECKS.filter((c) => only === undefined || only.includes(c.id)).map((c) => c.id))
+  const onResult = (result: CheckResult) => io.out(`${formatLine(result, width)}\n`)
+  const results = await runSuite({ ...options, readOnly: flags.get(READ_ONLY, false), ...(only === undefined ? {} : { only }), onResult })
+  io.out(`\n${formatSummary(results)}\n`)
   if (junit !== undefined) await writeFile(junit, formatJunit(results, options.target))
   if (results.some((r) => r.status === 'fail')) return 1
   // A selection that ran nothing (every check skipped) proves nothing: a CI gate must not pass on it.

@@ -1,15 +1,28 @@
 /** The conformance results as a terminal table and as JUnit XML (for CI test reports). */
 import type { CheckResult } from './suite.js'
 
-export function formatTable(results: readonly CheckResult[]): string {
-  const mark = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP' } as const
-  const width = Math.max(...results.map((r) => r.id.length), 5)
-  const lines = results.map((r) => {
-    const line = `${mark[r.status]}  ${r.id.padEnd(width)}  ${r.title} (${r.ms} ms)`
-    return r.message === '' ? line : `${line}\n${' '.repeat(width + 8)}${r.message}`
-  })
+const MARK = { pass: 'PASS', fail: 'FAIL', skip: 'SKIP' } as const
+
+/** The width of the id column for checks of these ids (all known before any runs). */
+export function idWidth(ids: readonly string[]): number {
+  return Math.max(...ids.map((id) => id.length), 5)
+}
+
+/** One check's line (and its message under it), as the table has it: printed as the check ends. */
+export function formatLine(r: CheckResult, width: number): string {
+  const line = `${MARK[r.status]}  ${r.id.padEnd(width)}  ${r.title} (${r.ms} ms)`
+  return r.message === '' ? line : `${line}\n${' '.repeat(width + 8)}${r.message}`
+}
+
+/** The line that ends the table: how many passed, failed and were skipped. */
+export function formatSummary(results: readonly CheckResult[]): string {
   const count = (status: CheckResult['status']) => results.filter((r) => r.status === status).length
-  return `${lines.join('\n')}\n\n${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped\n`
+  return `${count('pass')} passed, ${count('fail')} failed, ${count('skip')} skipped`
+}
+
+export function formatTable(results: readonly CheckResult[]): string {
+  const width = idWidth(results.map((r) => r.id))
+  return `${results.map((r) => formatLine(r, width)).join('\n')}\n\n${formatSummary(results)}\n`
 }
 
 const escape = (text: string): string =>

@@ -23,6 +23,8 @@ export interface SuiteOptions {
   readOnly?: boolean
   /** only these check ids */
   only?: readonly string[]
+  /** each check's result as it ends (a run takes a while: a CI log shows how far it got) */
+  onResult?: (result: CheckResult) => void
 }
 
 export interface CheckResult {
@@ -71,6 +73,10 @@ export async function runSuite(options: SuiteOptions): Promise<CheckResult[]> {
 
   const selected = CHECKS.filter((c) => options.only === undefined || options.only.includes(c.id))
   const results: CheckResult[] = []
+  const record = (result: CheckResult) => {
+    results.push(result)
+    options.onResult?.(result)
+  }
   for (const check of selected) {
     const started = performance.now()
     const result = (status: CheckResult['status'], message: string): CheckResult => ({
@@ -81,20 +87,20 @@ export async function runSuite(options: SuiteOptions): Promise<CheckResult[]> {
       ms: Math.round(performance.now() - started)
     })
     if (check.write && options.readOnly === true) {
-      results.push(result('skip', 'writes to the manager (--read-only)'))
+      record(result('skip', 'writes to the manager (--read-only)'))
       continue
     }
     const needs = check.needs ?? []
     if (!holds(facts, needs)) {
-      results.push(result('skip', whyMissing(needs, facts, results)))
+      record(result('skip', whyMissing(needs, facts, results)))
       continue
     }
     try {
       const note = await check.run(context, facts)
-      results.push(result('pass', typeof note === 'string' ? note : ''))
+      record(result('pass', typeof note === 'string' ? note : ''))
     } catch (error) {
-      if (error instanceof CheckFailure) results.push(result('fail', error.message))
-      else results.push(result('fail', `could not run: ${(error as Error).message}`))
+      if (error instanceof CheckFailure) record(result('fail', error.message))
+      else record(result('fail', `could not run: ${(error as Error).message}`))
     }
   }
   await cleanUp(context)

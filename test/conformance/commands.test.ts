@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { run as conformance } from '../../src/commands/conformance.js'
+import { CHECKS } from '../../src/conformance/checks.js'
 import { run as report } from '../../src/commands/report.js'
 import { ConfigError } from '../../src/config.js'
 import { startFleetsim, type RunningFleetsim } from '../../src/embed.js'
@@ -30,10 +31,17 @@ describe('fleetsim conformance and fleetsim report', () => {
     const io = capture()
     const junit = join(dir, 'junit.xml')
     const args = ['--target', sim.baseUrl, '--user', sim.credentials.user, `--password=${sim.credentials.password}`, '--insecure', '--read-only', '--junit', junit]
+    const writes: string[] = []
+    const out = io.out
+    io.out = (text: string) => void (writes.push(text), out(text))
     expect(await conformance(args, io)).toBe(0)
     expect(io.text).toMatch(/^PASS {2}auth-rejected/m)
     expect(io.text).toMatch(/^SKIP {2}addagent/m)
     expect(await readFile(junit, 'utf8')).toContain('<testsuites')
+    // A line as each check ends, then the count: a run stopped part way still showed how far it got.
+    expect(writes.length).toBe(CHECKS.length + 1)
+    expect(writes[0]).toMatch(/^PASS {2}auth-rejected +.* \(\d+ ms\)\n$/)
+    expect(writes.at(-1)).toMatch(/^\n\d+ passed, 0 failed, \d+ skipped\n$/)
   })
 
   it('conformance checks --junit before it sends a request: a path it cannot write loses no run', async () => {
