@@ -481,7 +481,7 @@ function findings(report: ClientReport): Finding[] {
   }
   const unused = report.coverage.operations.unused.filter((o) => !REFERENCED.has(o))
   // Without requests there is no coverage to speak of: the warning above says so.
-  if (j.entries > 0 && unused.length > 0) add('note', 'coverage-operations', 'operations never used', `Operations never used successfully: ${unused.join(', ')}.`)
+  if (j.entries > 0 && unused.length > 0) add('note', 'coverage-operations', 'operations never used', `Operations of the spec never used successfully: ${unused.join(', ')} (the coverage lists the referenced ones too).`)
   if (report.coverage.agentStates.unseen.length > 0 && report.coverage.agentStates.seen.length > 0) {
     add('note', 'coverage-states', 'agent states never seen', `Agent states never seen in an answer: ${report.coverage.agentStates.unseen.join(', ')}.`)
   }
