@@ -22,7 +22,7 @@ import { refuseProxiedRequests } from './http/proxy-protocol.js'
 import { startFleetLog } from './metrics/fleet-log.js'
 import { terminalDestination } from './metrics/terminal-log.js'
 import { loadServeScenario, startSimulation, type ServeScenario } from './simulation.js'
-import { lockStateFile, type StateLock } from './state/state-lock.js'
+import { lockStateFile, releaseAtClose, type StateLock } from './state/state-lock.js'
 import { savePeriodically, stateSaver } from './state/state-saver.js'
 import type { CaInfo } from './tls/ca-info.js'
 import { TLS_CIPHERS, TLS_MIN_VERSION, loadOrCreateTls } from './tls/tls-store.js'
@@ -209,10 +209,8 @@ async function startLocked(config: ServeConfig, { logger, announce, scenario, lo
         try {
           await fleet.close()
         } finally {
-          // After the save at close: another server may have the file now. A lock left behind is
-          // taken over by the next start (its process is gone), so failing to remove it is said,
-          // not thrown: thrown, it was the last line, and hid a failed save before it.
-          await lock?.release().catch((error: unknown) => logger.error({ err: error, lock: lock.path }, 'could not remove the lock of --state-file; the next start takes it over'))
+          // After the save at close: another server may have the file now.
+          if (lock !== undefined) await releaseAtClose(lock, logger)
         }
         return { saveFailed }
       })()

@@ -156,6 +156,12 @@ export function viewsOf(buffers: FleetBuffers): FleetViews {
   return views as FleetViews
 }
 
+/** Bytes field `name` takes for `agents` agents; undefined for a name that is no field. */
+export function fieldBytes(name: string, agents: number): number | undefined {
+  const spec = (FIELDS as Record<string, FieldSpec | undefined>)[name]
+  return spec === undefined || !Object.hasOwn(FIELDS, name) ? undefined : agents * spec.width * BYTES[spec.kind]
+}
+
 export function bytesPerAgent(): number {
   let total = 0
   for (const spec of Object.values(FIELDS) as FieldSpec[]) total += spec.width * BYTES[spec.kind]

@@ -28,7 +28,7 @@ import { open, rename, rm, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { EngineSnapshot } from '../fleet/fleet.js'
-import type { FieldName } from '../fleet/layout.js'
+import { FIELDS, fieldBytes, type FieldName } from '../fleet/layout.js'
 import type { ManagerSnapshot } from '../manager/manager.js'
 import { jsonPieces, parseJsonBytes } from './large-json.js'
 import { isRunning } from '../lib/is-running.js'
@@ -220,6 +220,8 @@ export async function readStateFile(path: string, expectedCa?: string): Promise<
     } catch (error) {
       throw corrupt(`its header is not valid JSON (${(error as Error).message})`)
     }
+    const shapeProblem = headerProblem(header, fieldsLength)
+    if (shapeProblem !== undefined) throw corrupt(shapeProblem)
     if (expectedCa !== undefined && header.caFingerprint !== expectedCa) {
       throw new StateFileError(
         'E_STATE_FOREIGN',
@@ -237,6 +239,38 @@ export async function readStateFile(path: string, expectedCa?: string): Promise<
   } finally {
     await file.close()
   }
+}
+
+/**
+ * What is wrong with a header whose checksum holds (a file edited and hashed again by hand, or a
+ * save by a fleetsim whose agents' fields differ under the same format version): the parts
+ * resume reads, each field of the fleet once, as long as its agents take, and together the
+ * agents' part. Undefined when it holds. Before, such a file crashed with a stack trace, or
+ * started a fleet with fields left zeroed.
+ */
+function headerProblem(header: unknown, fieldsLength: number): string | undefined {
+  const h = header as Partial<Header> | null
+  if (h === null || typeof h !== 'object') return 'its header is not an object'
+  if (typeof h.caFingerprint !== 'string' || typeof h.savedAt !== 'string') return 'its header lacks the CA or the time it was saved'
+  if (h.engine === null || typeof h.engine !== 'object' || h.manager === null || typeof h.manager !== 'object') return 'its header lacks the fleet or the manager'
+  const used = h.engine.used
+  if (!Number.isSafeInteger(used) || used < 0) return `its fleet's agent count is ${JSON.stringify(used)}, not a whole number`
+  if (!Array.isArray(h.buffers)) return "its header lacks the table of the agents' fields"
+  const seen = new Set<string>()
+  let total = 0
+  for (const entry of h.buffers as unknown[]) {
+    const { name, bytes } = (entry ?? {}) as { name?: unknown; bytes?: unknown }
+    const expected = typeof name === 'string' ? fieldBytes(name, used) : undefined
+    if (expected === undefined) return `its field ${JSON.stringify(name)} is not one of the fleet's`
+    if (seen.has(name as string)) return `its field "${String(name)}" is there twice`
+    if (bytes !== expected) return `its field "${String(name)}" is ${JSON.stringify(bytes)} bytes, where ${used} agents take ${expected}`
+    seen.add(name as string)
+    total += expected
+  }
+  const missing = Object.keys(FIELDS).find((name) => !seen.has(name))
+  if (missing !== undefined) return `its field "${missing}" is missing`
+  if (total !== fieldsLength) return `its agents' part is ${fieldsLength} bytes, where its fields take ${total}`
+  return undefined
 }
 
 /**

@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto'
 import { readFileSync, rmSync } from 'node:fs'
 import { open, readFile, rm } from 'node:fs/promises'
 import { hostname } from 'node:os'
+import type { Logger } from 'pino'
 import { isRunning } from '../lib/is-running.js'
 
 /** The tokens of the locks this process holds, whatever path reached them: two servers in one process have one pid. */
@@ -136,5 +137,18 @@ function taken(path: string, token: string, tookOverFrom: number | undefined): S
       heldTokens.delete(token)
       if (mine()) await rm(path, { force: true })
     }
+  }
+}
+
+/**
+ * Releases `lock` at close, saying rather than throwing a failure to remove it: the next start
+ * takes over a lock whose process is gone. Thrown, the failure was the last line at exit, and hid
+ * a failed save before it.
+ */
+export async function releaseAtClose(lock: StateLock, logger: Pick<Logger, 'error'>): Promise<void> {
+  try {
+    await lock.release()
+  } catch (error) {
+    logger.error({ err: error, lock: lock.path }, 'could not remove the lock of --state-file; the next start takes it over')
   }
 }

@@ -149,6 +149,33 @@ describe('a state file with large stored data', () => {
     await expect(readStateFile(path)).rejects.toMatchObject({ code: 'E_STATE_NOT_FLEETSIM' })
   })
 
+  it('refuses a file whose header was edited and hashed again, naming what is wrong, where it crashed or resumed a wrong fleet', async () => {
+    const engine = await fleet(20)
+    const path = join(dir, 'state.bin')
+    await saveSimulation(path, engine, createManager(engine, ca), ca)
+    const bytes = await readFile(path)
+    const start = 'FLEETSIM-STATE\n'.length + 8
+    const headerLength = bytes.readUInt32BE(start - 4)
+    const header = JSON.parse(bytes.subarray(start, start + headerLength).toString('utf8')) as { engine: { used: number }; buffers: Array<{ name: string; bytes: number }> }
+    const fields = bytes.subarray(start + headerLength, bytes.byteLength - 32)
+    const uint32 = (value: number) => Buffer.from([value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255])
+    /** The file with `edit` made to its header, its length and checksum written again to match. */
+    const edited = async (edit: (h: typeof header) => unknown) => {
+      const copy = structuredClone(header)
+      const text = Buffer.from(JSON.stringify(edit(copy) ?? copy))
+      const body = Buffer.concat([bytes.subarray(0, start - 4), uint32(text.byteLength), text, fields])
+      await writeFile(path, Buffer.concat([body, createHash('sha256').update(body).digest()]))
+      return readStateFile(path)
+    }
+    const refused = (message: string) => expect.objectContaining({ code: 'E_STATE_CORRUPT', message: expect.stringContaining(message) })
+    await expect(edited(() => ({ caFingerprint: ca.fingerprint }))).rejects.toEqual(refused('its header lacks the CA or the time it was saved'))
+    await expect(edited((h) => void (h.engine.used = 5000))).rejects.toEqual(refused('where 5000 agents take'))
+    await expect(edited((h) => void (h.buffers = h.buffers.filter((b) => b.name !== 'seq')))).rejects.toEqual(refused('its field "seq" is missing'))
+    await expect(edited((h) => void h.buffers.push({ name: '__proto__', bytes: 0 }))).rejects.toEqual(refused('its field "__proto__" is not one of the fleet\'s'))
+    // As saved, it reads.
+    await expect(edited(() => undefined)).resolves.toMatchObject({ caFingerprint: ca.fingerprint })
+  })
+
   it('refuses a file whose header length runs past its end, as damaged', async () => {
     const engine = await fleet(10)
     const path = join(dir, 'state.bin')
