@@ -206,7 +206,7 @@ export async function readStateFile(path: string, expectedCa?: string): Promise<
     const headerLength = prefix.readUInt32BE(MAGIC.byteLength + 4)
     const fieldsLength = size - 32 - headerStart - headerLength
     if (fieldsLength < 0) throw corrupt('it is shorter than its header says (truncated?)')
-    // No save writes a part this long (the fields of a million agents are some 100 MB), and no buffer holds one.
+    // No save writes a part this long, and no buffer holds one: refused before anything is read.
     if (fieldsLength > bufferConstants.MAX_LENGTH) throw corrupt(`its agents' part would be ${fieldsLength} bytes, more than a state file holds`)
     const headerBytes = await readHashed(file, headerStart, headerLength, hash)
     const fields = await readHashed(file, headerStart + headerLength, fieldsLength, hash)
