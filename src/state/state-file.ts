@@ -225,7 +225,7 @@ export async function readStateFile(path: string, expectedCa?: string): Promise<
     if (expectedCa !== undefined && header.caFingerprint !== expectedCa) {
       throw new StateFileError(
         'E_STATE_FOREIGN',
-        `${path} was saved with CA ${header.caFingerprint}, but this data directory's CA is ${expectedCa}: its agents would name a CA that does not exist. ${fix}`
+        `${path} was saved with CA ${header.caFingerprint}, but this data directory's CA is ${expectedCa}: its agents would name a CA that does not exist. Start fleetsim with the --data-dir it was saved with (the one whose tls/ca.pem is that CA), or move the file away or pass another --state-file; fleetsim will not overwrite it.`
       )
     }
     const buffers = {} as Record<FieldName, Uint8Array>

@@ -93,6 +93,8 @@ describe('the state file', () => {
   it('refuses a file saved with another CA', async () => {
     const { path } = await savedFile()
     await expect(readStateFile(path, '00:11')).rejects.toMatchObject({ code: 'E_STATE_FOREIGN', message: expect.stringContaining('00:11') })
+    // What to do first: the data directory it came from.
+    await expect(readStateFile(path, '00:11')).rejects.toMatchObject({ message: expect.stringContaining('Start fleetsim with the --data-dir it was saved with') })
   })
 
   it('refuses a file of another format version', async () => {
