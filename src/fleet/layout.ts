@@ -158,8 +158,10 @@ export function viewsOf(buffers: FleetBuffers): FleetViews {
 
 /** Bytes field `name` takes for `agents` agents; undefined for a name that is no field. */
 export function fieldBytes(name: string, agents: number): number | undefined {
-  const spec = (FIELDS as Record<string, FieldSpec | undefined>)[name]
-  return spec === undefined || !Object.hasOwn(FIELDS, name) ? undefined : agents * spec.width * BYTES[spec.kind]
+  // Own keys only: `__proto__` and the like are no field.
+  if (!Object.hasOwn(FIELDS, name)) return undefined
+  const spec = (FIELDS as Record<string, FieldSpec>)[name]
+  return agents * spec.width * BYTES[spec.kind]
 }
 
 export function bytesPerAgent(): number {

@@ -86,7 +86,6 @@ export class TemplateRegistry {
     return this.byName.get(name)
   }
 
-  /** The template of this kind, or E_UNKNOWN_TEMPLATE naming every unknown one. */
   /** The templates of these names, each once however often it is named; E_UNKNOWN_TEMPLATE for those that are not templates of `kind`. */
   require(kind: TemplateKind, names: readonly string[]): Template[] {
     const found: Template[] = []

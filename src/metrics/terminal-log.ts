@@ -17,6 +17,7 @@ import type { DestinationStream } from 'pino'
 import { prettyFactory } from 'pino-pretty'
 import { formatSeconds } from '../lib/units.js'
 import { AGENT_STATES } from '../protocol/states.js'
+import { splitSuffix } from '../protocol/operations.js'
 import { FLEET_BUILDING, FLEET_BUILT } from './build-log.js'
 import { FLEET_SUMMARY } from './fleet-log.js'
 import { REQUEST_COMPLETED, REQUEST_ERRORED } from './request-log.js'
@@ -60,8 +61,8 @@ function requestHeadline(record: LogRecord): Headline | undefined {
   const shown = ['method', 'operation', 'status', 'responseTimeMs']
   if (typeof path === 'string') {
     // Its suffix forms (`agentinfo.json`, `.xml`) are the operation's own paths too.
-    const own = path.endsWith(`/${operation}`) || path.endsWith(`/${operation}.json`) || path.endsWith(`/${operation}.xml`)
-    if (!own) parts.push(path)
+    const last = path.slice(path.lastIndexOf('/') + 1)
+    if (splitSuffix(last).name !== operation) parts.push(path)
     shown.push('path')
   }
   if (typeof reqId === 'string') {
