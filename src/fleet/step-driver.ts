@@ -11,6 +11,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
+import { TurnQueue } from '../lib/turn-queue.js'
 import { allocateBuffers, viewsOf, type FleetBuffers } from './layout.js'
 import type { StepTally } from './lifecycle.js'
 import { recoverShard, type ShardRange, type UndoArea } from './step.js'
@@ -89,8 +90,8 @@ export class StepDriver {
   private heldSince = -1
   /** the clock's catch-up running now (its rounds and their main-thread parts), until it ends; not an advance's, nor one queued */
   private stepping: Promise<void> | undefined
-  /** the last advance asked for (settled, never rejected): the next one starts when it ends */
-  private advancing: Promise<unknown> = Promise.resolve()
+  /** advances in the order asked for: the next one starts when the one before has ended */
+  private readonly advances = new TurnQueue()
 
   constructor(
     private readonly core: FleetCore,
@@ -350,9 +351,7 @@ export class StepDriver {
    */
   async advance(seconds: number): Promise<ClockState> {
     if (!Number.isInteger(seconds) || seconds < 0) throw new RangeError(`seconds must be a non-negative integer, got ${seconds}`)
-    const next = this.advancing.then(() => this.advanceNow(seconds))
-    this.advancing = next.catch(() => undefined)
-    return next
+    return this.advances.run(() => this.advanceNow(seconds))
   }
 
   private async advanceNow(seconds: number): Promise<ClockState> {
