@@ -116,7 +116,8 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
     // hit, drop a stale answer or note its URL as asked for (AnswerCache.get).
     if (connectionOverLimit(socket) !== undefined || !authCheck(headers)) return routing(request, response)
     const found = answers.get(url, format, encrypted, host)
-    if (found === undefined && !build.handles(url)) return routing(request, response)
+    // Without a query it is no plain request by name: fastify answers it.
+    if (found === undefined && !url.includes('?')) return routing(request, response)
     const built = found === undefined ? build.answer(url, format, encrypted, host) : undefined
     const kept = found ?? built
     if (kept === undefined) return routing(request, response)
@@ -147,8 +148,7 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
 interface ByNameBuilder {
   /** whether the URL's path is one of agentinfo's */
   isAgentinfo(url: string): boolean
-  /** whether the URL is agentinfo's with a query (a cheap look before the answer is built) */
-  handles(url: string): boolean
+  /** the answer to `url`, one of agentinfo's (isAgentinfo), or undefined where fastify's would differ */
   answer(url: string, format: Format, encrypted: boolean, host: string): BytesAnswer | undefined
 }
 
@@ -161,10 +161,9 @@ function byNameBuilder(options: FastPathOptions): ByNameBuilder {
     const mark = url.indexOf('?')
     return paths.has(mark === -1 ? url : url.slice(0, mark))
   }
-  const handles = (url: string) => url.includes('?') && isAgentinfo(url)
   const answer = (url: string, format: Format, encrypted: boolean, host: string): BytesAnswer | undefined => {
     const mark = url.indexOf('?')
-    if (!handles(url) || url.length - mark - 1 > maxQueryLength) return undefined
+    if (mark === -1 || url.length - mark - 1 > maxQueryLength) return undefined
     let names: string | undefined
     let withModules: boolean | undefined
     for (const pair of url.slice(mark + 1).split('&')) {
@@ -192,7 +191,7 @@ function byNameBuilder(options: FastPathOptions): ByNameBuilder {
     const protocol = encrypted ? 'https' : 'http'
     return keepByName(kit, { url, format, encrypted, host }, kit.links.baseOf(protocol, host), indices, withModules === true)
   }
-  return { isAgentinfo, handles, answer }
+  return { isAgentinfo, answer }
 }
 
 /** The `.json` / `.xml` suffix of the operation in the path, as the suffix routes have it. */
