@@ -70,6 +70,12 @@ export type TargetSpec = (
       discardLogs?: boolean
       /** leave V8's allocation-site pretenuring on, as node has it (`fleetsim serve` turns it off: src/lib/serving-heap.ts) */
       pretenuring?: boolean
+      /**
+       * Answers sent as recorded, as a bare baseline sends them, before the app sees the request:
+       * the fleetsim process (its fleet stepping, its app holding what it holds) answering
+       * without building (`npm run bench:built-load`). Every other request goes to the app.
+       */
+      recorded?: BareAnswers[]
     }
   | ({ kind: 'fastify' | 'node'; tls?: TlsFiles } & BareSpec)
 ) & { gc?: GcMode }

@@ -102,7 +102,7 @@ async function startFleetsim(spec: Extract<TargetSpec, { kind: 'fleetsim' }>): P
   // The cache buildApp would make, held here to count the answers sent from it (cpu-stop).
   answerCache = new AnswerCache(fleet, DEFAULT_KEPT_ANSWERS, config.keptAnswersMaxBytes)
   const { handler } = await buildApp({ fleet, ca: { ...CA, fingerprint: spec.caFingerprint }, logger, answers: answerCache }, config)
-  return { handler, fleet, buildMs }
+  return { handler: spec.recorded === undefined ? handler : recordedFirst(spec.recorded, handler), fleet, buildMs }
 }
 
 interface RecordedAnswer {
@@ -117,12 +117,27 @@ function readAnswers(spec: BareAnswers): Map<string, RecordedAnswer> {
   return new Map(Object.entries(answers).map(([key, answer]) => [key, { status: 200, contentType: answer.contentType, body: Buffer.from(answer.body) }]))
 }
 
+/** The recorded answer to a request, by its scheme, Accept header and URL, if one of `files` holds it. */
+function recordedAnswers(files: readonly BareAnswers[]): (request: IncomingMessage) => RecordedAnswer | undefined {
+  const answers = new Map<string, RecordedAnswer>()
+  for (const recorded of files) for (const [key, answer] of readAnswers(recorded)) answers.set(key, answer)
+  return (request) => answers.get(answerKey((request.socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http', request.headers.accept ?? '', request.url ?? '/'))
+}
+
+/** fleetsim's handler behind the recorded answers: a request that has one is sent it, as the bare node:http target sends it. */
+function recordedFirst(files: readonly BareAnswers[], handler: RequestListener): RequestListener {
+  const recordedAnswer = recordedAnswers(files)
+  return (request, response) => {
+    const answer = recordedAnswer(request)
+    if (answer === undefined) return handler(request, response)
+    response.writeHead(answer.status, { 'content-type': answer.contentType, 'content-length': answer.body.length })
+    response.end(answer.body)
+  }
+}
+
 async function startBare(kind: 'fastify' | 'node', spec: BareSpec): Promise<RequestListener> {
   const bodies = spec.routes.map((route) => ({ ...route, body: readFileSync(route.bodyFile) }))
-  const answers = new Map<string, RecordedAnswer>()
-  for (const recorded of spec.answers ?? []) for (const [key, answer] of readAnswers(recorded)) answers.set(key, answer)
-  const recordedAnswer = (request: IncomingMessage) =>
-    answers.get(answerKey((request.socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http', request.headers.accept ?? '', request.url ?? '/'))
+  const recordedAnswer = recordedAnswers(spec.answers ?? [])
   if (kind === 'node') {
     const byKey = new Map(bodies.map((route) => [`${route.method} ${route.path}`, route]))
     return (request: IncomingMessage, response: ServerResponse) => {

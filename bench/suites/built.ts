@@ -25,7 +25,7 @@ export const GROUP = 'agentinfo, every answer built'
 /** Different agents asked for in turn. */
 export const BUILT_AGENTS = 2000
 
-interface Variant {
+export interface Variant {
   key: string
   label: string
   accept: 'application/json' | 'application/xml'
@@ -45,6 +45,29 @@ export const BUILT_VARIANTS: readonly Variant[] = [
 /** The request of a variant for one agent. */
 export const builtPath = (v: Pick<Variant, 'modules'>, agent: string) => `${REST}/agentinfo?agentname=${encodeURIComponent(agent)}${v.modules ? '&agentwithmodules=true' : ''}`
 
+/**
+ * What `fleet` answers to every request of every variant, one agent of `names` at a time, written
+ * to `answersFile` for the baselines and the peer to send the same bytes for the same requests.
+ * `note` gets each variant's average answer length.
+ */
+export async function recordBuiltAnswers(fleet: Target, variants: readonly Variant[], names: readonly string[], answersFile: string, note: (line: string) => void): Promise<BareAnswers[]> {
+  const recorded: Record<string, { contentType: string; body: string }> = {}
+  for (const v of variants) {
+    const origin = v.https ? (fleet.tlsOrigin as string) : fleet.origin
+    let bytes = 0
+    for (const name of names) {
+      const path = builtPath(v, name)
+      const answer = await fetchAnswer(origin, path, { headers: { ...AUTH_HEADERS, accept: v.accept } })
+      if (answer.status !== 200) throw new Error(`agentinfo ${v.key} for ${name} answered ${answer.status}: ${answer.body.toString().slice(0, 200)}`)
+      recorded[answerKey(v.https ? 'https' : 'http', v.accept, path)] = { contentType: answer.contentType, body: answer.body.toString() }
+      bytes += answer.body.length
+    }
+    note(`built ${v.label}: ${names.length} agents in turn, ${Math.round(bytes / names.length)} bytes per answer on average`)
+  }
+  await writeFile(answersFile, JSON.stringify(recorded))
+  return [{ method: 'GET', path: `${REST}/agentinfo`, answersFile }]
+}
+
 export async function builtSuite(ctx: SuiteContext): Promise<void> {
   const { profile } = ctx
   const variants = BUILT_VARIANTS.filter((v) => profile.allVariants || ['json', 'xml', 'json-modules', 'json-https'].includes(v.key))
@@ -52,23 +75,7 @@ export async function builtSuite(ctx: SuiteContext): Promise<void> {
   const started: Target[] = [fleet]
   try {
     const names = await fleet.command({ op: 'names', count: Math.min(BUILT_AGENTS, profile.agentinfoFleet) })
-    // What fleetsim answers to every request of every variant, for the baselines and the peer.
-    const recorded: Record<string, { contentType: string; body: string }> = {}
-    for (const v of variants) {
-      const origin = v.https ? (fleet.tlsOrigin as string) : fleet.origin
-      let bytes = 0
-      for (const name of names) {
-        const path = builtPath(v, name)
-        const answer = await fetchAnswer(origin, path, { headers: { ...AUTH_HEADERS, accept: v.accept } })
-        if (answer.status !== 200) throw new Error(`agentinfo ${v.key} for ${name} answered ${answer.status}: ${answer.body.toString().slice(0, 200)}`)
-        recorded[answerKey(v.https ? 'https' : 'http', v.accept, path)] = { contentType: answer.contentType, body: answer.body.toString() }
-        bytes += answer.body.length
-      }
-      ctx.notes.push(`built ${v.label}: ${names.length} agents in turn, ${Math.round(bytes / names.length)} bytes per answer on average`)
-    }
-    const answersFile = join(ctx.scratch, 'built-answers.json')
-    await writeFile(answersFile, JSON.stringify(recorded))
-    const answers: BareAnswers[] = [{ method: 'GET', path: `${REST}/agentinfo`, answersFile }]
+    const answers = await recordBuiltAnswers(fleet, variants, names, join(ctx.scratch, 'built-answers.json'), (note) => ctx.notes.push(note))
     const fastify = await ctx.start({ kind: 'fastify', routes: [], answers, tls: ctx.tls })
     started.push(fastify)
     const node = await ctx.start({ kind: 'node', routes: [], answers, tls: ctx.tls })
