@@ -32,6 +32,7 @@ import { parseArgs } from 'node:util'
 import { parseServeConfig } from '../src/config.js'
 import { compareRounds, type Contender } from './lib/compare.js'
 import { AUTH_HEADERS, LIVELY_SCENARIO, LIVELY_SPEED } from './lib/context.js'
+import { wholeOption, positiveOption } from './lib/options.js'
 import { RESULTS_DIR, commandResults, writeCommandResults, type LoadRow } from './lib/results.js'
 import { startTarget, type Target } from './lib/target.js'
 import { benchTls } from './lib/tls-files.js'
@@ -150,20 +151,17 @@ function options(): (BuiltLoadOptions & { out: string | undefined }) | string {
   } catch (error) {
     return (error as Error).message
   }
-  const whole = (name: string, min: number): number | string => {
-    const n = Number(values[name])
-    return Number.isInteger(n) && n >= min ? n : `--${name} must be a whole number of at least ${min}, got ${JSON.stringify(values[name])}`
-  }
+  const whole = (name: string, min: number) => wholeOption(values, name, min)
   const agents = whole('agents', 1)
   const connections = whole('connections', 1)
   const rounds = whole('rounds', 1)
   for (const checked of [agents, connections, rounds]) if (typeof checked === 'string') return checked
   const variant = String(values.variant)
   if (!BUILT_VARIANTS.some((v) => v.key === variant)) return `--variant must be one of ${BUILT_VARIANTS.map((v) => v.key).join(', ')}, got ${JSON.stringify(variant)}`
-  const speed = values.speed === 'paused' ? 0 : Number(values.speed)
-  if (!(speed > 0) && values.speed !== 'paused') return `--speed must be a number above 0 or paused, got ${JSON.stringify(values.speed)}`
-  const seconds = Number(values.seconds)
-  if (!(seconds > 0)) return `--seconds must be a number above 0, got ${JSON.stringify(values.seconds)}`
+  const speed = values.speed === 'paused' ? 0 : positiveOption(values, 'speed')
+  if (typeof speed === 'string') return `--speed must be a number above 0 or paused, got ${JSON.stringify(values.speed)}`
+  const seconds = positiveOption(values, 'seconds')
+  if (typeof seconds === 'string') return seconds
   const serveFlags = String(values.serve).split(/\s+/).filter((flag) => flag !== '')
   // Checked as serve checks them, so that a wrong flag is refused here rather than by a server process.
   const wrong = serveFlagsError(serveFlags)

@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util'
 import { parseServeConfig } from '../src/config.js'
 import { runListClients, type ListClientSpec } from './lib/list-client.js'
 import { AUTH_HEADERS, LIVELY_SCENARIO, REST } from './lib/context.js'
+import { wholeOption, positiveOption } from './lib/options.js'
 import { RESULTS_DIR, commandResults, writeCommandResults } from './lib/results.js'
 import { startTarget, type Target } from './lib/target.js'
 import { benchTls } from './lib/tls-files.js'
@@ -141,19 +142,16 @@ function options(): (ListLoadOptions & { out: string | undefined }) | string {
   } catch (error) {
     return (error as Error).message
   }
-  const whole = (name: string, min: number): number | string => {
-    const n = Number(values[name])
-    return Number.isInteger(n) && n >= min ? n : `--${name} must be a whole number of at least ${min}, got ${JSON.stringify(values[name])}`
-  }
+  const whole = (name: string, min: number) => wholeOption(values, name, min)
   const agents = whole('agents', 1)
   const clients = whole('clients', 1)
   const rounds = whole('rounds', 1)
-  const speed = Number(values.speed)
-  const seconds = Number(values.seconds)
+  const speed = positiveOption(values, 'speed')
+  const seconds = positiveOption(values, 'seconds')
   for (const checked of [agents, clients, rounds]) if (typeof checked === 'string') return checked
   if (values.format !== 'json' && values.format !== 'xml') return `--format must be json or xml, got ${JSON.stringify(values.format)}`
-  if (!(speed > 0)) return `--speed must be a number above 0, got ${JSON.stringify(values.speed)}`
-  if (!(seconds > 0)) return `--seconds must be a number above 0, got ${JSON.stringify(values.seconds)}`
+  if (typeof speed === 'string') return speed
+  if (typeof seconds === 'string') return seconds
   const out = typeof values.out === 'string' ? values.out : undefined
   const statusPoll = values['status-poll']
   // Checked as serve checks it, so that a wrong value is refused here rather than by the server process.

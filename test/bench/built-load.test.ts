@@ -81,6 +81,7 @@ describe('the built load benchmark', () => {
     }
     expect(await refused(['--variant', 'yaml'])).toContain('--variant must be one of json, xml, json-modules, xml-modules, json-https, xml-https, got "yaml"')
     expect(await refused(['--speed', 'fast'])).toContain('--speed must be a number above 0 or paused, got "fast"')
+    expect(await refused(['--speed', 'Infinity'])).toContain('--speed must be a number above 0 or paused, got "Infinity"')
     // Serve flags are checked as serve checks them, before a server is started.
     expect(await refused(['--serve=--journal-size lots'])).toContain('--serve: --journal-size must be an integer from 0 to 10000000, got "lots"')
     // A value starting with a dash is taken only after `=`, and the message says so.
