@@ -122,14 +122,44 @@ export async function measureBuiltLoad(options: BuiltLoadOptions, progress: (lin
 const USAGE =
   'usage: npm run bench:built-load -- [--variant json|xml|json-modules|xml-modules|json-https|xml-https] [--speed 600|paused] [--serve="<serve flags>"] [--agents 10000] [--connections 10] [--seconds 3] [--rounds 5] [--out bench/results]'
 
-/** What serve would say of `flags`, or undefined if it takes them. */
+/**
+ * The serve flags the bench's fleetsim processes act on: the app's (bench/lib/target-child.ts
+ * hands the parsed flags to buildApp) and the fleet's status poll. The fleet's size, seed,
+ * scenario and clock are this command's own options, the server is the bench's (plain node:http
+ * on 127.0.0.1), and the credentials and application path are the workload's.
+ */
+const PASSED_ON = new Set([
+  'log-level',
+  'metrics-auth',
+  'console',
+  'status-poll',
+  'body-limit',
+  'max-list-items',
+  'max-query-length',
+  'max-added-agents',
+  'strict',
+  'latency',
+  'error-rate',
+  'fault-operations',
+  'journal-size',
+  'journal-max-bytes',
+  'journal-body-bytes',
+  'kept-answers-max-bytes'
+])
+
+/** What serve would say of `flags`, or what this command does not pass on, or undefined if both take them. */
 function serveFlagsError(flags: string[]): string | undefined {
   try {
     parseServeConfig(flags, {})
-    return undefined
   } catch (error) {
     return `--serve: ${(error as Error).message}`
   }
+  for (const flag of flags) {
+    if (!flag.startsWith('--')) continue
+    const name = flag.slice(2).split('=')[0].replace(/^no-/, '')
+    if (!PASSED_ON.has(name)) return `--serve: --${name} is not passed on to the fleetsim processes; they take ${[...PASSED_ON].map((n) => `--${n}`).join(', ')} (the fleet's size and clock are this command's --agents and --speed)`
+  }
+  return undefined
 }
 
 /** The command line, or a sentence saying what is wrong with it. */

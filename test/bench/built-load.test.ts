@@ -84,6 +84,9 @@ describe('the built load benchmark', () => {
     expect(await refused(['--speed', 'Infinity'])).toContain('--speed must be a number above 0 or paused, got "Infinity"')
     // Serve flags are checked as serve checks them, before a server is started.
     expect(await refused(['--serve=--journal-size lots'])).toContain('--serve: --journal-size must be an integer from 0 to 10000000, got "lots"')
+    // A serve flag the bench's fleetsim processes would not act on is named, with this command's own option.
+    expect(await refused(['--serve=--speed 1'])).toContain("--serve: --speed is not passed on to the fleetsim processes; they take --log-level,")
+    expect(await refused(['--serve=--speed 1'])).toContain("(the fleet's size and clock are this command's --agents and --speed)")
     // A value starting with a dash is taken only after `=`, and the message says so.
     expect(await refused(['--serve', '--journal-size 0'])).toContain("use '--serve=-XYZ'")
   })
