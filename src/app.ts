@@ -36,6 +36,7 @@ import { handleClientError } from './http/client-errors.js'
 import { registerContentParsers } from './http/content-parsers.js'
 import { createErrorHandler } from './http/error-handler.js'
 import { fastPath } from './http/fast-path.js'
+import { oneAtATime } from './http/pipelined.js'
 import { registerLimits } from './http/limits.js'
 import { Links } from './http/links.js'
 import { createNotFoundHandler } from './http/not-found.js'
@@ -151,7 +152,7 @@ export const APP_DEFAULTS: AppSettings = Object.freeze({
 /** The assembled app, ready, not listening. */
 export interface FleetsimApp {
   readonly app: FastifyInstance
-  /** the request listener to serve with: the fast path (src/http/fast-path.ts), then fastify */
+  /** the request listener to serve with: pipelined requests one at a time (src/http/pipelined.ts), the fast path (src/http/fast-path.ts), then fastify */
   readonly handler: RequestListener
   /** the request journal and client report */
   readonly traffic: ClientTraffic
@@ -301,7 +302,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     },
     app.routing.bind(app) as RequestListener
   )
-  return { app, handler: fast.handler, traffic, faults, registry, manager, fastPathAnswers: fast.answered, streams, close: () => app.close() }
+  return { app, handler: oneAtATime(fast.handler), traffic, faults, registry, manager, fastPathAnswers: fast.answered, streams, close: () => app.close() }
 }
 
 /** `manager/mvc/` → `/manager/mvc` */

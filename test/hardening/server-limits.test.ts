@@ -169,6 +169,46 @@ describe('clients that half-close', () => {
   })
 })
 
+describe('pipelined requests', () => {
+  // A paused clock: only the requests change the fleet.
+  let pipeServer: RunningServer
+  let pipeDir: string
+  beforeAll(async () => {
+    pipeDir = await mkdtemp(join(tmpdir(), 'fleetsim-pipelined-'))
+    const config = parseServeConfig(['--http', '--port', '0', '--agents', '200', '--workers', '1', '--paused', '--data-dir', pipeDir], {})
+    pipeServer = await startServer(config, { announce: () => undefined, logger: createLogger('silent', { pretty: false }) })
+  })
+  afterAll(async () => {
+    await pipeServer.close()
+    await rm(pipeDir, { recursive: true, force: true })
+  })
+  const request = (method: string, target: string, last = false) =>
+    `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nAccept: application/json\r\nContent-Length: 0\r\n${last ? 'Connection: close\r\n' : ''}\r\n`
+  const statusOf = async (name: string) => {
+    const answer = await fetch(`${pipeServer.serviceUrl}/agentinfo.json?agentname=${name}`, { headers: AUTH })
+    return ((await answer.json()) as { values: Array<{ content: { status: string } }> }).values[0].content.status
+  }
+
+  it('answer a read pipelined after a write with what the write did (RFC 9112 9.3.2), on the fast path and through fastify', async () => {
+    let index = 0
+    while ((await statusOf(pipeServer.fleet.name(index))) !== 'ONLINE') index++
+    const name = pipeServer.fleet.name(index)
+    const answer = await exchange(
+      pipeServer.port,
+      request('POST', `${REST}/stopagent?agentUuids=${pipeServer.fleet.uuid(index)}`) +
+        // agentinfo by name is answered by the fast path; with modules, by fastify's route.
+        request('GET', `${REST}/agentinfo.json?agentname=${name}`) +
+        request('GET', `${REST}/agentinfo.json?agentname=${name}&agentwithmodules=true`, true),
+      { boundMs: 5000 }
+    )
+    expect(answer.text.match(/HTTP\/1\.1 200 OK\r\n/g)).toHaveLength(3)
+    const after = await statusOf(name)
+    expect(after).not.toBe('ONLINE')
+    const shown = [...answer.text.matchAll(/"status":"([A-Z_]+)"/g)].map((m) => m[1])
+    expect(shown.slice(0, 2)).toEqual([after, after])
+  })
+})
+
 describe('the request head', () => {
   it('answers an HTTP version other than 1.0 and 1.1 with 505 in the envelope, whether or not Node reads the request line', async () => {
     // llhttp reads HTTP/2.0 (and 0.9) request lines and hands them on; it refuses 1.2 and 9.9 itself.
