@@ -35,7 +35,7 @@ import type { ConsoleContext, ConsolePage } from './page.js'
 import { PAGES } from './pages/index.js'
 import { proxyRoutes } from './proxy.js'
 import { SessionStore } from './session.js'
-import { EventHub } from './stream.js'
+import { EventHub, STREAM_HEAD } from './stream.js'
 import { otherMethods } from '../http/allowed-methods.js'
 
 const SERVICE = 'console'
@@ -166,10 +166,14 @@ export async function consolePlugin(app: FastifyInstance, options: ConsolePlugin
         await guarded.register(
           async (api) => {
             api.get<{ Querystring: { topics?: string } }>('/events', async (request, reply) => {
-              const wanted = typeof request.query.topics === 'string' && request.query.topics !== '' ? request.query.topics.split(',') : hub.topicNames()
+              const topics = hub.topicNames()
+              // Each topic once: `fleet` named 20,000 times made a reader each, and the first event held the server for seconds.
+              const wanted = typeof request.query.topics === 'string' && request.query.topics !== '' ? [...new Set(request.query.topics.split(','))] : topics
               // An unknown topic would make a stream that never says anything: refused while it can still be answered.
-              const unknown = wanted.find((topic) => !hub.topicNames().includes(topic))
-              if (unknown !== undefined) throw apiError('E_NOT_IN_ENUM', { where: 'query parameter', name: 'topics', allowed: hub.topicNames(), got: shown(unknown) })
+              const unknown = wanted.find((topic) => !topics.includes(topic))
+              if (unknown !== undefined) throw apiError('E_NOT_IN_ENUM', { where: 'query parameter', name: 'topics', allowed: topics, got: shown(unknown) })
+              // HEAD (fastify answers it with the GET route): the stream's head, and no stream, which would never end.
+              if (request.method === 'HEAD') return reply.code(200).headers(STREAM_HEAD).send()
               // The stream outlives the handler: fastify hands the socket over and sends nothing itself.
               reply.hijack()
               hub.attach(reply.raw, wanted)

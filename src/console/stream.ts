@@ -48,6 +48,15 @@ export interface EventHubOptions {
   now?: () => number
 }
 
+/** The head of a stream's answer (and of HEAD's, which gets no stream). */
+export const STREAM_HEAD = Object.freeze({
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+  // Reverse proxies (nginx) would otherwise buffer the stream.
+  'x-accel-buffering': 'no',
+  connection: 'keep-alive'
+})
+
 /** Emits 'attach' and 'detach' (with the number of clients left) as clients come and go. */
 export class EventHub extends EventEmitter<{ attach: [clients: number]; detach: [clients: number] }> {
   private readonly topics = new Map<string, StreamTopic>()
@@ -92,13 +101,7 @@ export class EventHub extends EventEmitter<{ attach: [clients: number]; detach: 
       response.writeHead(503).end()
       return
     }
-    response.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      // Reverse proxies (nginx) would otherwise buffer the stream.
-      'x-accel-buffering': 'no',
-      connection: 'keep-alive'
-    })
+    response.writeHead(200, STREAM_HEAD)
     response.write(`retry: ${RETRY_MS}\n\n`)
     const readers = topics.flatMap((name) => {
       const topic = this.topics.get(name)

@@ -118,6 +118,25 @@ describe('the console stream', () => {
     fleet.request.destroy()
   })
 
+  it('takes a topic named many times once, and answers HEAD with the stream\'s head and no stream', async () => {
+    const hub = h.built.streams
+    while (hub.clientCount() > 0) await once(hub, 'detach')
+    const many = await openStream(h.origin, `?topics=${Array.from({ length: 1000 }, () => 'fleet').join(',')}`)
+    await admin(h.app, 'POST', '/clock/advance', { seconds: 5 })
+    await many.upTo(2)
+    // One fleet event a tick, not one per time the topic was named.
+    const firstTwo = many.events.slice(0, 2).map((e) => e.event)
+    expect(firstTwo).toEqual(['fleet', 'fleet'])
+    expect((many.events[1].data as FleetEvent).summary.virtualMs).not.toBe((many.events[0].data as FleetEvent).summary.virtualMs)
+    many.request.destroy()
+    while (hub.clientCount() > 0) await once(hub, 'detach')
+    const head = await h.app.inject({ method: 'HEAD', url: '/console/api/events', headers: { authorization: BASIC } })
+    expect(head.statusCode).toBe(200)
+    expect(head.headers['content-type']).toBe('text/event-stream; charset=utf-8')
+    expect(head.body).toBe('')
+    expect(hub.clientCount()).toBe(0)
+  })
+
   it('forgets a page that goes away, and stops ticking with the last one, leaving no timer behind', async () => {
     const hub = h.built.streams
     while (hub.clientCount() > 0) await once(hub, 'detach')
