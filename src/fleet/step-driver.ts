@@ -12,6 +12,7 @@
 import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
 import { TurnQueue } from '../lib/turn-queue.js'
+import { MAX_TIMER_MS } from '../lib/wall-wait.js'
 import { allocateBuffers, viewsOf, type FleetBuffers } from './layout.js'
 import type { StepTally } from './lifecycle.js'
 import { recoverShard, type ShardRange, type UndoArea } from './step.js'
@@ -182,7 +183,9 @@ export class StepDriver {
       return
     }
     const wait = clock.wallMsUntil((steppedTo + 1) * 1000)
-    if (wait !== Infinity) this.timer = setTimeout(() => this.schedule(), Math.max(1, Math.ceil(wait)))
+    // At most a timer's longest wait: Node takes a longer one as 1 ms, which at a speed below
+    // about 5e-7 (a virtual second past 24.8 days) ran this every millisecond, warning each time.
+    if (wait !== Infinity) this.timer = setTimeout(() => this.schedule(), Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(wait))))
   }
 
   /**
