@@ -103,17 +103,29 @@ function catalogueErrorOf(error: Error & { code?: string; rawPacket?: unknown },
       return apiError('E_HEADERS_TOO_LARGE', {})
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return apiError('E_REQUEST_TIMEOUT')
-    case 'HPE_INVALID_VERSION':
-      return apiError('E_HTTP_VERSION', { version: versionOf(error.rawPacket) })
+    case 'HPE_INVALID_VERSION': {
+      const version = versionOf(error.rawPacket)
+      // llhttp says the same of a line ending in a bare LF, or with a space after the version:
+      // there the version is fine and the line's end is what is wrong.
+      if (version === undefined) return apiError('E_BAD_REQUEST', { detail: 'the request line must end with its HTTP version and CRLF, as in `GET /path HTTP/1.1\\r\\n`' })
+      return apiError('E_HTTP_VERSION', { version })
+    }
     default:
       return apiError('E_BAD_REQUEST', { detail: `the HTTP request is malformed (${error.code ?? error.message})` })
   }
 }
 
-/** The version part of the request line llhttp refused, for the message (`HTTP/1.2`). */
-function versionOf(rawPacket: unknown): string {
+/**
+ * The version part of the request line llhttp refused, for the message (`HTTP/1.2`); `unreadable`
+ * where there is none to show; undefined where the version is 1.0 or 1.1 and so not the problem
+ * (a bare LF or a space at the line's end).
+ */
+function versionOf(rawPacket: unknown): string | undefined {
   if (!Buffer.isBuffer(rawPacket)) return 'unreadable'
   const line = rawPacket.subarray(0, 1024).toString('latin1').split('\n', 1)[0]
-  const version = / (HTTP\/[0-9A-Za-z.]{1,8})\r?$/.exec(line)?.[1]
-  return version ?? 'unreadable'
+  const found = / (HTTP\/[0-9A-Za-z.]{1,8})( *)(\r?)$/.exec(line)
+  if (found === null) return 'unreadable'
+  const [, version, spaces, cr] = found
+  if ((version === 'HTTP/1.1' || version === 'HTTP/1.0') && (spaces !== '' || cr === '')) return undefined
+  return version
 }

@@ -225,6 +225,15 @@ describe('the request head', () => {
     }
   })
 
+  it('answers a request line of HTTP/1.1 that ends in a bare LF or a space with 400, not 505', async () => {
+    for (const line of [`GET ${REST}/appinfo.json HTTP/1.1\n`, `GET ${REST}/appinfo.json HTTP/1.1 \r\n`]) {
+      const answer = await exchange(server.port, `${line}Host: x\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\n\r\n`)
+      expect(answer.status, JSON.stringify(line)).toBe(400)
+      expect(bodyOf(answer)).toContain('<code>E_BAD_REQUEST</code>')
+      expect(bodyOf(answer)).toContain('the request line must end with its HTTP version and CRLF')
+    }
+  })
+
   it('answers two Host headers with 400 E_DUPLICATE_HOST, also where a kept answer would be sent', async () => {
     const target = `${REST}/agentinfo.json?agentname=${encodeURIComponent(server.fleet.name(1))}`
     const twoHosts = Buffer.from(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: b\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
