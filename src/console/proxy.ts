@@ -33,7 +33,8 @@ function forwarded(request: FastifyRequest, from: string, to: string, headers: R
   const rest = request.url.slice(from.length)
   // The forwarded URL is parsed as a URL, which resolves `..` and `%2e%2e` segments: one of them
   // took /console/api/rest/ to /__admin/ with the REST credentials, or admin's to the operations.
-  if (rest.split('?')[0].split('/').some(isDotSegment)) throw apiError('E_CONSOLE_PATH_OUTSIDE', { path: request.url.split('?')[0], target: to })
+  // A backslash too, plain or encoded: the URL parser reads it as a slash (`..\..\__admin\clock`).
+  if (rest.split('?')[0].split(/\/|\\|%5c/i).some(isDotSegment)) throw apiError('E_CONSOLE_PATH_OUTSIDE', { path: request.url.split('?')[0], target: to })
   const contentType = request.headers['content-type']
   return {
     method: request.method as Forwarded['method'],

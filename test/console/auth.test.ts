@@ -212,7 +212,11 @@ describe('the console API over a socket', () => {
       '/console/api/rest/%2e%2e/%2e%2e/%2e%2e/__admin/clock',
       '/console/api/admin/%2e%2e/%2e%2e/manager/mvc/restservice/appinfo.json',
       '/console/api/admin/../../metrics',
-      '/console/api/rest/.%2E/x'
+      '/console/api/rest/.%2E/x',
+      // A backslash is a slash to the URL parser.
+      '/console/api/rest/..\\..\\..\\__admin\\clock',
+      '/console/api/admin/..\\..\\manager\\mvc\\restservice\\appinfo',
+      '/console/api/admin/..%5Cclock'
     ]) {
       const { status, body } = await rawGet(path)
       expect({ path, status, code: (JSON.parse(body) as Envelope).errors[0].code }).toEqual({ path, status: 404, code: 'E_CONSOLE_PATH_OUTSIDE' })
