@@ -51,9 +51,14 @@ export function basicCredentials(header: string | undefined): { user: string; pa
   return at === -1 ? undefined : { user: text.slice(0, at), password: text.slice(at + 1) }
 }
 
-/** Whether a user and password are the admin credentials (timing-safe: the REST check's own comparison). */
+/**
+ * Whether a user and password are the admin credentials (timing-safe: the REST check's own
+ * comparison). Given as text (a login form's, or Basic's decoded as UTF-8), handed to the check
+ * as headers come: a character per byte of their UTF-8.
+ */
 export function credentialsMatch(adminCheck: AuthCheck, user: string, password: string): boolean {
-  return adminCheck({ rest_user: user, rest_password: password })
+  const asReceived = (text: string) => Buffer.from(text, 'utf8').toString('latin1')
+  return adminCheck({ rest_user: asReceived(user), rest_password: asReceived(password) })
 }
 
 export interface ConsoleUser {

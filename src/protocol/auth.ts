@@ -19,22 +19,27 @@ export interface Credentials {
 
 export type AuthCheck = (headers: IncomingHttpHeaders) => boolean
 
-/** One-shot hashing: no Hash object per call (two digests per request). */
-function digest(value: string): Buffer {
-  return hash('sha256', value, 'buffer')
+/**
+ * One-shot hashing: no Hash object per call (two digests per request). Of bytes: a header value
+ * as Node hands it over, a character per byte received (latin1), and a configured value as the
+ * UTF-8 a client sends for it. Hashed as strings (UTF-8 both), a configured `pässwörd` never
+ * matched what curl sent for it.
+ */
+function digest(value: string, encoding: 'latin1' | 'utf8'): Buffer {
+  return hash('sha256', Buffer.from(value, encoding), 'buffer')
 }
 
 export function createAuthCheck(credentials: Credentials): AuthCheck {
-  const user = digest(credentials.user)
-  const password = digest(credentials.password)
+  const user = digest(credentials.user, 'utf8')
+  const password = digest(credentials.password, 'utf8')
   // user → passwords that passed with it (only the configured pair ever can: one entry).
   const passed = new Map<string, Set<string>>()
   return (headers) => {
     const givenUser = headers.rest_user
     const givenPassword = headers.rest_password
     if (typeof givenUser === 'string' && typeof givenPassword === 'string' && passed.get(givenUser)?.has(givenPassword) === true) return true
-    const userOk = timingSafeEqual(digest(typeof givenUser === 'string' ? givenUser : ''), user)
-    const passwordOk = timingSafeEqual(digest(typeof givenPassword === 'string' ? givenPassword : ''), password)
+    const userOk = timingSafeEqual(digest(typeof givenUser === 'string' ? givenUser : '', 'latin1'), user)
+    const passwordOk = timingSafeEqual(digest(typeof givenPassword === 'string' ? givenPassword : '', 'latin1'), password)
     const ok = userOk && passwordOk && typeof givenUser === 'string' && typeof givenPassword === 'string'
     if (ok) {
       const passwords = passed.get(givenUser) ?? new Set<string>()

@@ -1,7 +1,8 @@
 /** The console's sessions: random tokens, a fixed lifetime, a bounded number. */
 import { describe, expect, it } from 'vitest'
 import { MAX_SESSIONS, SessionStore } from '../../src/console/session.js'
-import { basicCredentials, readCookie } from '../../src/console/auth.js'
+import { basicCredentials, credentialsMatch, readCookie } from '../../src/console/auth.js'
+import { createAuthCheck } from '../../src/protocol/auth.js'
 
 describe('console sessions', () => {
   it('hands out a different 256-bit token at every login', () => {
@@ -42,5 +43,13 @@ describe('reading credentials', () => {
     expect(basicCredentials(`Basic ${Buffer.from('admin:a:b').toString('base64')}`)).toEqual({ user: 'admin', password: 'a:b' })
     expect(basicCredentials('Bearer abc')).toBeUndefined()
     expect(basicCredentials(`Basic ${Buffer.from('no-colon').toString('base64')}`)).toBeUndefined()
+  })
+
+  it('matches admin credentials beyond ASCII, from a login form or Basic (UTF-8), as the REST headers match them', () => {
+    const check = createAuthCheck({ user: 'üser', password: 'pässwörd€' })
+    const basic = basicCredentials(`Basic ${Buffer.from('üser:pässwörd€').toString('base64')}`)
+    expect(basic).toEqual({ user: 'üser', password: 'pässwörd€' })
+    expect(credentialsMatch(check, 'üser', 'pässwörd€')).toBe(true)
+    expect(credentialsMatch(check, 'üser', 'pässwörd')).toBe(false)
   })
 })

@@ -24,4 +24,13 @@ describe('the credential check', () => {
     expect(remembering({ rest_user: 'admin2', rest_password: 'secret' })).toBe(false)
     expect(remembering({ rest_user: 'admin' })).toBe(false)
   })
+
+  it('matches a configured value beyond ASCII with the UTF-8 a client sends for it, as Node hands the header over (a character per byte)', () => {
+    const unicode = createAuthCheck({ user: 'üser', password: 'pässwörd€' })
+    const received = (text: string) => Buffer.from(text, 'utf8').toString('latin1')
+    expect(unicode({ rest_user: received('üser'), rest_password: received('pässwörd€') })).toBe(true)
+    // The same characters as single bytes (Latin-1) are other bytes: refused.
+    expect(unicode({ rest_user: 'üser', rest_password: received('pässwörd€') })).toBe(false)
+    expect(unicode({ rest_user: received('üser'), rest_password: received('pässwörd') })).toBe(false)
+  })
 })
