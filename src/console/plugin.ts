@@ -25,7 +25,7 @@ import type { Manager } from '../manager/manager.js'
 import { createAuthCheck, type Credentials } from '../protocol/auth.js'
 import { apiError, shown } from '../protocol/errors.js'
 import { STATIC_DIRS, UPLOT_DIR } from './assets.js'
-import { consoleUser, crossSiteReason, isSafeMethod, type ConsoleUser } from './auth.js'
+import { SESSION_COOKIE, consoleUser, crossSiteReason, isSafeMethod, readCookie, type ConsoleUser } from './auth.js'
 import { FleetHistory } from './fleet-history.js'
 import { fleetTopic } from './fleet-topic.js'
 import { shell } from './layout.js'
@@ -176,7 +176,9 @@ export async function consolePlugin(app: FastifyInstance, options: ConsolePlugin
               if (request.method === 'HEAD') return reply.code(200).headers(STREAM_HEAD).send()
               // The stream outlives the handler: fastify hands the socket over and sends nothing itself.
               reply.hijack()
-              hub.attach(reply.raw, wanted)
+              // A stream opened with a session lasts as long as the session: log-out or expiry ends it.
+              const token = request.consoleUser?.via === 'session' ? readCookie(request.headers.cookie, SESSION_COOKIE) : undefined
+              hub.attach(reply.raw, wanted, token === undefined ? undefined : () => sessions.get(token) !== undefined)
             })
             for (const page of pages) page.api?.(api, context)
             await api.register(async (forwarding) => proxyRoutes(forwarding, context))

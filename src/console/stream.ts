@@ -39,6 +39,8 @@ interface Client {
   readonly response: ServerResponse
   readonly readers: Array<{ event: string; read: (tick: number) => unknown }>
   lastWrite: number
+  /** whether the client may still be sent events (its session is live); absent: for as long as it listens */
+  readonly allowed: (() => boolean) | undefined
 }
 
 export interface EventHubOptions {
@@ -95,8 +97,10 @@ export class EventHub extends EventEmitter<{ attach: [clients: number]; detach: 
   /**
    * Streams to this response until it closes: writes the SSE head, sends every topic's current
    * state at once (a page shows its figures without waiting for a tick), then what changes.
+   * `allowed`: asked at every tick; once it says no (the session that opened the stream ended or
+   * expired), the stream is ended, and the page's reconnection meets the login.
    */
-  attach(response: ServerResponse, topics: readonly string[] = this.topicNames()): void {
+  attach(response: ServerResponse, topics: readonly string[] = this.topicNames(), allowed?: () => boolean): void {
     if (this.closed) {
       response.writeHead(503).end()
       return
@@ -107,7 +111,7 @@ export class EventHub extends EventEmitter<{ attach: [clients: number]; detach: 
       const topic = this.topics.get(name)
       return topic === undefined ? [] : [{ event: name, read: topic.subscribe() }]
     })
-    const client: Client = { response, readers, lastWrite: this.now() }
+    const client: Client = { response, readers, lastWrite: this.now(), allowed }
     this.clients.add(client)
     // 'close' fires when the browser goes away or the response is ended: either way, forget it.
     response.on('close', () => this.detach(client))
@@ -127,7 +131,11 @@ export class EventHub extends EventEmitter<{ attach: [clients: number]; detach: 
   tick(): void {
     this.tickNumber++
     const now = this.now()
-    for (const client of this.clients) {
+    for (const client of [...this.clients]) {
+      if (client.allowed?.() === false) {
+        client.response.end()
+        continue
+      }
       // A client that cannot keep up is skipped: its reader still knows what it has not sent.
       if (client.response.writableNeedDrain) continue
       this.send(client, this.tickNumber)

@@ -9,7 +9,7 @@ import { get, type ClientRequest, type IncomingMessage } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EventHub, type StreamTopic } from '../../src/console/stream.js'
 import type { FleetEvent } from '../../src/console/fleet-topic.js'
-import { BASIC, consoleHarness, fakeResponse, json, rest, type ConsoleHarness } from './helpers.js'
+import { BASIC, PASSWORD, USER, consoleHarness, fakeResponse, json, rest, sessionOf, type ConsoleHarness } from './helpers.js'
 import { admin } from '../admin/helpers.js'
 
 interface SseEvent {
@@ -135,6 +135,30 @@ describe('the console stream', () => {
     expect(head.headers['content-type']).toBe('text/event-stream; charset=utf-8')
     expect(head.body).toBe('')
     expect(hub.clientCount()).toBe(0)
+  })
+
+  it('ends a stream opened with a session when the session ends (log-out), and keeps one opened with Basic', async () => {
+    const login = await h.app.inject({
+      method: 'POST',
+      url: '/console/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ user: USER, password: PASSWORD }).toString()
+    })
+    const cookie = sessionOf(login)
+    const request = get(`${h.origin}/console/api/events?topics=fleet`, { headers: { cookie } })
+    const [response] = (await once(request, 'response')) as [IncomingMessage]
+    expect(response.statusCode).toBe(200)
+    const ended = once(response, 'end')
+    response.resume()
+    const basic = await openStream(h.origin, '?topics=fleet')
+    h.built.streams.tick()
+    expect(response.readableEnded).toBe(false)
+    await h.app.inject({ method: 'POST', url: '/console/logout', headers: { cookie, 'x-fleetsim-console': '1' } })
+    h.built.streams.tick()
+    await ended
+    h.built.streams.tick()
+    expect(basic.ended).toBe(false)
+    basic.request.destroy()
   })
 
   it('forgets a page that goes away, and stops ticking with the last one, leaving no timer behind', async () => {
