@@ -175,9 +175,20 @@ export class FaultState {
     return this.added.length
   }
 
-  /** The id the next added rule will have. */
+  /**
+   * The id the next added rule will have: `added-<n>` past the last one, skipping any a rule has
+   * as its name (an unnamed rule is named after its id, so a rule named `added-5` would otherwise
+   * have every later unnamed one refused as a duplicate name).
+   */
   nextAddedId(): string {
-    return `added-${this.addedCount + 1}`
+    return `added-${this.nextAddedNumber()}`
+  }
+
+  private nextAddedNumber(): number {
+    const names = new Set(this.current().entries.map((entry) => entry.rule.name))
+    let n = this.addedCount + 1
+    while (names.has(`added-${n}`)) n++
+    return n
   }
 
   /**
@@ -185,8 +196,9 @@ export class FaultState {
    * there. The caller checks the rule (the scenario's fault rule reader) and the limit.
    */
   add(rule: FaultRule): ListedFaultRule {
-    const entry: ListedFaultRule = { id: this.nextAddedId(), origin: 'admin', rule, key: ADDED_KEYS + this.addedCount }
-    this.addedCount++
+    const n = this.nextAddedNumber()
+    const entry: ListedFaultRule = { id: `added-${n}`, origin: 'admin', rule, key: ADDED_KEYS + n - 1 }
+    this.addedCount = n
     this.added.push(entry)
     this.version++
     return entry

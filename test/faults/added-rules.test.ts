@@ -35,6 +35,22 @@ interface Listed {
 const listed = async (target: AdminHarness) => ((await admin(target.app, 'GET', '/faults')).json() as { rules: Listed[] }).rules
 
 describe('adding a fault rule', () => {
+  it('names an unnamed rule after an id no rule has as its name, so a rule named like one never blocks the unnamed', async () => {
+    h = await served()
+    const first = await admin(h.app, 'POST', '/faults', '{ name: added-2, operation: appinfo, latency: 1 }', YAML)
+    expect(first.json()).toMatchObject({ added: 'added-1' })
+    for (const expected of ['added-3', 'added-4']) {
+      const unnamed = await admin(h.app, 'POST', '/faults', '{ operation: appinfo, latency: 1 }', YAML)
+      expect(unnamed.statusCode).toBe(200)
+      expect(unnamed.json()).toMatchObject({ added: expected })
+    }
+    expect((await listed(h)).map((rule) => [rule.id, rule.name])).toEqual([
+      ['added-1', 'added-2'],
+      ['added-3', 'added-3'],
+      ['added-4', 'added-4']
+    ])
+  })
+
   it('adds a rule written in YAML, as a scenario entry, that acts from the next call on', async () => {
     h = await served()
     expect((await call(h, 'appinfo')).statusCode).toBe(200)
