@@ -16,7 +16,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { apiError, type ApiError } from '../protocol/errors.js'
+import { apiError, shown, type ApiError } from '../protocol/errors.js'
 import { describeUnrouted } from './unrouted.js'
 import '../protocol/request-context.js'
 
@@ -87,8 +87,19 @@ export function headError(request: IncomingMessage): ApiError | undefined {
     return version === '1.1' ? apiError('E_BAD_REQUEST', { detail: 'an HTTP/1.1 request needs a Host header' }) : undefined
   }
   const hosts = hostHeaderCount(request.rawHeaders)
-  return hosts > 1 ? apiError('E_DUPLICATE_HOST', { count: hosts }) : undefined
+  if (hosts > 1) return apiError('E_DUPLICATE_HOST', { count: hosts })
+  // RFC 9112 3.2: a Host that is not `host[:port]` is refused. It is copied into every answer's links.
+  if (!HOST.test(request.headers.host)) return apiError('E_BAD_REQUEST', { detail: `the Host header ${shown(request.headers.host)} is not a host name or address with an optional port` })
+  // llhttp frames `gzip, chunked` as chunked and hands the body over still gzipped: only chunked alone is read.
+  const coding = request.headers['transfer-encoding']
+  if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked') {
+    return apiError('E_BAD_REQUEST', { detail: `Transfer-Encoding ${shown(coding)} is not read here: send the body with Content-Length, or with Transfer-Encoding: chunked alone` })
+  }
+  return undefined
 }
+
+/** `uri-host [":" port]` (RFC 3986): an IP literal in brackets, or a name of unreserved, sub-delims and %-escapes; empty is Node's to judge. */
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::[0-9]*)?$/
 
 /** How many Host headers the request carries. */
 function hostHeaderCount(rawHeaders: readonly string[]): number {

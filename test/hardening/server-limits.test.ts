@@ -234,6 +234,33 @@ describe('the request head', () => {
     }
   })
 
+  it('answers a Host that is no host[:port] with 400 naming it, on the fast path and through fastify, and takes the usual ones', async () => {
+    const byName = `${REST}/agentinfo.json?agentname=${encodeURIComponent(server.fleet.name(1))}`
+    for (const target of [byName, `${REST}/appinfo.json`]) {
+      for (const host of ['a"b<c>/d?e#f', 'a b', 'x/y']) {
+        const answer = await exchange(server.port, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
+        expect(answer.status, `${target} ${host}`).toBe(400)
+        expect(JSON.parse(bodyOf(answer)).errors[0]).toMatchObject({ code: 'E_BAD_REQUEST' })
+        expect(bodyOf(answer)).toContain('is not a host name or address with an optional port')
+      }
+      for (const host of ['127.0.0.1', '127.0.0.1:9443', '[::1]:9443', 'my_host.example', 'EXAMPLE.com:80']) {
+        const answer = await exchange(server.port, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
+        expect(answer.status, `${target} ${host}`).toBe(200)
+      }
+    }
+  })
+
+  it('refuses a transfer coding other than chunked alone with 400, where the body was read still coded', async () => {
+    const chunked = (coding: string) =>
+      `POST ${REST}/createfield HTTP/1.1\r\nHost: x\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nContent-Type: application/json\r\nTransfer-Encoding: ${coding}\r\nConnection: close\r\n\r\n` +
+      `{"name":"te-field","type":"STRING"}`.length.toString(16) + '\r\n{"name":"te-field","type":"STRING"}\r\n0\r\n\r\n'
+    const refused = await exchange(server.port, chunked('gzip, chunked'))
+    expect(refused.status).toBe(400)
+    expect(bodyOf(refused)).toContain('Transfer-Encoding \\"gzip, chunked\\" is not read here')
+    const read = await exchange(server.port, chunked('chunked'))
+    expect(read.status).toBe(200)
+  })
+
   it('answers two Host headers with 400 E_DUPLICATE_HOST, also where a kept answer would be sent', async () => {
     const target = `${REST}/agentinfo.json?agentname=${encodeURIComponent(server.fleet.name(1))}`
     const twoHosts = Buffer.from(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: b\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
