@@ -7,6 +7,17 @@ import type { ConsolePage } from './page.js'
 import { document, html, raw, type Raw } from './markup.js'
 import { ASSETS, CONSOLE_PREFIX } from './paths.js'
 
+/**
+ * Security headers of every console page, the login form's too: nothing but the console's own
+ * files runs or loads, and no other site frames a page (clickjacking a login form among them).
+ */
+export const PAGE_HEADERS = Object.freeze({
+  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'cache-control': 'no-store'
+})
+
 interface ShellOptions {
   /** the page shown (its nav entry is marked current) */
   page: ConsolePage

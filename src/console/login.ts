@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthCheck } from '../protocol/auth.js'
 import { apiError } from '../protocol/errors.js'
 import { CONSOLE_HEADER, SESSION_COOKIE, clearedCookie, consoleUser, credentialsMatch, foreignOrigin, readCookie, sessionCookie } from './auth.js'
+import { PAGE_HEADERS } from './layout.js'
 import { document, html, raw } from './markup.js'
 import { ASSETS, CONSOLE_PREFIX } from './paths.js'
 import { SESSION_TTL_MS, type SessionStore } from './session.js'
@@ -56,7 +57,7 @@ function loginPage(next: string, error?: string): string {
 }
 
 function sendPage(reply: FastifyReply, status: number, page: string): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page)
+  return reply.code(status).type('text/html; charset=utf-8').headers(PAGE_HEADERS).send(page)
 }
 
 export function loginRoutes(scope: FastifyInstance, sessions: SessionStore, adminCheck: AuthCheck): void {

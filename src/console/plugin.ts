@@ -28,7 +28,7 @@ import { STATIC_DIRS, UPLOT_DIR } from './assets.js'
 import { SESSION_COOKIE, consoleUser, crossSiteReason, isSafeMethod, readCookie, type ConsoleUser } from './auth.js'
 import { FleetHistory } from './fleet-history.js'
 import { fleetTopic } from './fleet-topic.js'
-import { shell } from './layout.js'
+import { PAGE_HEADERS, shell } from './layout.js'
 import { API_PREFIX, CONSOLE_PREFIX } from './paths.js'
 import { HOME_PATH, loginLocation, loginRoutes } from './login.js'
 import type { ConsoleContext, ConsolePage } from './page.js'
@@ -41,14 +41,6 @@ import { otherMethods } from '../http/allowed-methods.js'
 const SERVICE = 'console'
 /** While no page is open, the chart's history is still sampled this often (wall ms). */
 export const HISTORY_SAMPLE_MS = 1000
-
-/** Security headers of every console page: nothing but the console's own files runs or loads. */
-const PAGE_HEADERS = {
-  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'same-origin',
-  'cache-control': 'no-store'
-}
 
 export interface ConsolePluginOptions {
   engine: FleetEngine

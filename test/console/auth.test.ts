@@ -170,10 +170,17 @@ describe('console authentication', () => {
     expect(error.message).toContain('/console/fleet, /console/agents')
   })
 
-  it('keeps its pages out of other sites\' frames and scripts', async () => {
+  it('keeps its pages out of other sites\' frames and scripts, the login form too', async () => {
     const page = await h.app.inject({ url: '/console/fleet', headers: { authorization: BASIC } })
-    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'")
-    expect(page.headers['content-security-policy']).toContain("script-src 'self'")
+    const login = await h.app.inject({ url: '/console/login' })
+    const refused = await h.app.inject({ method: 'POST', url: '/console/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'user=admin&password=wrong' })
+    for (const answer of [page, login, refused]) {
+      expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'none'")
+      expect(answer.headers['content-security-policy']).toContain("script-src 'self'")
+      expect(answer.headers['x-content-type-options']).toBe('nosniff')
+    }
+    expect(login.statusCode).toBe(200)
+    expect(refused.statusCode).toBe(401)
   })
 
   it('is not in the request journal, but the REST calls it makes are', async () => {
