@@ -44,10 +44,15 @@ function forwarded(request: FastifyRequest, from: string, to: string, headers: R
   }
 }
 
+/** Headers of the target's answer that describe its connection or framing, not the answer: the console's own reply sets them. */
+const NOT_PASSED_BACK = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date'])
+
+/** The target's answer as the console's: its status, body and headers (`Allow` on a 405, `Retry-After`, ...). */
 async function answer(context: ConsoleContext, request: Forwarded, reply: FastifyReply): Promise<FastifyReply> {
   const response = await context.inject(request)
-  const type = response.headers['content-type']
-  if (typeof type === 'string') reply.type(type)
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined && !NOT_PASSED_BACK.has(name.toLowerCase())) reply.header(name, value)
+  }
   return reply.code(response.statusCode).send(response.rawPayload)
 }
 

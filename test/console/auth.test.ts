@@ -214,6 +214,16 @@ describe('the console API over a socket', () => {
       request.end()
     })
 
+  it('passes the target\'s answer back with its headers: Allow on a 405, as the admin API sends it', async () => {
+    const direct = await h.app.inject({ method: 'DELETE', url: '/__admin/clock', headers: AUTH })
+    const forwarded = await h.app.inject({ method: 'DELETE', url: '/console/api/admin/clock', headers: CONSOLE_HEADERS })
+    expect(direct.statusCode).toBe(405)
+    expect(forwarded.statusCode).toBe(405)
+    expect(forwarded.headers.allow).toBe(direct.headers.allow)
+    expect(forwarded.headers['content-type']).toBe(direct.headers['content-type'])
+    expect(forwarded.body).toBe(direct.body)
+  })
+
   it('forwards only within /__admin/ and the operations: a dot segment that would leave them is refused', async () => {
     for (const path of [
       '/console/api/rest/%2e%2e/%2e%2e/%2e%2e/__admin/clock',
