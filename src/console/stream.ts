@@ -131,7 +131,8 @@ export class EventHub extends EventEmitter<{ attach: [clients: number]; detach: 
   tick(): void {
     this.tickNumber++
     const now = this.now()
-    for (const client of [...this.clients]) {
+    for (const client of this.clients) {
+      // Ended, it is forgotten on its 'close' (a Set deletes safely while iterated).
       if (client.allowed?.() === false) {
         client.response.end()
         continue
