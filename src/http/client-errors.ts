@@ -16,7 +16,7 @@
  * HTTP never spoke on: it is destroyed at once. Answering it would write HTTP into a TLS
  * session that never began, which never flushes, so the socket would stay open forever.
  */
-import { STATUS_CODES, type IncomingMessage } from 'node:http'
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { apiError, type ApiError } from '../protocol/errors.js'
 import type { Format } from '../protocol/negotiation.js'
@@ -31,17 +31,46 @@ import { proxyHeader, proxyProtocolError, startsWithProxySignature } from './pro
 const LAST_ANSWER_MS = 1000
 
 export function handleClientError(error: Error & { code?: string; rawPacket?: unknown }, socket: Duplex & { bytesWritten?: number }): void {
-  // Only a connection HTTP reads from, and nothing was written to yet, can take an answer.
-  if (!fromHttpParser(error) || !socket.writable || (socket.bytesWritten ?? 0) > 0) {
+  // The parser stays in error and reports every later read again: the first report is answered.
+  if (answering.has(socket)) return
+  // Only a connection HTTP reads from can take an answer.
+  if (!fromHttpParser(error) || !socket.writable) {
     socket.destroy()
     return
   }
-  // An HTTP/2 client with prior knowledge reads frames: it is told in HTTP/2's own terms.
+  // An HTTP/2 client with prior knowledge reads frames: it is told in HTTP/2's own terms, before anything else was written.
   if (error.code === 'HPE_PAUSED_H2_UPGRADE') {
+    if ((socket.bytesWritten ?? 0) > 0) return void socket.destroy()
     answerAndClose(socket, http2Refusal(apiError('E_HTTP_VERSION', { version: 'HTTP/2.0', preface: true })))
     return
   }
-  answerAndClose(socket, rawErrorAnswer(catalogueErrorOf(error, socket)))
+  const answer = rawErrorAnswer(catalogueErrorOf(error, socket))
+  answering.add(socket)
+  afterAnswersBefore(socket, () => answerAndClose(socket, answer))
+}
+
+/** Connections whose malformed or late request is being answered. */
+const answering = new WeakSet<Duplex>()
+
+/**
+ * Calls `answer` once the answers to the requests before the one in error have left, so that a
+ * malformed request pipelined after good ones gets its 400 after their answers, in its place.
+ *
+ * Node gives a connection's answers its socket one after another: the one being written is
+ * `socket._httpMessage` (undocumented; Node's own clientError default reads it to decide the
+ * same question). When it finishes, Node's own 'finish' listener, added before this one, has
+ * already handed the socket to the next. An answer whose request is not yet complete is the one
+ * in error (a malformed chunked body, a body later than --request-timeout): it is replaced by
+ * the error answer where none of it was sent, and otherwise its connection is cut, as nothing
+ * can be said in the middle of an answer. A connection that closes first needs no answer.
+ */
+function afterAnswersBefore(socket: Duplex, answer: () => void): void {
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
+  if (inFlight === null || inFlight === undefined) return answer()
+  if (!inFlight.req.complete) return inFlight.headersSent ? void socket.destroy() : answer()
+  inFlight.once('finish', () => {
+    if (!socket.destroyed) afterAnswersBefore(socket, answer)
+  })
 }
 
 /** The methods fleetsim serves some path with, for the Allow header of a 405 to CONNECT. */

@@ -210,6 +210,18 @@ describe('pipelined requests', () => {
 })
 
 describe('the request head', () => {
+  it('answers a malformed request pipelined after good ones with 400, after their answers, on the fast path and through fastify', async () => {
+    const good = (target: string) => `GET ${target} HTTP/1.1\r\nHost: x\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nAccept: application/json\r\n\r\n`
+    const byName = `${REST}/agentinfo.json?agentname=${encodeURIComponent(server.fleet.name(1))}`
+    for (const first of [[byName], [`${REST}/appinfo.json`], [`${REST}/agentinfo?agentstate=ONLINE`, byName]]) {
+      const answer = await exchange(server.port, first.map(good).join('') + 'GET /x HTTP/1.1\r\nBad Header\r\n\r\n', { boundMs: 5000 })
+      const statuses = [...answer.text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1])
+      expect(statuses, first.join(' ')).toEqual([...first.map(() => '200'), '400'])
+      expect(answer.text, first.join(' ')).toContain('<code>E_BAD_REQUEST</code>')
+      expect(answer.closedAfterMs, first.join(' ')).toBeLessThan(4000)
+    }
+  })
+
   it('answers an HTTP version other than 1.0 and 1.1 with 505 in the envelope, whether or not Node reads the request line', async () => {
     // llhttp reads HTTP/2.0 (and 0.9) request lines and hands them on; it refuses 1.2 and 9.9 itself.
     const read = await exchange(server.port, `GET ${REST}/appinfo.json HTTP/2.0\r\nHost: x\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\n\r\n`)
