@@ -9,7 +9,8 @@
  * body parser starts reading it), and never when the app answers without reading it: every
  * refusal decided from the head (401, 404, 405, 406, 413 by Content-Length, 415, 431, 503) is the
  * first and only answer. Node then closes the connection after that answer (Connection: close),
- * as the client may or may not send the body it announced.
+ * as the client may or may not send the body it announced. A request whose head announces no body
+ * (no Content-Length or 0, no Transfer-Encoding) gets no 100 Continue, and keeps its connection.
  *
  * Any other expectation (`Expect: 200-ok`) Node answered with a bare 417 and no body, keeping
  * the connection, whose next bytes might be the body: `refuseOtherExpectations` answers 417
@@ -22,10 +23,20 @@ import { sendErrorAndClose } from './error-document.js'
 /** Serves requests with `Expect: 100-continue` as 'request' events, sending 100 Continue only when their body is first read. */
 export function continueWhenRead(server: Pick<Server, 'on' | 'emit'>): void {
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
-    deferContinue(request, response)
+    if (announcesBody(request)) deferContinue(request, response)
+    // Nothing is to follow the head (a GET whose client adds the header to every request): Node
+    // would close the connection after the answer, as if a body might follow; it keeps it.
+    // `_expect_continue` is what Node's writeHead reads to decide so (undocumented, since v0.x).
+    else (response as ServerResponse & { _expect_continue: boolean })._expect_continue = false
     // The request listeners all see it (connections.ts counts it in flight), then the app.
     server.emit('request', request, response)
   })
+}
+
+/** Whether the request's head says a body follows: a Transfer-Encoding, or a Content-Length other than 0. */
+function announcesBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length']
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) !== 0)
 }
 
 /**

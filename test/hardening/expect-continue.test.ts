@@ -99,6 +99,20 @@ describe('Expect: 100-continue', () => {
   })
 })
 
+describe('Expect: 100-continue on a request without a body', () => {
+  it.each([
+    ['no Content-Length', ''],
+    ['Content-Length: 0', 'Content-Length: 0\r\n']
+  ])('is answered with no 100 Continue and keeps its connection (%s)', async (_what, length) => {
+    const get = `GET ${REST}/appinfo.json HTTP/1.1\r\nHost: 127.0.0.1\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nExpect: 100-continue\r\n${length}\r\n`
+    const last = `GET ${REST}/appinfo.json HTTP/1.1\r\nHost: 127.0.0.1\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`
+    const answer = await exchange(server.port, get + last)
+    expect(answer.text).not.toContain('100 Continue')
+    expect(answer.text.match(/HTTP\/1\.1 200 OK\r\n/g)).toHaveLength(2)
+    expect(answer.text.split('HTTP/1.1 200 OK')[1]).not.toMatch(/\r\nconnection: close/i)
+  })
+})
+
 describe('another expectation', () => {
   it('gets 417 E_EXPECTATION_FAILED in the envelope, and the connection closed (Node sent a bare 417 and kept it)', async () => {
     // Without Connection: close, and with the body at once: it is not read, so the connection must go.
