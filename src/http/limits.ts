@@ -90,6 +90,12 @@ export function headError(request: IncomingMessage): ApiError | undefined {
   if (hosts > 1) return apiError('E_DUPLICATE_HOST', { count: hosts })
   // RFC 9112 3.2: a Host that is not `host[:port]` is refused. It is copied into every answer's links.
   if (!HOST.test(request.headers.host)) return apiError('E_BAD_REQUEST', { detail: `the Host header ${shown(request.headers.host)} is not a host name or address with an optional port` })
+  // RFC 9112 3.2: a request target has no fragment. llhttp passes a `#` on, where it would be read
+  // as part of the last value (`agentname=web#2` asked for "web#2"): the client sent a URL's fragment,
+  // or meant a `#` in a value and did not percent-encode it.
+  if (request.url !== undefined && request.url.includes('#')) {
+    return apiError('E_BAD_REQUEST', { detail: 'the request target holds "#": a URL\'s #fragment is not sent to a server, and a "#" within a value is sent percent-encoded, as %23' })
+  }
   // llhttp frames `gzip, chunked` as chunked and hands the body over still gzipped: only chunked alone is read.
   const coding = request.headers['transfer-encoding']
   if (coding !== undefined && coding.trim().toLowerCase() !== 'chunked') {

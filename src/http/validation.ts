@@ -219,8 +219,11 @@ function mapOne(error: RawError, data: unknown, context: Context): ApiError[] {
     return [apiError('E_MISSING_BODY', { operation: context.operation, body: context.body })]
   }
   const where: Where = isQuery ? 'query parameter' : path === '' ? 'request body' : 'body field'
-  const name = displayPath(path)
-  const got = shown(valueAt(data, path))
+  // A query's lists come from comma-separated values: `agentstate[1]` would name a place the
+  // client never wrote, so a query item is named by its parameter.
+  const name = isQuery ? displayPath(path).replace(/\[\d+\]$/, '') : displayPath(path)
+  const value = valueAt(data, path)
+  const got = shown(value)
   switch (error.keyword) {
     case 'required': {
       const missing = (error.params.requiredProperties as string[] | undefined) ?? []
@@ -231,8 +234,11 @@ function mapOne(error: RawError, data: unknown, context: Context): ApiError[] {
     }
     case 'type':
       return [apiError('E_WRONG_TYPE', { where, name: name || 'body', expected: article(String(error.params.type)), got })]
-    case 'enum':
-      return [apiError('E_NOT_IN_ENUM', { where, name, allowed: (error.params.allowedValues as unknown[]) ?? [], got })]
+    case 'enum': {
+      const allowed = (error.params.allowedValues as unknown[] | undefined) ?? []
+      const sameButCase = typeof value === 'string' ? allowed.find((one) => typeof one === 'string' && one.toUpperCase() === value.toUpperCase()) : undefined
+      return [apiError('E_NOT_IN_ENUM', { where, name, allowed, got, ...(sameButCase === undefined ? {} : { sameButCase: sameButCase as string }) })]
+    }
     case 'minItems': {
       // `agentUuids=,,,` is a list once its empty items are dropped: "got a list" said nothing.
       const items = valueAt(data, path)

@@ -223,9 +223,10 @@ export const ERRORS = {
     400,
     (p) => `The ${p.where} "${p.name}" must be ${p.expected}, got ${p.got}.`
   ),
-  E_NOT_IN_ENUM: entry<{ where: Where; name: string; allowed: readonly unknown[]; got: string }>(
+  E_NOT_IN_ENUM: entry<{ where: Where; name: string; allowed: readonly unknown[]; got: string; sameButCase?: string }>(
     400,
-    (p) => `The ${p.where} "${p.name}" must be one of ${list(p.allowed)}, got ${p.got}.`
+    (p) =>
+      `The ${p.where} "${p.name}" must be one of ${list(p.allowed)}, got ${p.got}${p.sameButCase === undefined ? '' : ` (the values are case-sensitive: send ${JSON.stringify(p.sameButCase)})`}.`
   ),
   E_INVALID_VALUE: entry<{ where: Where; name: string; rule: string; got: string }>(
     400,

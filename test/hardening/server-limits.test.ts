@@ -262,6 +262,18 @@ describe('the request head', () => {
     }
   })
 
+  it('refuses a request target with a "#" with 400 saying to percent-encode it, on the fast path and through fastify', async () => {
+    const name = encodeURIComponent(server.fleet.name(1))
+    for (const target of [`${REST}/agentinfo.json?agentname=${name}#part`, `${REST}/appinfo.json#top`]) {
+      const answer = await exchange(server.port, `GET ${target} HTTP/1.1\r\nHost: x\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
+      expect(answer.status, target).toBe(400)
+      expect(bodyOf(answer), target).toMatch(/the request target holds (\\"|&quot;)#/)
+      expect(bodyOf(answer), target).toContain('%23')
+    }
+    const encoded = await exchange(server.port, `GET ${REST}/agentinfo.json?agentname=${name}%23part HTTP/1.1\r\nHost: x\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
+    expect(encoded.status).toBe(404)
+  })
+
   it('refuses a transfer coding other than chunked alone with 400, where the body was read still coded', async () => {
     const chunked = (coding: string) =>
       `POST ${REST}/createfield HTTP/1.1\r\nHost: x\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nContent-Type: application/json\r\nTransfer-Encoding: ${coding}\r\nConnection: close\r\n\r\n` +

@@ -93,6 +93,14 @@ describe('agentinfo', () => {
     expect(response.json().errors[0].message).toContain('"ONLINE"')
   })
 
+  it('names a wrong state by its parameter, not its place in the list, and says the states are upper case', async () => {
+    const response = await call(h.app, 'GET', 'agentinfo?agentstate=ONLINE,online')
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors[0].message).toBe(
+      'The query parameter "agentstate" must be one of "ONLINE", "OFFLINE", "ERROR", "UNMANAGED", "UNTRUSTED", "FORGED", got "online" (the values are case-sensitive: send "ONLINE").'
+    )
+  })
+
   it('answers 404 naming every unknown agent', async () => {
     const response = await call(h.app, 'GET', 'agentinfo?agentname=ghost-1,ghost-2')
     expect(response.statusCode).toBe(404)
