@@ -45,7 +45,7 @@ export function parseXmlBody(text: string): unknown {
   if (DOCTYPE.test(text)) throw apiError('E_XML_DOCTYPE')
   const valid = XMLValidator.validate(text)
   if (valid !== true) {
-    throw apiError('E_MALFORMED_XML', { detail: `${valid.err.msg} at line ${valid.err.line}` })
+    throw apiError('E_MALFORMED_XML', { detail: `${valid.err.msg.replace(/\.$/, '')}, at line ${valid.err.line}` })
   }
   let document: Record<string, unknown>
   try {

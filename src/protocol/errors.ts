@@ -27,6 +27,9 @@ const LISTED_CHARS = 200
 /** Values of fleetsim's own quoted for a message, every one: the allowed values, the library's scenarios, the fault rules. */
 const list = (items: readonly unknown[]): string => items.map((item) => JSON.stringify(item)).join(', ')
 
+/** A parser's message as the middle of a sentence: its own final period dropped (`… instead of closing tag 'a'.`). */
+const sentence = (text: string): string => text.trim().replace(/\.+$/, '')
+
 /**
  * One value a client sent (a path, a header, a name), quoted for a message and cut at
  * LISTED_CHARS: a 60 kB Accept header came back whole in its 406.
@@ -192,11 +195,11 @@ export const ERRORS = {
   ),
   E_MALFORMED_JSON: entry<{ detail: string }>(
     400,
-    (p) => `The request body is not valid JSON (${p.detail}): fix the syntax or send the Content-Type that matches the body.`
+    (p) => `The request body is not valid JSON: ${sentence(p.detail)}. Fix the syntax, or send the Content-Type that matches the body.`
   ),
   E_MALFORMED_XML: entry<{ detail: string }>(
     400,
-    (p) => `The request body is not well-formed XML (${p.detail}): fix the syntax or send the Content-Type that matches the body.`
+    (p) => `The request body is not well-formed XML: ${sentence(p.detail)}. Fix the syntax, or send the Content-Type that matches the body.`
   ),
   E_XML_NAMESPACE: entry<{ element: string; local: string }>(
     400,

@@ -12,11 +12,17 @@ describe('requests the simulator cannot read', () => {
     const response = await call(h.app, 'POST', 'createfield', '{"name": ')
     expect(response.statusCode).toBe(400)
     expect(response.json().errors[0].code).toBe('E_MALFORMED_JSON')
+    expect(response.json().errors[0].message).toBe(
+      'The request body is not valid JSON: Unexpected end of JSON input. Fix the syntax, or send the Content-Type that matches the body.'
+    )
   })
 
-  it('answers 400 for malformed XML', async () => {
+  it('answers 400 for malformed XML, with the parser message as a sentence of its own', async () => {
     const response = await call(h.app, 'POST', 'createfield', '<field><name>x</field>', { 'content-type': 'application/xml' })
     expect(response.json().errors[0].code).toBe('E_MALFORMED_XML')
+    expect(response.json().errors[0].message).toBe(
+      "The request body is not well-formed XML: Expected closing tag 'name' (opened in line 1, col 8) instead of closing tag 'field', at line 1. Fix the syntax, or send the Content-Type that matches the body."
+    )
   })
 
   it('refuses XML with a DOCTYPE', async () => {
