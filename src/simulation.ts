@@ -83,7 +83,7 @@ export async function startSimulation(config: ServeConfig, ca: CaInfo, logger: L
   if (scenario !== undefined) {
     try {
       const buildingScenario = startFleetBuildLog(logger, scenario.fleet.agents)
-      await fleet.reset(compileForManager(scenario, fleet.clock.epochMs, manager))
+      await fleet.reset(compileForManager(scenario, fleet, manager))
       buildingScenario.done()
     } catch (error) {
       await fleet.close()

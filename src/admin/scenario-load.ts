@@ -9,7 +9,8 @@ import type { Manager } from '../manager/manager.js'
 import { formatIssue, problemCount, type ScenarioIssue } from '../scenario/errors.js'
 import { checkScenarioValue, parseScenario } from '../scenario/load.js'
 import type { Scenario } from '../scenario/types.js'
-import { managerTemplates } from './templates.js'
+import type { FleetEngine } from '../fleet/fleet.js'
+import { managerTemplates, refuseTemplatesNamedAsAgents } from './templates.js'
 
 /** The issues of an invalid scenario (or fault rule: `code`), carried to the admin error handler. */
 export class InvalidScenarioError extends Error {
@@ -53,28 +54,40 @@ export function scenarioSummary(scenario: Scenario) {
   }
 }
 
+/** What loading a scenario asks of the fleet: its clock's epoch, and the names its new run starts with. */
+export type ScenarioHost = Pick<FleetEngine, 'clock' | 'startsWithName'>
+
+/** What the refusal of a template named as an agent says to do again, once the template is renamed. */
+const LOAD_AGAIN = 'load the scenario'
+
 /**
  * Checks that the engine can hold the scenario, as compileForManager would, and changes nothing:
  * template names the manager lacks would be created then, so they pass; a sub template's name
- * fails as it would.
+ * fails as it would, and so does a template named as an agent the scenario's fleet starts with.
  */
-export function checkForManager(scenario: Scenario, epochMs: number, manager: Manager): void {
+export function checkForManager(scenario: Scenario, fleet: ScenarioHost, manager: Manager): void {
+  const templates = managerTemplates(manager, scenario.name, { create: false })
+  let compiled: CompiledScenario
   try {
-    compileScenario(scenario, epochMs, managerTemplates(manager, scenario.name, { create: false }))
+    compiled = compileScenario(scenario, fleet.clock.epochMs, templates)
   } catch (error) {
     if (error instanceof ScenarioCompileError) throw apiError('E_SCENARIO_UNSUPPORTED', { detail: error.message })
     throw error
   }
+  refuseTemplatesNamedAsAgents(manager, fleet.startsWithName(compiled), LOAD_AGAIN, templates.wouldCreate)
 }
 
 /**
  * Compiles with template names resolved (and created when missing) in the manager. A refused
- * compile takes back the templates it created: the load changes nothing.
+ * compile takes back the templates it created: the load changes nothing. So does a scenario
+ * whose fleet starts with an agent named as a template (refuseTemplatesNamedAsAgents).
  */
-export function compileForManager(scenario: Scenario, epochMs: number, manager: Manager): CompiledScenario {
+export function compileForManager(scenario: Scenario, fleet: ScenarioHost, manager: Manager): CompiledScenario {
   const templates = managerTemplates(manager, scenario.name)
   try {
-    return compileScenario(scenario, epochMs, templates)
+    const compiled = compileScenario(scenario, fleet.clock.epochMs, templates)
+    refuseTemplatesNamedAsAgents(manager, fleet.startsWithName(compiled), LOAD_AGAIN)
+    return compiled
   } catch (error) {
     templates.takeBack()
     if (error instanceof ScenarioCompileError) throw apiError('E_SCENARIO_UNSUPPORTED', { detail: error.message })

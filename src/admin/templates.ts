@@ -7,7 +7,7 @@
 import type { CompileContext } from '../fleet/scenario-program.js'
 import { ScenarioCompileError } from '../fleet/scenario-program.js'
 import type { Manager } from '../manager/manager.js'
-import { ApiError } from '../protocol/errors.js'
+import { ApiError, apiError } from '../protocol/errors.js'
 import type { MasterConfig } from '../manager/templates.js'
 
 /** The configuration of a master template created for a scenario. */
@@ -20,6 +20,8 @@ const NOT_CREATED = 0
 
 /** The scenario's template names resolved in the manager, and the templates it created for them. */
 export interface ScenarioTemplates extends CompileContext {
+  /** the names of the templates a dry run (`create: false`) would have created */
+  readonly wouldCreate: ReadonlySet<string>
   /**
    * Takes back the templates created for the scenario (its load was refused after all): a refused
    * load changes nothing, and no operation could delete them.
@@ -41,6 +43,7 @@ export function managerTemplates(manager: Manager, scenarioName: string, { creat
     config: defaultMasterConfig(manager.certificates.caFingerprint)
   })
   return {
+    wouldCreate: checked,
     templateId(name) {
       const existing = manager.templates.get(name)
       if (existing?.kind === 'master') return existing.id
@@ -64,4 +67,19 @@ export function managerTemplates(manager: Manager, scenarioName: string, { creat
       for (const id of created.splice(0)) manager.templates.takeBack(id)
     }
   }
+}
+
+/**
+ * Refuses a new run (a reset, a scenario loaded or stopped) that would start with an agent named
+ * as one of the manager's templates, or as one a dry run would create (`alsoNamed`). Templates
+ * outlive runs, and a name is unique across agents and templates: a template made while its name
+ * was free (its agent deleted, or in another scenario's fleet) would otherwise share it with an
+ * agent of the new run, and agentinfo, viewagentortemplate and assigntemplatetoagent would each
+ * pick one of the two.
+ */
+export function refuseTemplatesNamedAsAgents(manager: Manager, startsWithName: (name: string) => boolean, doing: string, alsoNamed: Iterable<string> = []): void {
+  const clashes: string[] = []
+  for (const template of manager.templates.all()) if (startsWithName(template.name)) clashes.push(template.name)
+  for (const name of alsoNamed) if (startsWithName(name)) clashes.push(name)
+  if (clashes.length > 0) throw apiError('E_TEMPLATE_NAMES_AGENT', { templates: clashes, doing })
 }

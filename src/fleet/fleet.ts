@@ -19,7 +19,7 @@
  */
 import { availableParallelism } from 'node:os'
 import { defaultProgram, type FleetProgram } from './program.js'
-import type { Identity } from './identity.js'
+import { Identity } from './identity.js'
 import type { ClockState, VirtualClock } from './clock.js'
 import { FleetCore, type FilledOptions } from './fleet-core.js'
 import { StepDriver } from './step-driver.js'
@@ -145,6 +145,21 @@ export class FleetEngine implements Fleet, FleetObservation {
    */
   snapshotWith<T>(alongside: () => T): Promise<{ engine: EngineSnapshot; alongside: T }> {
     return this.core.exclusive(() => ({ engine: takeSnapshot(this.core, this.scenario), alongside: alongside() }))
+  }
+
+  /**
+   * Whether the run reset(scenario) would start has an agent of this name at its second 0 (the
+   * names of its first agents are drawn from its seed: identity.ts), so that what is kept across
+   * runs, the manager's templates, can be checked against them before the reset.
+   */
+  startsWithName(scenario?: CompiledScenario | null): (name: string) => boolean {
+    const next = scenario === null ? undefined : (scenario ?? this.scenario?.compiled)
+    const agents = next?.scenario.fleet.agents ?? this.core.options.agents
+    const identity = new Identity(next?.program.seed ?? this.core.options.seed)
+    return (name) => {
+      const index = identity.indexOfName(name)
+      return index !== undefined && index < agents
+    }
   }
 
   /** Rebuilds the fleet at its scenario's start (the same scenario, or a new one). */

@@ -333,6 +333,11 @@ export const ERRORS = {
     400,
     (p) => `${p.problem} (fix this and send the scenario again; \`fleetsim scenario validate FILE\` checks a file offline).`
   ),
+  E_TEMPLATE_NAMES_AGENT: entry<{ templates: readonly string[]; doing: string }>(
+    409,
+    (p) =>
+      `The manager's template${p.templates.length === 1 ? '' : 's'} ${listSent(p.templates)} ${p.templates.length === 1 ? 'has' : 'have'} the name of an agent the new fleet starts with, and names are unique across agents and templates: rename ${p.templates.length === 1 ? 'it' : 'them'} (modifymastertemplate, modifysubtemplate), then ${p.doing} again.`
+  ),
   E_SCENARIO_UNSUPPORTED: entry<{ detail: string }>(
     400,
     (p) => `The scenario is valid but cannot run: ${p.detail}.`

@@ -39,7 +39,7 @@ export async function adminHarness(
   const manager = createManager(engine, CA)
   if (options.scenario !== undefined) {
     const scenario = await loadScenarioFileOrThrow(options.scenario)
-    await engine.reset(compileForManager(scenario, START, manager))
+    await engine.reset(compileForManager(scenario, engine, manager))
   }
   const waits: number[] = []
   const wait: Wait =

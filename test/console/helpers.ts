@@ -36,7 +36,7 @@ export async function consoleHarness(options: { agents?: number; scenario?: stri
   // A scenario replaces the fleet at once, so the starting fleet is left empty then.
   const engine = await createFleet({ agents: options.scenario === undefined ? (options.agents ?? 50) : 0, seed: 7, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
   const manager = createManager(engine, CA)
-  if (options.scenario !== undefined) await engine.reset(compileForManager(await loadScenarioFileOrThrow(options.scenario), START, manager))
+  if (options.scenario !== undefined) await engine.reset(compileForManager(await loadScenarioFileOrThrow(options.scenario), engine, manager))
   const built = await buildApp({ fleet: engine, ca: CA, manager, processMetrics: false }, { user: USER, password: PASSWORD, ...options.settings })
   const origin = options.listen === false ? '' : await built.app.listen({ host: '127.0.0.1', port: 0 })
   return {

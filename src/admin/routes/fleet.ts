@@ -9,6 +9,7 @@ import { MAX_SCHEDULED_SECONDS, MAX_SCHEDULED_TEXT } from '../../lib/units.js'
 import { objectBody, requireField, seconds } from '../body.js'
 import type { AdminContext } from '../context.js'
 import { adminSchema } from '../openapi.js'
+import { refuseTemplatesNamedAsAgents } from '../templates.js'
 
 const ACTIONS = Object.keys(OVERRIDE_ACTIONS) as OverrideAction[]
 
@@ -16,13 +17,14 @@ function isAction(value: unknown): value is OverrideAction {
   return typeof value === 'string' && Object.hasOwn(OVERRIDE_ACTIONS, value)
 }
 
-export function fleetRoutes(app: FastifyInstance, { engine }: AdminContext): void {
+export function fleetRoutes(app: FastifyInstance, { engine, manager }: AdminContext): void {
   app.get('/fleet', { schema: adminSchema('adminGetFleet', 'Agent counts by state and the fleet digest') }, async () => {
     const { agents, byState } = engine.counts()
     return { agents, byState, digest: await engine.digest() }
   })
 
   app.post('/reset', { schema: adminSchema('adminReset', 'Reset the fleet to the scenario start') }, async () => {
+    refuseTemplatesNamedAsAgents(manager, engine.startsWithName(), 'reset')
     await engine.reset()
     const { agents, byState } = engine.counts()
     return { scenario: engine.scenarioInfo()?.name ?? null, second: engine.second(), agents, byState }

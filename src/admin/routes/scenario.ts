@@ -9,6 +9,7 @@ import { apiError } from '../../protocol/errors.js'
 import { checkForManager, compileForManager, readScenario, scenarioSummary } from '../scenario-load.js'
 import type { AdminContext } from '../context.js'
 import { adminSchema } from '../openapi.js'
+import { refuseTemplatesNamedAsAgents } from '../templates.js'
 import { readTextBodies, requireText } from '../text-body.js'
 
 /** Names an uploaded scenario that has no `name` of its own. */
@@ -31,10 +32,10 @@ export async function scenarioRoutes(app: FastifyInstance, { engine, manager }: 
       const source = typeof request.query.source === 'string' && request.query.source !== '' ? request.query.source : DEFAULT_SOURCE
       const scenario = readScenario(text, source)
       if (dryRun) {
-        checkForManager(scenario, engine.clock.epochMs, manager)
+        checkForManager(scenario, engine, manager)
         return { valid: true, ...scenarioSummary(scenario) }
       }
-      const compiled = compileForManager(scenario, engine.clock.epochMs, manager)
+      const compiled = compileForManager(scenario, engine, manager)
       await engine.reset(compiled)
       return engine.scenarioInfo()
     })
@@ -47,6 +48,7 @@ export async function scenarioRoutes(app: FastifyInstance, { engine, manager }: 
   })
 
   app.delete('/scenario', { schema: adminSchema('adminStopScenario', 'Stop the scenario and go back to the default fleet') }, async () => {
+    refuseTemplatesNamedAsAgents(manager, engine.startsWithName(null), 'stop the scenario')
     await engine.reset(null)
     const { agents, byState } = engine.counts()
     return { scenario: null, agents, byState }
