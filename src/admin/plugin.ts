@@ -64,7 +64,8 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   const handleError = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof InvalidScenarioError) return sendErrors(reply, 400, issueItems(error))
     let apiErr = toCatalogueError(error, request, bodyLimit)
-    const what = apiErr.code === 'E_UNSUPPORTED_MEDIA_TYPE' ? SCENARIO_LANGUAGE_BODIES[`${request.method} ${request.url.split('?')[0]}`] : undefined
+    // By the route matched, not the path as sent: `/__admin/scenario/` is the same route.
+    const what = apiErr.code === 'E_UNSUPPORTED_MEDIA_TYPE' ? SCENARIO_LANGUAGE_BODIES[`${request.method} ${request.routeOptions.url ?? ''}`] : undefined
     if (what !== undefined) apiErr = apiError('E_SCENARIO_MEDIA_TYPE', { contentType: request.headers['content-type'] ?? '', what })
     if (apiErr.statusCode >= 500) request.log.error({ err: error }, 'admin request failed')
     const status = apiErr.statusCode

@@ -25,8 +25,8 @@ export function readTextBodies(scope: FastifyInstance): void {
   refuseUnreadBodies(scope, SCENARIO_TYPES)
 }
 
-/** The body's text; E_MISSING_BODY naming `endpoint` and `what` when there is none. */
+/** The body's text; E_MISSING_BODY naming `endpoint` and `what` (`scenario`) when there is none. */
 export function requireText(body: unknown, endpoint: string, what: string): string {
-  if (typeof body !== 'string' || body.trim() === '') throw apiError('E_MISSING_BODY', { operation: endpoint, body: what })
+  if (typeof body !== 'string' || body.trim() === '') throw apiError('E_MISSING_BODY', { operation: endpoint, body: what, sentAs: 'YAML (application/yaml) or JSON (application/json)' })
   return body
 }

@@ -210,9 +210,13 @@ export const ERRORS = {
     400,
     () => 'XML bodies must not contain a DOCTYPE declaration (entity processing is off): remove the <!DOCTYPE ...> part.'
   ),
-  E_MISSING_BODY: entry<{ operation: string; body: string }>(
+  // `sentAs`: the types a body other than a JSON or XML object is sent as (a scenario's YAML).
+  E_MISSING_BODY: entry<{ operation: string; body: string; sentAs?: string }>(
     400,
-    (p) => `Operation "${p.operation}" needs a request body (the ${p.body} object) in JSON or XML.`
+    (p) =>
+      p.sentAs === undefined
+        ? `Operation "${p.operation}" needs a request body (the ${p.body} object) in JSON or XML.`
+        : `Operation "${p.operation}" needs a request body: the ${p.body}, as ${p.sentAs}.`
   ),
   E_MISSING_PARAMETER: entry<{ name: string; near?: string }>(
     400,

@@ -97,10 +97,15 @@ describe('loading a scenario through the admin API', () => {
     expect(h.engine.counts().agents).toBe(20)
   })
 
-  it('refuses other content types with E_SCENARIO_MEDIA_TYPE', async () => {
-    const response = await admin(h.app, 'PUT', '/scenario', small, { 'content-type': 'text/plain' })
-    expect(response.statusCode).toBe(415)
-    expect(response.json().errors[0].code).toBe('E_SCENARIO_MEDIA_TYPE')
+  it('refuses other content types with E_SCENARIO_MEDIA_TYPE, at the path with a trailing slash and a query too', async () => {
+    for (const path of ['/scenario', '/scenario/', '/scenario?dryRun=true']) {
+      const response = await admin(h.app, 'PUT', path, small, { 'content-type': 'text/plain' })
+      expect(response.statusCode, path).toBe(415)
+      expect(response.json().errors[0].code, path).toBe('E_SCENARIO_MEDIA_TYPE')
+      expect(response.json().errors[0].message, path).toContain('application/yaml')
+    }
+    const rule = await admin(h.app, 'POST', '/faults/', 'name: x', { 'content-type': 'text/plain' })
+    expect(rule.json().errors[0]).toMatchObject({ code: 'E_SCENARIO_MEDIA_TYPE', message: expect.stringContaining('fault rule') })
   })
 
   it('refuses a type it does not read with E_SCENARIO_MEDIA_TYPE whatever its charset (not the REST API\'s charset error for XML)', async () => {
@@ -116,9 +121,12 @@ describe('loading a scenario through the admin API', () => {
     expect(h.engine.counts().agents).toBe(20)
   })
 
-  it('refuses an empty body with E_MISSING_BODY', async () => {
+  it('refuses an empty body with E_MISSING_BODY saying what to send and as what', async () => {
     const response = await admin(h.app, 'PUT', '/scenario', ' ', YAML)
-    expect(response.json().errors[0].code).toBe('E_MISSING_BODY')
+    expect(response.json().errors[0]).toMatchObject({
+      code: 'E_MISSING_BODY',
+      message: 'Operation "PUT /__admin/scenario" needs a request body: the scenario, as YAML (application/yaml) or JSON (application/json).'
+    })
   })
 
   it('answers GET without a scenario with E_NO_SCENARIO', async () => {

@@ -28,7 +28,7 @@ export async function scenarioRoutes(app: FastifyInstance, { engine, manager }: 
 
     scope.put<{ Querystring: { source?: string; dryRun?: string } }>('/scenario', { schema: adminSchema('adminLoadScenario', 'Load and start a scenario (YAML or JSON), or only check it', 'scenario') }, async (request) => {
       const dryRun = dryRunOf(request.query.dryRun)
-      const text = requireText(request.body, 'PUT /__admin/scenario', 'scenario, as YAML or JSON,')
+      const text = requireText(request.body, 'PUT /__admin/scenario', 'scenario')
       const source = typeof request.query.source === 'string' && request.query.source !== '' ? request.query.source : DEFAULT_SOURCE
       const scenario = readScenario(text, source)
       if (dryRun) {
