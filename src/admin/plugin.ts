@@ -12,6 +12,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { createAuthCheck, type AuthCheck, type Credentials } from '../protocol/auth.js'
 import { toCatalogueError } from '../http/error-handler.js'
 import { otherMethods } from '../http/allowed-methods.js'
+import { readJsonOnly } from '../http/content-parsers.js'
 import { apiError } from '../protocol/errors.js'
 import { credentialProblem } from '../protocol/credential-problem.js'
 import { FaultState } from '../faults/state.js'
@@ -92,6 +93,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
       })
 
       scope.setErrorHandler(handleError)
+      readJsonOnly(scope)
 
       scope.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
         const path = request.url.split('?')[0]

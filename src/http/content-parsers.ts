@@ -21,6 +21,20 @@ export function registerContentParsers(app: FastifyInstance): void {
   refuseUnreadBodies(app, [...JSON_TYPES, ...XML_TYPES])
 }
 
+/**
+ * A scope that reads JSON bodies only (the admin API: JSON in, JSON out). An XML body would come
+ * in as text fields, which no number or boolean field takes (`<speed>2</speed>` was refused as
+ * the text "2"): it is refused with 415 E_UNSUPPORTED_MEDIA_TYPE, which says to send JSON.
+ */
+export function readJsonOnly(scope: FastifyInstance): void {
+  scope.removeAllContentTypeParsers()
+  for (const type of JSON_TYPES) scope.addContentTypeParser(type, { parseAs: 'buffer' }, asText(parseJson))
+  refuseUnreadBodies(scope, JSON_TYPES)
+  scope.addHook('onRoute', (route) => {
+    route.config = { ...route.config, bodyTypes: 'application/json' }
+  })
+}
+
 /** A parser of text, given the body's bytes read in its charset (body-text.ts). */
 function asText(parse: FastifyBodyParser<string>): FastifyBodyParser<Buffer> {
   return function (this: FastifyInstance, request, bytes, done) {

@@ -22,6 +22,16 @@ describe('the admin clock', () => {
     expect(h.engine.clockState().speed).toBe(3600)
   })
 
+  it('refuses an XML body with 415 saying to send JSON, and keeps the clock', async () => {
+    for (const type of ['application/xml', 'text/xml; charset=utf-16']) {
+      const response = await admin(h.app, 'POST', '/clock', '<clock><speed>2</speed></clock>', { 'content-type': type })
+      expect(response.statusCode, type).toBe(415)
+      expect(response.json().errors[0], type).toMatchObject({ code: 'E_UNSUPPORTED_MEDIA_TYPE', message: expect.stringContaining('send the body as application/json.') })
+    }
+    expect(h.engine.clockState().speed).toBe(1)
+    expect((await admin(h.app, 'POST', '/clock', { speed: 2 })).statusCode).toBe(200)
+  })
+
   it('advances exactly the given seconds while paused and answers once the fleet is there', async () => {
     const response = await admin(h.app, 'POST', '/clock/advance', { seconds: 90 })
     expect(response.statusCode).toBe(200)
