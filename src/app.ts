@@ -22,6 +22,7 @@ import { stringify as stringifyYaml } from 'yaml'
 import type { Registry } from 'prom-client'
 import { adminPlugin } from './admin/plugin.js'
 import { consolePlugin } from './console/plugin.js'
+import type { ConsoleInject } from './console/page.js'
 import { EventHub } from './console/stream.js'
 import { SERVE_DEFAULTS, type ServeConfig } from './config.js'
 import type { Wait } from './faults/body.js'
@@ -37,6 +38,7 @@ import { registerContentParsers } from './http/content-parsers.js'
 import { createErrorHandler } from './http/error-handler.js'
 import { fastPath } from './http/fast-path.js'
 import { oneAtATime } from './http/pipelined.js'
+import lightMyRequest from 'light-my-request'
 import { registerLimits } from './http/limits.js'
 import { Links } from './http/links.js'
 import { createNotFoundHandler } from './http/not-found.js'
@@ -276,7 +278,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     await app.register(metricsPlugin, { engine: fleet, registry, api, requireAuth: settings.metricsAuth, authCheck: restAuth })
     // The console's buttons run the real operations through the whole app (src/console/proxy.ts).
     if (settings.console) {
-      await app.register(consolePlugin, { engine: fleet, manager, journal: traffic.journal, appPath: settings.appPath, credentials: { rest, admin }, inject: (request) => app.inject(request), hub: streams })
+      await app.register(consolePlugin, { engine: fleet, manager, journal: traffic.journal, appPath: settings.appPath, credentials: { rest, admin }, inject: injectInto(app), hub: streams })
     }
     await parts.extend?.(app)
     await app.ready()
@@ -314,4 +316,19 @@ function normaliseAppPath(path: string): string {
 /** The OpenAPI document of the route schemas, with what src/http/openapi.ts adds. */
 async function registerOpenApi(app: FastifyInstance, appPath: string): Promise<void> {
   await app.register(swagger, openApiOptions({ appPath, version: PACKAGE_VERSION }))
+}
+
+/**
+ * How the console's forwarders run a request through the whole app: as `app.inject` does (fastify
+ * hands it to its `routing` entry, the handler of its own server), on a mock socket that is
+ * `encrypted` when the console's own request came over TLS. The answer's links then name the
+ * scheme the console's user reached, as its Host (passed on) names the address: `app.inject`'s
+ * mock socket is never encrypted, so they read `http://` on an HTTPS server.
+ */
+function injectInto(app: FastifyInstance): ConsoleInject {
+  return (options, { encrypted } = { encrypted: false }) =>
+    lightMyRequest((request, response) => {
+      if (encrypted) Object.defineProperty(request.socket, 'encrypted', { value: true })
+      app.routing(request, response)
+    }, options)
 }

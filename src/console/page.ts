@@ -23,14 +23,18 @@ export interface ConsoleContext {
   hub: EventHub
   history: FleetHistory
   /**
-   * Runs a request through the whole app, as a client's would run (`app.inject`): the console's
-   * buttons call the real REST and admin operations this way, so they answer with exactly the
-   * operations' messages and errors. Use `rest()`/`admin()` of proxy.ts for the credentials.
+   * Runs a request through the whole app, as a client's would run (`app.inject`), over TLS as far
+   * as the app can tell when `encrypted`: the console's buttons call the real REST and admin
+   * operations this way, so they answer with exactly the operations' messages and errors. Use
+   * `rest()`/`admin()` of proxy.ts for the credentials.
    */
-  inject(options: InjectOptions): Promise<LightMyRequestResponse>
+  inject: ConsoleInject
   /** the REST and admin credentials, for requests the console makes on the user's behalf */
   credentials: { rest: { user: string; password: string }; admin: { user: string; password: string } }
 }
+
+/** Runs a request through the whole app; `encrypted`: as if it came over TLS (the console's own request did). */
+export type ConsoleInject = (options: InjectOptions, over?: { encrypted: boolean }) => PromiseLike<LightMyRequestResponse>
 
 export interface ConsolePage {
   /** short name: the page's key, and the `data-page` of its <main> */

@@ -16,7 +16,7 @@
  * X-Fleetsim-Console (auth.ts says why).
  */
 import fastifyStatic from '@fastify/static'
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, InjectOptions, LightMyRequestResponse } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { toCatalogueError } from '../http/error-handler.js'
 import { UNDOCUMENTED } from '../http/openapi.js'
 import type { FleetEngine } from '../fleet/fleet.js'
@@ -31,7 +31,7 @@ import { fleetTopic } from './fleet-topic.js'
 import { PAGE_HEADERS, shell } from './layout.js'
 import { API_PREFIX, CONSOLE_PREFIX } from './paths.js'
 import { HOME_PATH, loginLocation, loginRoutes } from './login.js'
-import type { ConsoleContext, ConsolePage } from './page.js'
+import type { ConsoleContext, ConsoleInject, ConsolePage } from './page.js'
 import { PAGES } from './pages/index.js'
 import { proxyRoutes } from './proxy.js'
 import { SessionStore } from './session.js'
@@ -49,8 +49,8 @@ export interface ConsolePluginOptions {
   journal?: Journal
   appPath: string
   credentials: { rest: Credentials; admin: Credentials }
-  /** runs a request through the whole app (the root instance's inject) */
-  inject(options: InjectOptions): Promise<LightMyRequestResponse>
+  /** runs a request through the whole app (ConsoleContext.inject) */
+  inject: ConsoleInject
   /** the live stream; default a new one. buildApp passes its own, to end the streams at shutdown. */
   hub?: EventHub
   sessions?: SessionStore

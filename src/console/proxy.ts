@@ -35,11 +35,12 @@ function forwarded(request: FastifyRequest, from: string, to: string, headers: R
   // took /console/api/rest/ to /__admin/ with the REST credentials, or admin's to the operations.
   // A backslash too, plain or encoded: the URL parser reads it as a slash (`..\..\__admin\clock`).
   if (rest.split('?')[0].split(/\/|\\|%5c/i).some(isDotSegment)) throw apiError('E_CONSOLE_PATH_OUTSIDE', { path: request.url.split('?')[0], target: to })
-  const contentType = request.headers['content-type']
+  const { 'content-type': contentType, host } = request.headers
   return {
     method: request.method as Forwarded['method'],
     url: to + rest,
-    headers: { 'user-agent': CONSOLE_USER_AGENT, ...(contentType === undefined ? {} : { 'content-type': contentType }), ...headers },
+    // The Host the console was reached at: the operation's links name it (without, `localhost:80`).
+    headers: { 'user-agent': CONSOLE_USER_AGENT, ...(contentType === undefined ? {} : { 'content-type': contentType }), ...(host === undefined ? {} : { host }), ...headers },
     ...(Buffer.isBuffer(request.body) && request.body.length > 0 ? { payload: request.body } : {})
   }
 }
@@ -47,9 +48,9 @@ function forwarded(request: FastifyRequest, from: string, to: string, headers: R
 /** Headers of the target's answer that describe its connection or framing, not the answer: the console's own reply sets them. */
 const NOT_PASSED_BACK = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date'])
 
-/** The target's answer as the console's: its status, body and headers (`Allow` on a 405, `Retry-After`, ...). */
-async function answer(context: ConsoleContext, request: Forwarded, reply: FastifyReply): Promise<FastifyReply> {
-  const response = await context.inject(request)
+/** The target's answer to `from`, forwarded as `request`, as the console's: its status, body and headers (`Allow` on a 405, `Retry-After`, ...). */
+async function answer(context: ConsoleContext, from: FastifyRequest, request: Forwarded, reply: FastifyReply): Promise<FastifyReply> {
+  const response = await context.inject(request, { encrypted: from.protocol === 'https' })
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined && !NOT_PASSED_BACK.has(name.toLowerCase())) reply.header(name, value)
   }
@@ -64,13 +65,13 @@ export function proxyRoutes(scope: FastifyInstance, context: ConsoleContext): vo
 
   scope.all('/admin/*', async (request, reply) => {
     const { admin } = context.credentials
-    return answer(context, forwarded(request, ADMIN_FROM, '/__admin/', { rest_user: admin.user, rest_password: admin.password }), reply)
+    return answer(context, request, forwarded(request, ADMIN_FROM, '/__admin/', { rest_user: admin.user, rest_password: admin.password }), reply)
   })
 
   scope.all('/rest/*', async (request, reply) => {
     const { rest } = context.credentials
     const accept = request.headers.accept
     const headers = { rest_user: rest.user, rest_password: rest.password, accept: accept === undefined || accept === '*/*' ? 'application/json' : accept }
-    return answer(context, forwarded(request, REST_FROM, `${context.appPath}/restservice/`, headers), reply)
+    return answer(context, request, forwarded(request, REST_FROM, `${context.appPath}/restservice/`, headers), reply)
   })
 }

@@ -33,6 +33,20 @@ describe('the console over HTTPS', () => {
     expect(String(response.headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/)
   })
 
+  it('passes the scheme and Host the console was reached at to the operations it forwards: their links name them', async () => {
+    const { user, password } = sim.credentials
+    const response = await send('GET', `/console/api/rest/agentinfo?agentname=${encodeURIComponent(sim.engine.name(0))}`, {
+      authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`
+    })
+    let text = ''
+    for await (const chunk of response) text += String(chunk)
+    expect(response.statusCode, text).toBe(200)
+    const host = new URL(sim.origin).host
+    const links = (JSON.parse(text) as { links: Array<{ href: string }> }).links
+    expect(links.length).toBeGreaterThan(0)
+    for (const link of links) expect(link.href.startsWith(`https://${host}/`), link.href).toBe(true)
+  })
+
   it('ends an open stream cleanly when the server stops', async () => {
     const { user, password } = sim.credentials
     const stream = await send('GET', '/console/api/events', { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` })
