@@ -23,7 +23,7 @@ import type { FleetEngine } from '../fleet/fleet.js'
 import { Journal } from '../journal/journal.js'
 import type { Manager } from '../manager/manager.js'
 import { createAuthCheck, type Credentials } from '../protocol/auth.js'
-import { apiError, shown } from '../protocol/errors.js'
+import { ApiError, apiError, shown } from '../protocol/errors.js'
 import { STATIC_DIRS, UPLOT_DIR } from './assets.js'
 import { SESSION_COOKIE, consoleUser, crossSiteReason, isSafeMethod, readCookie, type ConsoleUser } from './auth.js'
 import { FleetHistory } from './fleet-history.js'
@@ -103,7 +103,12 @@ export async function consolePlugin(app: FastifyInstance, options: ConsolePlugin
         route.schema = { ...route.schema, ...UNDOCUMENTED }
       })
       scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-        const apiErr = toCatalogueError(error, request, bodyLimit)
+        // @fastify/static's refusal of a file path that would leave its folder (`%2e%2e`, once
+        // decoded) or holds a NUL byte: its bare "Forbidden" said nothing of why.
+        const apiErr =
+          !(error instanceof ApiError) && error.statusCode === 403
+            ? apiError('E_BAD_REQUEST', { detail: `the path ${shown(request.url.split('?')[0])} names no file of the console: a file's path has no ".." segment or NUL byte, plain or percent-encoded` })
+            : toCatalogueError(error, request, bodyLimit)
         if (apiErr.statusCode >= 500) request.log.error({ err: error }, 'console request failed')
         const status = apiErr.statusCode
         return sendErrors(reply, status, [apiErr, ...apiErr.more].map((e) => ({ status, message: e.message, code: e.code })))

@@ -162,6 +162,7 @@ describe('console authentication', () => {
     expect((await h.app.inject({ url: '/console/assets/../../package.json' })).statusCode).toBe(404)
   })
 
+
   it('names its pages when asked for one it does not have', async () => {
     const response = await h.app.inject({ url: '/console/dashboard', headers: { authorization: BASIC } })
     expect(response.statusCode).toBe(404)
@@ -240,6 +241,14 @@ describe('the console API over a socket', () => {
     }
     // A dot inside a name is no segment of its own.
     expect((await rawGet('/console/api/rest/appinfo.json')).status).toBe(200)
+  })
+
+  it('refuses a file path that would leave its folder, or holds a NUL byte, saying why', async () => {
+    for (const path of ['/console/assets/%2e%2e/x', '/console/chart/%2E%2E/%2e%2e/package.json', '/console/assets/a%00b']) {
+      const { status, body } = await rawGet(path)
+      expect(status, path).toBe(400)
+      expect((JSON.parse(body) as Envelope).errors[0], path).toMatchObject({ code: 'E_BAD_REQUEST', message: expect.stringContaining('names no file of the console: a file\'s path has no ".." segment or NUL byte') })
+    }
   })
 })
 
