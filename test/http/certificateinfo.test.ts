@@ -27,7 +27,8 @@ describe('certificateinfo', () => {
 
   it('refuses an expirein that is not an integer', async () => {
     const response = await call(h.app, 'GET', 'certificateinfo?expirein=soon')
-    expect(response.json().errors[0]).toMatchObject({ code: 'E_WRONG_TYPE', message: expect.stringContaining('"expirein[0]"') })
+    // Named by its parameter: `expirein[0]` named a place in a list the client never wrote.
+    expect(response.json().errors[0]).toMatchObject({ code: 'E_WRONG_TYPE', message: expect.stringContaining('The query parameter "expirein" must be') })
   })
 
   it('answers in XML with the .xml suffix', async () => {
