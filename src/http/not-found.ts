@@ -55,6 +55,7 @@ export function createNotFoundHandler(appPath: string, switchedOff: readonly Swi
         const nearest = suggest(name, OPERATION_NAMES)
         error = apiError('E_UNKNOWN_OPERATION', { case: 'unknown', written, servicePath, ...(nearest === undefined ? {} : { nearest: withSuffix(nearest, suffix) }) })
       } else if (operation !== written && !OPERATIONS[operation].suffix) {
+        request.operation = operation
         error = apiError('E_UNKNOWN_OPERATION', { case: 'suffix', operation, servicePath })
       } else if (!allows(operation, request.method)) {
         request.operation = operation

@@ -55,6 +55,8 @@ describe('an unknown operation under <app-path>/restservice/', () => {
   it('says that an operation without a suffix takes none', async () => {
     const response = await get(`${REST}/stopagent.json`, {}, 'POST')
     expect(response.statusCode).toBe(404)
+    // The envelope names the operation, as every other answer of it does.
+    expect(response.json().servicename).toBe('stopagent')
     expect(response.json().errors[0]).toMatchObject({
       code: 'E_UNKNOWN_OPERATION',
       message:
