@@ -5,7 +5,7 @@
  *
  *   npm run bench:built-load -- [--variant json] [--speed 600|paused] [--serve="<serve flags>"]
  *                               [--agents 10000] [--connections 10] [--seconds 3] [--rounds 5]
- *                               [--out bench/results]
+ *                               [--busy <µs>[,<µs>…]] [--out bench/results]
  *
  * - bare fastify and bare node:http, sending the bytes fleetsim answered to each request (as in
  *   `npm run bench`);
@@ -16,6 +16,9 @@
  * - fleetsim, building every answer, as `npm run bench` measures it.
  * So fleetsim's own row minus the recorded one is what building the answers costs in place,
  * where the in-process `npm run bench:fast-path` times the handler alone.
+ * With `--busy <µs>[,<µs>…]`, a server more for each: bare node:http doing that many µs of busy
+ * work before each answer (a loop on the clock). The busy work whose ratio matches fleetsim's is
+ * what fleetsim's answers cost in place, in the units of a handler's CPU time.
  *
  * `--serve="<flags>"` passes serve flags to both fleetsim processes (`--serve="--journal-size 0"`,
  * `--serve="--status-poll 10m"`), to see what a default costs (with `=`: a value that starts with a
@@ -49,15 +52,23 @@ export interface BuiltLoadOptions {
   connections: number
   seconds: number
   rounds: number
+  /** for each, a server more: bare node:http doing that many µs of busy work per answer */
+  busy: number[]
 }
 
-/** The four rows, in the order they ran each round: bare fastify, bare node:http, fleetsim sending recorded answers, fleetsim. */
+/** The rows, in the order they ran each round: bare fastify, bare node:http (and its busy twins), fleetsim sending recorded answers, fleetsim. */
 export interface BuiltLoadResult {
   options: BuiltLoadOptions
   rows: LoadRow[]
 }
 
 export const RECORDED_NAME = 'fleetsim process, recorded answers'
+
+/** --busy at most: 10 ms of work per answer is already a hundred answers a second. */
+const MAX_BUSY_MICROSECONDS = 10_000
+
+/** A busy twin's row name: bare node:http doing `busy` µs of work before each answer. */
+export const busyName = (busy: number): string => `bare node:http + ${busy} µs of work per answer`
 
 export async function measureBuiltLoad(options: BuiltLoadOptions, progress: (line: string) => void = () => {}): Promise<BuiltLoadResult> {
   const variant = BUILT_VARIANTS.find((v) => v.key === options.variant)
@@ -81,17 +92,24 @@ export async function measureBuiltLoad(options: BuiltLoadOptions, progress: (lin
     started.push(fleet)
     const names = await fleet.command({ op: 'names', count: Math.min(BUILT_AGENTS, options.agents) })
     const answers = await recordBuiltAnswers(fleet, [variant], names, join(scratch, 'answers.json'), progress)
+    const originOf = (target: Target) => (variant.https ? (target.tlsOrigin as string) : target.origin)
     const fastify = await startTarget({ kind: 'fastify', routes: [], answers, tls: tls.files })
     started.push(fastify)
     const node = await startTarget({ kind: 'node', routes: [], answers, tls: tls.files })
     started.push(node)
+    const busy: Contender[] = []
+    for (const microseconds of options.busy) {
+      const server = await startTarget({ kind: 'node', routes: [], answers, tls: tls.files, busyMicroseconds: microseconds })
+      started.push(server)
+      busy.push({ target: 'node', name: `${busyName(microseconds)}, ${variant.label}`, server, origin: originOf(server) })
+    }
     // The same fleet (same seed, scenario and speed) in a process of its own, sending what the first answered.
     const recorded = await startTarget({ ...fleetSpec, recorded: answers })
     started.push(recorded)
-    const originOf = (target: Target) => (variant.https ? (target.tlsOrigin as string) : target.origin)
     const contenders: Contender[] = [
       { target: 'fastify', name: `bare fastify, ${variant.label}`, server: fastify, origin: originOf(fastify) },
       { target: 'node', name: `bare node:http, ${variant.label}`, server: node, origin: originOf(node) },
+      ...busy,
       { target: 'fleetsim', name: `${RECORDED_NAME}, ${variant.label}`, server: recorded, origin: originOf(recorded) },
       { target: 'fleetsim', name: `fleetsim, ${variant.label}`, server: fleet, origin: originOf(fleet) }
     ]
@@ -106,7 +124,7 @@ export async function measureBuiltLoad(options: BuiltLoadOptions, progress: (lin
         connections: options.connections,
         durationSeconds: options.seconds,
         warmupSeconds: 1,
-        params: { variant: variant.key, agents: options.agents, inTurn: names.length, scenario: 'flapping-network', speed: options.speed === 0 ? 'paused' : options.speed }
+        params: { variant: variant.key, agents: options.agents, inTurn: names.length, scenario: 'flapping-network', speed: options.speed === 0 ? 'paused' : options.speed, busyMicroseconds: options.busy.join(',') }
       },
       contenders,
       options.rounds,
@@ -120,7 +138,7 @@ export async function measureBuiltLoad(options: BuiltLoadOptions, progress: (lin
 }
 
 const USAGE =
-  'usage: npm run bench:built-load -- [--variant json|xml|json-modules|xml-modules|json-https|xml-https] [--speed 600|paused] [--serve="<serve flags>"] [--agents 10000] [--connections 10] [--seconds 3] [--rounds 5] [--out bench/results]'
+  'usage: npm run bench:built-load -- [--variant json|xml|json-modules|xml-modules|json-https|xml-https] [--speed 600|paused] [--serve="<serve flags>"] [--agents 10000] [--connections 10] [--seconds 3] [--rounds 5] [--busy <µs>[,<µs>…]] [--out bench/results]'
 
 /**
  * The serve flags the bench's fleetsim processes act on: the app's (bench/lib/target-child.ts
@@ -175,6 +193,7 @@ function options(): (BuiltLoadOptions & { out: string | undefined }) | string {
         connections: { type: 'string', default: '10' },
         seconds: { type: 'string', default: '3' },
         rounds: { type: 'string', default: '5' },
+        busy: { type: 'string', default: '' },
         out: { type: 'string' }
       }
     }))
@@ -186,6 +205,14 @@ function options(): (BuiltLoadOptions & { out: string | undefined }) | string {
   const connections = whole('connections', 1)
   const rounds = whole('rounds', 1)
   for (const checked of [agents, connections, rounds]) if (typeof checked === 'string') return checked
+  const busy: number[] = []
+  for (const part of String(values.busy).split(',').filter((p) => p !== '')) {
+    const microseconds = Number(part)
+    if (!Number.isInteger(microseconds) || microseconds < 1 || microseconds > MAX_BUSY_MICROSECONDS) {
+      return `--busy takes whole numbers of µs of work per answer, from 1 to ${MAX_BUSY_MICROSECONDS}, separated by commas; got ${JSON.stringify(part)}`
+    }
+    busy.push(microseconds)
+  }
   const variant = String(values.variant)
   if (!BUILT_VARIANTS.some((v) => v.key === variant)) return `--variant must be one of ${BUILT_VARIANTS.map((v) => v.key).join(', ')}, got ${JSON.stringify(variant)}`
   const speed = values.speed === 'paused' ? 0 : positiveOption(values, 'speed')
@@ -204,6 +231,7 @@ function options(): (BuiltLoadOptions & { out: string | undefined }) | string {
     connections: connections as number,
     seconds,
     rounds: rounds as number,
+    busy,
     out: typeof values.out === 'string' ? values.out : undefined
   }
 }
@@ -231,7 +259,7 @@ async function main(): Promise<number> {
   const result = await measureBuiltLoad(load, (line) => process.stderr.write(`${line}\n`))
   const speed = load.speed === 0 ? 'paused' : String(load.speed)
   const serve = load.serveFlags.length === 0 ? '' : ` --serve="${load.serveFlags.join(' ')}"`
-  const command = `npm run bench:built-load -- --variant ${load.variant} --speed ${speed}${serve} --agents ${load.agents} --connections ${load.connections} --seconds ${load.seconds} --rounds ${load.rounds}`
+  const command = `npm run bench:built-load -- --variant ${load.variant} --speed ${speed}${serve} --agents ${load.agents} --connections ${load.connections} --seconds ${load.seconds} --rounds ${load.rounds}${load.busy.length > 0 ? ` --busy ${load.busy.join(',')}` : ''}`
   const file = await writeCommandResults(out ?? RESULTS_DIR, { ...commandResults('built-load', command, began), ...result })
   process.stdout.write(
     [

@@ -38,6 +38,20 @@ export const answerKey = (scheme: 'http' | 'https', accept: string, url: string)
 export interface BareSpec {
   routes: BareRoute[]
   answers?: BareAnswers[]
+  /**
+   * bare node:http only: µs of busy work before each answer (busyFor), so that a server whose
+   * answers cost that much more CPU can be set beside fleetsim (bench:built-load --busy)
+   */
+  busyMicroseconds?: number
+}
+
+/**
+ * Keeps the thread busy for `microseconds` of wall time, as an answer that costs that much CPU to
+ * make would: a loop on the clock, with nothing for the JIT to take away.
+ */
+export function busyFor(microseconds: number): void {
+  const until = performance.now() + microseconds / 1000
+  while (performance.now() < until);
 }
 
 export interface TlsFiles {

@@ -22,7 +22,7 @@ import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
 import { createLogger } from '../../src/server.js'
 import { TLS_MIN_VERSION } from '../../src/tls/tls-store.js'
 import type { CaInfo } from '../../src/tls/ca-info.js'
-import { BENCH_CREDENTIALS, answerKey, type BareAnswers, type BareSpec, type ChildMessage, type Command, type CommandResults, type RssSample, type TargetSpec, type TlsFiles } from './protocol.js'
+import { BENCH_CREDENTIALS, answerKey, busyFor, type BareAnswers, type BareSpec, type ChildMessage, type Command, type CommandResults, type RssSample, type TargetSpec, type TlsFiles } from './protocol.js'
 
 export const BENCH_START_TIME = Date.parse('2026-06-01T00:00:00Z')
 /**
@@ -139,6 +139,7 @@ async function startBare(kind: 'fastify' | 'node', spec: BareSpec): Promise<Requ
   const bodies = spec.routes.map((route) => ({ ...route, body: readFileSync(route.bodyFile) }))
   const recordedAnswer = recordedAnswers(spec.answers ?? [])
   if (kind === 'node') {
+    const busy = spec.busyMicroseconds ?? 0
     const byKey = new Map(bodies.map((route) => [`${route.method} ${route.path}`, route]))
     return (request: IncomingMessage, response: ServerResponse) => {
       const url = request.url ?? '/'
@@ -148,6 +149,7 @@ async function startBare(kind: 'fastify' | 'node', spec: BareSpec): Promise<Requ
         response.writeHead(404).end()
         return
       }
+      if (busy > 0) busyFor(busy)
       response.writeHead(route.status, { 'content-type': route.contentType, 'content-length': route.body.length })
       response.end(route.body)
     }

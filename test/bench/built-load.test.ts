@@ -10,16 +10,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { RECORDED_NAME, builtLoadTable, measureBuiltLoad } from '../../bench/built-load.js'
+import { RECORDED_NAME, builtLoadTable, busyName, measureBuiltLoad } from '../../bench/built-load.js'
+import { busyFor } from '../../bench/lib/protocol.js'
 import { AUTH_HEADERS, LIVELY_SCENARIO, REST } from '../../bench/lib/context.js'
 import { fetchAnswer } from '../../bench/lib/load.js'
 import { startTarget } from '../../bench/lib/target.js'
 import { BUILT_VARIANTS, builtPath, recordBuiltAnswers } from '../../bench/suites/built.js'
 
 describe('the built load benchmark', () => {
-  it('runs the built workload on bare fastify, bare node:http, fleetsim sending recorded answers and fleetsim', { timeout: 90_000 }, async () => {
-    const result = await measureBuiltLoad({ variant: 'json', speed: 600, serveFlags: ['--journal-size', '0'], agents: 300, connections: 2, seconds: 0.5, rounds: 2 })
-    expect(result.rows.map((row) => row.name)).toEqual(['bare fastify, JSON', 'bare node:http, JSON', `${RECORDED_NAME}, JSON`, 'fleetsim, JSON'])
+  it('runs the built workload on bare fastify, bare node:http (and its busy twin), fleetsim sending recorded answers and fleetsim', { timeout: 90_000 }, async () => {
+    const result = await measureBuiltLoad({ variant: 'json', speed: 600, serveFlags: ['--journal-size', '0'], agents: 300, connections: 2, seconds: 0.5, rounds: 2, busy: [20] })
+    expect(result.rows.map((row) => row.name)).toEqual(['bare fastify, JSON', 'bare node:http, JSON', `${busyName(20)}, JSON`, `${RECORDED_NAME}, JSON`, 'fleetsim, JSON'])
     for (const row of result.rows) {
       expect(row.requests).toBeGreaterThan(0)
       expect(row.errors + row.timeouts + row.non2xx).toBe(0)
@@ -30,10 +31,18 @@ describe('the built load benchmark', () => {
       expect(row.ratio).toBeGreaterThan(0)
       expect(String(row.params.roundsRatio).split(' / ')).toHaveLength(2)
     }
-    expect(result.rows[3].params).toMatchObject({ variant: 'json', agents: 300, inTurn: 300, speed: 600 })
+    expect(result.rows[4].params).toMatchObject({ variant: 'json', agents: 300, inTurn: 300, speed: 600, busyMicroseconds: '20' })
     const table = builtLoadTable(result)
-    expect(table).toHaveLength(2 + 4)
-    expect(table[5]).toMatch(/^\| fleetsim, JSON \| [\d.]+ \| [\d.]+ \| [\d.]+ \/ [\d.]+ \| \d+ µs \| [\d.]+ µs \|$/)
+    expect(table).toHaveLength(2 + 5)
+    expect(table[6]).toMatch(/^\| fleetsim, JSON \| [\d.]+ \| [\d.]+ \| [\d.]+ \/ [\d.]+ \| \d+ µs \| [\d.]+ µs \|$/)
+  })
+
+  it('keeps the busy twin busy for at least the µs asked, each answer', () => {
+    for (const microseconds of [0, 50, 500]) {
+      const began = performance.now()
+      busyFor(microseconds)
+      expect((performance.now() - began) * 1000).toBeGreaterThanOrEqual(microseconds)
+    }
   })
 
   it("sends fleetsim's recorded bytes for the recorded requests, and leaves every other request to the app", { timeout: 60_000 }, async () => {
@@ -82,6 +91,8 @@ describe('the built load benchmark', () => {
     expect(await refused(['--variant', 'yaml'])).toContain('--variant must be one of json, xml, json-modules, xml-modules, json-https, xml-https, got "yaml"')
     expect(await refused(['--speed', 'fast'])).toContain('--speed must be a number above 0 or paused, got "fast"')
     expect(await refused(['--speed', 'Infinity'])).toContain('--speed must be a number above 0 or paused, got "Infinity"')
+    expect(await refused(['--busy=-5'])).toContain('--busy takes whole numbers of µs of work per answer, from 1 to 10000, separated by commas; got "-5"')
+    expect(await refused(['--busy', '10,20000'])).toContain('got "20000"')
     // Serve flags are checked as serve checks them, before a server is started.
     expect(await refused(['--serve=--journal-size lots'])).toContain('--serve: --journal-size must be an integer from 0 to 10000000, got "lots"')
     // A serve flag the bench's fleetsim processes would not act on is named, with this command's own option.
