@@ -24,15 +24,25 @@ export function registerContentParsers(app: FastifyInstance): void {
 /**
  * A scope that reads JSON bodies only (the admin API: JSON in, JSON out). An XML body would come
  * in as text fields, which no number or boolean field takes (`<speed>2</speed>` was refused as
- * the text "2"): it is refused with 415 E_UNSUPPORTED_MEDIA_TYPE, which says to send JSON.
+ * the text "2"): it is refused with 415 E_UNSUPPORTED_MEDIA_TYPE, which says to send JSON. An
+ * XML type with no body is no body, as elsewhere: a client that sends its Content-Type with
+ * every request still resets the fleet.
  */
 export function readJsonOnly(scope: FastifyInstance): void {
   scope.removeAllContentTypeParsers()
   for (const type of JSON_TYPES) scope.addContentTypeParser(type, { parseAs: 'buffer' }, asText(parseJson))
+  for (const type of XML_TYPES) scope.addContentTypeParser(type, { parseAs: 'buffer' }, refuseXmlBody)
   refuseUnreadBodies(scope, JSON_TYPES)
   scope.addHook('onRoute', (route) => {
     route.config = { ...route.config, bodyTypes: 'application/json' }
   })
+}
+
+/** An XML body where JSON is read: nothing when empty, else 415 saying to send JSON. */
+const refuseXmlBody: FastifyBodyParser<Buffer> = (request, bytes, done) => {
+  if (bytes.toString('latin1').trim() === '') return done(null, undefined)
+  request.bodyText = bytes.toString('utf8')
+  done(apiError('E_UNSUPPORTED_MEDIA_TYPE', { contentType: request.headers['content-type'] ?? '', expected: 'application/json' }), undefined)
 }
 
 /** A parser of text, given the body's bytes read in its charset (body-text.ts). */
