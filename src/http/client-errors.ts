@@ -53,6 +53,23 @@ export function handleClientError(error: Error & { code?: string; rawPacket?: un
 const answering = new WeakSet<Duplex>()
 
 /**
+ * Requests Node read on a connection after its error was reported: after a timeout (Node goes on
+ * reading; llhttp stops at a parse error), the head it timed out may still come in whole. Such a
+ * request is never run (it was refused): the error's answer takes its place (afterAnswersBefore).
+ */
+const cameAfterError = new WeakSet<IncomingMessage>()
+
+/**
+ * Whether `request` came on a connection whose error is being answered; if so it is kept from
+ * the app (the request listener calls this first: pipelined.ts) and answered with that error.
+ */
+export function refusedAfterClientError(request: IncomingMessage): boolean {
+  if (!answering.has(request.socket)) return false
+  cameAfterError.add(request)
+  return true
+}
+
+/**
  * Calls `answer` once the answers to the requests before the one in error have left, so that a
  * malformed request pipelined after good ones gets its 400 after their answers, in its place.
  *
@@ -62,11 +79,12 @@ const answering = new WeakSet<Duplex>()
  * already handed the socket to the next. An answer whose request is not yet complete is the one
  * in error (a malformed chunked body, a body later than --request-timeout): it is replaced by
  * the error answer where none of it was sent, and otherwise its connection is cut, as nothing
- * can be said in the middle of an answer. A connection that closes first needs no answer.
+ * can be said in the middle of an answer. So is one whose request came after the error
+ * (refusedAfterClientError), which never ran. A connection that closes first needs no answer.
  */
 function afterAnswersBefore(socket: Duplex, answer: () => void): void {
   const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
-  if (inFlight === null || inFlight === undefined) return answer()
+  if (inFlight === null || inFlight === undefined || cameAfterError.has(inFlight.req)) return answer()
   if (!inFlight.req.complete) return inFlight.headersSent ? void socket.destroy() : answer()
   inFlight.once('finish', () => {
     if (!socket.destroyed) afterAnswersBefore(socket, answer)

@@ -15,9 +15,12 @@
  * A request whose response has its socket is handled at once, as nearly every request is.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+import { refusedAfterClientError } from './client-errors.js'
 
 export function oneAtATime(listener: RequestListener): RequestListener {
   return (request: IncomingMessage, response: ServerResponse) => {
+    // Read after its connection's error (a head completed after --headers-timeout): never run, the error answers it.
+    if (refusedAfterClientError(request)) return
     if (response.socket !== null) return listener(request, response)
     // The connection closing first never gives it the socket: the request is dropped with it, unanswered, as its client is gone.
     response.once('socket', () => listener(request, response))

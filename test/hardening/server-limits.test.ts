@@ -262,6 +262,28 @@ describe('the request head', () => {
     }
   })
 
+  it('never runs a request whose head was finished after --headers-timeout behind a slow answer: its 408 takes its place', async () => {
+    // Raw requests with Connection: close: a kept-alive connection would count against --max-connections in the tests after.
+    const added = await exchange(server.port, rawRequest('POST', '/__admin/faults', { 'content-type': 'application/json', ...AUTH }, JSON.stringify({ name: 'slow-appinfo', operation: 'appinfo', latency: 1500 })))
+    expect(added.status, added.text).toBe(200)
+    const id = (JSON.parse(bodyOf(added)) as { added: string }).added
+    try {
+      const socket = await open(server.port)
+      const answer = collect(socket, 6000)
+      socket.write(`GET ${REST}/appinfo.json HTTP/1.1\r\nHost: x\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\n\r\n`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      socket.write(`POST ${REST}/stopagent?agentUuids=${server.fleet.uuid(2)} HTTP/1.1\r\nHost: x\r\n`)
+      // Finished past --headers-timeout (400 ms) while the appinfo answer is still held by its latency.
+      await new Promise((resolve) => setTimeout(resolve, 800))
+      if (!socket.destroyed) socket.write('REST_USER: admin\r\nREST_PASSWORD: admin\r\nContent-Length: 0\r\n\r\n')
+      const { text } = await answer
+      expect([...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1])).toEqual(['200', '408'])
+      expect(text).not.toContain('stopagent')
+    } finally {
+      expect((await exchange(server.port, rawRequest('DELETE', `/__admin/faults/${id}`, AUTH))).status).toBe(200)
+    }
+  })
+
   it('refuses a request target with a "#" with 400 saying to percent-encode it, on the fast path and through fastify', async () => {
     const name = encodeURIComponent(server.fleet.name(1))
     for (const target of [`${REST}/agentinfo.json?agentname=${name}#part`, `${REST}/appinfo.json#top`]) {
