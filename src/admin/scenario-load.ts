@@ -74,7 +74,7 @@ export function checkForManager(scenario: Scenario, fleet: ScenarioHost, manager
     if (error instanceof ScenarioCompileError) throw apiError('E_SCENARIO_UNSUPPORTED', { detail: error.message })
     throw error
   }
-  refuseTemplatesNamedAsAgents(manager, fleet.startsWithName(compiled), LOAD_AGAIN, templates.wouldCreate)
+  refuseTemplatesNamedAsAgents(manager, fleet.startsWithName(compiled), LOAD_AGAIN, templates.ownNames)
 }
 
 /**
@@ -86,7 +86,7 @@ export function compileForManager(scenario: Scenario, fleet: ScenarioHost, manag
   const templates = managerTemplates(manager, scenario.name)
   try {
     const compiled = compileScenario(scenario, fleet.clock.epochMs, templates)
-    refuseTemplatesNamedAsAgents(manager, fleet.startsWithName(compiled), LOAD_AGAIN)
+    refuseTemplatesNamedAsAgents(manager, fleet.startsWithName(compiled), LOAD_AGAIN, templates.ownNames)
     return compiled
   } catch (error) {
     templates.takeBack()

@@ -20,8 +20,8 @@ const NOT_CREATED = 0
 
 /** The scenario's template names resolved in the manager, and the templates it created for them. */
 export interface ScenarioTemplates extends CompileContext {
-  /** the names of the templates a dry run (`create: false`) would have created */
-  readonly wouldCreate: ReadonlySet<string>
+  /** the names of the templates the load created, or a dry run (`create: false`) would have */
+  readonly ownNames: ReadonlySet<string>
   /**
    * Takes back the templates created for the scenario (its load was refused after all): a refused
    * load changes nothing, and no operation could delete them.
@@ -43,7 +43,7 @@ export function managerTemplates(manager: Manager, scenarioName: string, { creat
     config: defaultMasterConfig(manager.certificates.caFingerprint)
   })
   return {
-    wouldCreate: checked,
+    ownNames: checked,
     templateId(name) {
       const existing = manager.templates.get(name)
       if (existing?.kind === 'master') return existing.id
@@ -56,6 +56,7 @@ export function managerTemplates(manager: Manager, scenarioName: string, { creat
         }
         const template = manager.templates.add('master', inputOf(name))
         created.push(template.id)
+        checked.add(name)
         return template.id
       } catch (error) {
         // The registry's errors name the fields of a createmastertemplate body, which an upload has not.
@@ -70,16 +71,18 @@ export function managerTemplates(manager: Manager, scenarioName: string, { creat
 }
 
 /**
- * Refuses a new run (a reset, a scenario loaded or stopped) that would start with an agent named
- * as one of the manager's templates, or as one a dry run would create (`alsoNamed`). Templates
- * outlive runs, and a name is unique across agents and templates: a template made while its name
- * was free (its agent deleted, or in another scenario's fleet) would otherwise share it with an
- * agent of the new run, and agentinfo, viewagentortemplate and assigntemplatetoagent would each
- * pick one of the two.
+ * Refuses a new run (a reset, a scenario loaded or stopped) that may name one of its agents as
+ * one of the manager's templates (`startsWithName`), kept or the scenario's own (`own`: the ones
+ * its load creates, or a dry run would). Templates outlive runs, and a name is unique across
+ * agents and templates: a template made while its name was free (its agent deleted, or in another
+ * scenario's fleet) would otherwise share it with an agent of the new run, and agentinfo,
+ * viewagentortemplate and assigntemplatetoagent would each pick one of the two. A kept template
+ * is renamed through the REST operations; the scenario's own, in the scenario.
  */
-export function refuseTemplatesNamedAsAgents(manager: Manager, startsWithName: (name: string) => boolean, doing: string, alsoNamed: Iterable<string> = []): void {
-  const clashes: string[] = []
-  for (const template of manager.templates.all()) if (startsWithName(template.name)) clashes.push(template.name)
-  for (const name of alsoNamed) if (startsWithName(name)) clashes.push(name)
-  if (clashes.length > 0) throw apiError('E_TEMPLATE_NAMES_AGENT', { templates: clashes, doing })
+export function refuseTemplatesNamedAsAgents(manager: Manager, startsWithName: (name: string) => boolean, doing: string, own: ReadonlySet<string> = new Set()): void {
+  const kept: string[] = []
+  for (const template of manager.templates.all()) if (!own.has(template.name) && startsWithName(template.name)) kept.push(template.name)
+  const scenarios = [...own].filter(startsWithName)
+  if (scenarios.length > 0) throw apiError('E_TEMPLATE_NAMES_AGENT', { templates: scenarios, whose: 'scenario', doing })
+  if (kept.length > 0) throw apiError('E_TEMPLATE_NAMES_AGENT', { templates: kept, whose: 'manager', doing })
 }

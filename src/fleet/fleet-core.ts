@@ -22,6 +22,11 @@ import { emptyStats, type FleetOptions, type FleetStats } from './fleet-types.js
 /** The engine's options with every default filled in. */
 export type FilledOptions = Required<Omit<FleetOptions, 'program' | 'headroom' | 'scenario' | 'stepTask' | 'startEmpty'>> & { headroom: number | undefined }
 
+/** Room for agents added in a run (addagent, timeline joins) when --max-added-agents is not given: 5 % of the agents, at least 1,000. */
+export function defaultHeadroom(agents: number): number {
+  return Math.max(1000, Math.ceil(agents * 0.05))
+}
+
 export class FleetCore {
   /** agent slots allocated (per run; kept when the size does not change) */
   capacity = 0
@@ -82,7 +87,7 @@ export class FleetCore {
     this.program = program
     this.program.epochMs = this.options.startTime
     this.initialAgents = agents
-    const capacity = agents + (this.options.headroom ?? Math.max(1000, Math.ceil(agents * 0.05)))
+    const capacity = agents + (this.options.headroom ?? defaultHeadroom(agents))
     const allocated = capacity !== this.capacity
     if (allocated) {
       this.capacity = capacity

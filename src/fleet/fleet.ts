@@ -21,7 +21,7 @@ import { availableParallelism } from 'node:os'
 import { defaultProgram, type FleetProgram } from './program.js'
 import { Identity } from './identity.js'
 import type { ClockState, VirtualClock } from './clock.js'
-import { FleetCore, type FilledOptions } from './fleet-core.js'
+import { FleetCore, defaultHeadroom, type FilledOptions } from './fleet-core.js'
 import { StepDriver } from './step-driver.js'
 import { scanCounts } from './census.js'
 import { queryAgents, type AgentQuery, type AgentQueryResult } from './agent-query.js'
@@ -148,17 +148,21 @@ export class FleetEngine implements Fleet, FleetObservation {
   }
 
   /**
-   * Whether the run reset(scenario) would start has an agent of this name at its second 0 (the
-   * names of its first agents are drawn from its seed: identity.ts), so that what is kept across
-   * runs, the manager's templates, can be checked against them before the reset.
+   * Whether the run reset(scenario) would start may give an agent this name by itself: one of
+   * the agents it starts with, or, where its timeline has a `join`, one joining at the next free
+   * places (up to the fleet's room for added agents). Their names are drawn from the run's seed
+   * (identity.ts), so that what is kept across runs, the manager's templates, can be checked
+   * against them before the reset.
    */
   startsWithName(scenario?: CompiledScenario | null): (name: string) => boolean {
     const next = scenario === null ? undefined : (scenario ?? this.scenario?.compiled)
     const agents = next?.scenario.fleet.agents ?? this.core.options.agents
+    const joins = next?.scenario.timeline.some((event) => event.action.type === 'join') === true
+    const named = joins ? agents + (this.core.options.headroom ?? defaultHeadroom(agents)) : agents
     const identity = new Identity(next?.program.seed ?? this.core.options.seed)
     return (name) => {
       const index = identity.indexOfName(name)
-      return index !== undefined && index < agents
+      return index !== undefined && index < named
     }
   }
 

@@ -337,10 +337,16 @@ export const ERRORS = {
     400,
     (p) => `${p.problem} (fix this and send the scenario again; \`fleetsim scenario validate FILE\` checks a file offline).`
   ),
-  E_TEMPLATE_NAMES_AGENT: entry<{ templates: readonly string[]; doing: string }>(
+  // `whose`: the manager's kept templates, renamed through the REST operations; or the scenario's own master templates, renamed in it.
+  E_TEMPLATE_NAMES_AGENT: entry<{ templates: readonly string[]; whose: 'manager' | 'scenario'; doing: string }>(
     409,
-    (p) =>
-      `The manager's template${p.templates.length === 1 ? '' : 's'} ${listSent(p.templates)} ${p.templates.length === 1 ? 'has' : 'have'} the name of an agent the new fleet starts with, and names are unique across agents and templates: rename ${p.templates.length === 1 ? 'it' : 'them'} (modifymastertemplate, modifysubtemplate), then ${p.doing} again.`
+    (p) => {
+      const one = p.templates.length === 1
+      const named = `${one ? 'has' : 'have'} the name of an agent the new fleet starts with or its timeline joins, and names are unique across agents and templates`
+      return p.whose === 'manager'
+        ? `The manager's template${one ? '' : 's'} ${listSent(p.templates)} ${named}: rename ${one ? 'it' : 'them'} (modifymastertemplate, modifysubtemplate), then ${p.doing} again.`
+        : `The scenario's master template${one ? '' : 's'} ${listSent(p.templates)} ${named}: rename ${one ? 'it' : 'them'} in the scenario.`
+    }
   ),
   E_SCENARIO_UNSUPPORTED: entry<{ detail: string }>(
     400,

@@ -27,12 +27,14 @@ async function ok(response: Promise<{ statusCode: number; body: string }>): Prom
   expect(statusCode, body).toBe(200)
 }
 
-function expectRefused(response: { statusCode: number; json(): unknown }, names: string[], doing: string): void {
+/** `doing` for a kept template (renamed through REST, then the action again); undefined for the scenario's own (renamed in it). */
+function expectRefused(response: { statusCode: number; json(): unknown }, names: string[], doing: string | undefined): void {
   expect(response.statusCode).toBe(409)
   const error = (response.json() as { errors: Array<{ code: string; message: string }> }).errors[0]
   expect(error.code).toBe('E_TEMPLATE_NAMES_AGENT')
   for (const name of names) expect(error.message).toContain(`"${name}"`)
-  expect(error.message).toContain(`then ${doing} again`)
+  if (doing === undefined) expect(error.message).toMatch(/^The scenario's master template .* rename it in the scenario\.$/)
+  else expect(error.message).toContain(`(modifymastertemplate, modifysubtemplate), then ${doing} again`)
 }
 
 /** Deletes generated agent `index` for good (its certificate revoked, so its name is free) and makes a master template of its name. */
@@ -64,11 +66,20 @@ describe('a template named as an agent of the new run', () => {
     expect((await admin(h.app, 'GET', '/scenario')).statusCode).toBe(404)
   })
 
+  it('refuses a scenario whose timeline joins an agent under a template’s name, and takes one without the join', async () => {
+    const joiner = new Identity(SEED).name(20)
+    await ok(call(h.app, 'POST', 'addsubtemplate', { name: joiner }))
+    const join = `timeline:\n  - name: late\n    at: 1m\n    action: join\n    pick: { count: 1 }\n`
+    expectRefused(await admin(h.app, 'PUT', '/scenario', scenario(join), YAML), [joiner], 'load the scenario')
+    // Without a join its fleet never reaches the 21st name.
+    await ok(admin(h.app, 'PUT', '/scenario', scenario(), YAML))
+  })
+
   it('refuses a scenario that would create a master template named as one of its own agents, and takes back the ones it created', async () => {
     const own = new Identity(SEED).name(0)
     const templates = `  templates:\n    fresh-template: 0.5\n    ${own}: 0.5\n`
-    expectRefused(await admin(h.app, 'PUT', '/scenario?dryRun=true', scenario(templates), YAML), [own], 'load the scenario')
-    expectRefused(await admin(h.app, 'PUT', '/scenario', scenario(templates), YAML), [own], 'load the scenario')
+    expectRefused(await admin(h.app, 'PUT', '/scenario?dryRun=true', scenario(templates), YAML), [own], undefined)
+    expectRefused(await admin(h.app, 'PUT', '/scenario', scenario(templates), YAML), [own], undefined)
     for (const name of ['fresh-template', own]) expect((await call(h.app, 'GET', `viewagentortemplate?name=${name}`)).statusCode, name).toBe(404)
   })
 
