@@ -2,7 +2,8 @@
  * Requests Node's HTTP parser cannot read (bad bytes in the request line or headers, a head
  * larger than the limit, an HTTP version it does not know, a client too slow to send its
  * headers or request) never reach the app. This `clientError` handler still answers them with
- * the error envelope instead of Node's bare status line, then closes the connection. The
+ * the error envelope instead of Node's bare status line, after the answers to the requests
+ * before them on the connection (afterAnswersBefore), then closes the connection. The
  * headers were not read, so the format is the default one, XML (docs/protocol.md, negotiation).
  * An HTTP/2 client with prior knowledge (its connection preface, `PRI * HTTP/2.0`) reads no
  * HTTP/1.1 answer: it gets HTTP/2's GOAWAY with HTTP_1_1_REQUIRED instead (http2-refusal.ts).
