@@ -57,9 +57,19 @@ export function parseIsoTime(value: string): number | undefined {
   return Number.isFinite(time) ? time : undefined
 }
 
+/**
+ * Start times are before this: a run has a thousand years of virtual time before its dates pass
+ * year 9999, past which `toISOString` writes them with a sign and six digits (`+010000-01-01…`).
+ */
+const LATEST_START = Date.UTC(9000, 0, 1)
+
+/** A run's start time (--start-time of serve and run): an ISO 8601 date-time with a zone, before LATEST_START. */
 export const isoTime: Rule<number> = (text) => {
   const time = parseIsoTime(text)
   if (time === undefined) throw new RuleError('be an ISO 8601 date-time with a time zone, like 2026-01-01T00:00:00Z')
+  if (time >= LATEST_START) {
+    throw new RuleError('be before 9000-01-01T00:00:00Z: dates past year 9999 are written with a sign and six digits (+010000-…), which ISO 8601 and XML Schema clients do not read')
+  }
   return time
 }
 

@@ -386,6 +386,13 @@ describe('parseServeConfig messages', () => {
   it('rejects a start time on a day that does not exist', () => {
     expect(errorOf(['--start-time', '2024-02-30']).code).toBe('FLEETSIM_INVALID_VALUE')
   })
+
+  it('rejects a start time from which the clock would soon pass year 9999, where dates lose their four-digit years', () => {
+    expect(errorOf(['--start-time', '9999-12-31T23:59:58Z']).message).toBe(
+      '--start-time must be before 9000-01-01T00:00:00Z: dates past year 9999 are written with a sign and six digits (+010000-…), which ISO 8601 and XML Schema clients do not read, got "9999-12-31T23:59:58Z"'
+    )
+    expect(parse(['--start-time', '8999-12-31T23:59:59Z']).startTime).toBe(Date.UTC(8999, 11, 31, 23, 59, 59))
+  })
 })
 
 describe('parseServeArgs', () => {
