@@ -58,7 +58,14 @@ const readPem = (path: string): Pem => {
 
 /** The URL as typed (the suite keeps its path); checked to be http(s). */
 const urlText = (text: string): string => {
-  httpUrl(text)
+  const url = httpUrl(text)
+  // Sent as given, a URL's user and password were never read: the manager takes headers.
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigError(
+      'FLEETSIM_INVALID_VALUE',
+      `--target must hold no user or password (${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}): the manager reads REST_USER and REST_PASSWORD headers, not a URL's user and password: give them with --user and --password`
+    )
+  }
   return text
 }
 

@@ -54,6 +54,16 @@ describe('the trust of the client commands', () => {
     expect(parseTargetArgs(['--target', 'https://127.0.0.1:9443', '--ca', caPath], 'fleetsim report', [], {}).options.trust).toEqual({ kind: 'ca-file', path: caPath })
   })
 
+  it('refuses a --target holding a user or password, which the manager never reads from a URL', () => {
+    for (const target of ['http://admin:s3cret@127.0.0.1:9443/manager/mvc', 'https://admin@manager.example:9443']) {
+      expect(() => parseTargetArgs(['--target', target], 'fleetsim report', [], {}), target).toThrow(
+        'the manager reads REST_USER and REST_PASSWORD headers, not a URL\'s user and password: give them with --user and --password'
+      )
+    }
+    // The message does not repeat the password.
+    expect(() => parseTargetArgs(['--target', 'http://admin:s3cret@127.0.0.1:9443'], 'fleetsim report', [], {})).not.toThrow(/s3cret/)
+  })
+
   it('reads --data-dir, defaulting to the directory fleetsim serve uses', () => {
     expect(parseTargetArgs(['--target', 'https://127.0.0.1:9443', '--data-dir', dataDir], 'fleetsim report', [], {}).options.trust).toEqual({ kind: 'local-ca', path: caPath })
     expect(DEFAULT_DATA_DIR).toBe(SERVE_DEFAULTS.dataDir)
