@@ -4,6 +4,7 @@
  * (one line naming the cause when not), then runs the black-box protocol suite against it and
  * prints a pass/fail table. Exit code 0 when a check passed and none failed, 1 otherwise.
  */
+import { writeFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { ConfigError } from '../flags/config-error.js'
 import { switchFlag, valueFlag } from '../flags/flag.js'
@@ -49,6 +50,15 @@ function unknownCheck(id: string): string {
   return `"${id}" is none${meant.length === 0 ? '' : ` (did you mean ${meant.map((m) => `"${m}"`).join(' or ')}?)`}`
 }
 
+/** The case a JUnit file holds while its run has not ended. */
+const UNFINISHED: CheckResult = {
+  id: 'unfinished',
+  title: 'the suite ran to its end',
+  status: 'fail',
+  message: 'the run was stopped before its end (a CI timeout, Ctrl-C): the cases before this one are the checks that had ended',
+  ms: 0
+}
+
 export async function run(argv: string[], io: Output = stdio): Promise<number> {
   const { options, flags } = parseTargetArgs(argv, 'fleetsim conformance', OWN_FLAGS, {})
   if (flags.help) {
@@ -62,6 +72,13 @@ export async function run(argv: string[], io: Output = stdio): Promise<number> {
   // after the run it was to record.
   const junit = flags.maybe(JUNIT)
   if (junit !== undefined) await prepareOutputFile(JUNIT.name, junit)
+  // Until the run ends, the file holds the cases so far and a failed one saying the run did not
+  // end: a run stopped part way (a CI timeout, Ctrl-C) leaves no earlier run's passes in place.
+  const ended: CheckResult[] = []
+  const recordSoFar = () => {
+    if (junit !== undefined) writeFileSync(junit, formatJunit([...ended, UNFINISHED], options.target))
+  }
+  recordSoFar()
   const problem = await probeOperations(options)
   if (problem !== undefined) {
     io.err(`fleetsim conformance: ${problem}\n`)
@@ -72,7 +89,11 @@ export async function run(argv: string[], io: Output = stdio): Promise<number> {
   }
   // Each check's line as it ends, so a run stopped part way (a CI timeout) still says how far it got.
   const width = idWidth(CHECKS.filter((c) => only === undefined || only.includes(c.id)).map((c) => c.id))
-  const onResult = (result: CheckResult) => io.out(`${formatLine(result, width)}\n`)
+  const onResult = (result: CheckResult) => {
+    ended.push(result)
+    recordSoFar()
+    io.out(`${formatLine(result, width)}\n`)
+  }
   const results = await runSuite({ ...options, readOnly: flags.get(READ_ONLY, false), ...(only === undefined ? {} : { only }), onResult })
   io.out(`\n${formatSummary(results)}\n`)
   if (junit !== undefined) await writeFile(junit, formatJunit(results, options.target))

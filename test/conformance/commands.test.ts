@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -42,6 +43,24 @@ describe('fleetsim conformance and fleetsim report', () => {
     expect(writes.length).toBe(CHECKS.length + 1)
     expect(writes[0]).toMatch(/^PASS {2}auth-rejected +.* \(\d+ ms\)\n$/)
     expect(writes.at(-1)).toMatch(/^\n\d+ passed, 0 failed, \d+ skipped\n$/)
+  })
+
+  it('conformance keeps its --junit file true while it runs: the checks so far and a failed case saying the run did not end', async () => {
+    const junit = join(dir, 'junit-while.xml')
+    // An earlier run's passes, which a run stopped part way left in place.
+    await writeFile(junit, '<testsuites><testsuite name="old" tests="1" failures="0"/></testsuites>')
+    const args = ['--target', sim.baseUrl, '--user', sim.credentials.user, `--password=${sim.credentials.password}`, '--insecure', '--read-only', '--junit', junit]
+    const io = capture()
+    const seen: string[] = []
+    io.out = () => {
+      // After the first check's line: what a CI job would read if the run were stopped now.
+      if (seen.length === 0) seen.push(readFileSync(junit, 'utf8'))
+    }
+    expect(await conformance(args, io)).toBe(0)
+    expect(seen[0]).not.toContain('name="old"')
+    expect(seen[0]).toContain('auth-rejected')
+    expect(seen[0]).toContain('the run was stopped before its end')
+    expect(await readFile(junit, 'utf8')).not.toContain('the run was stopped before its end')
   })
 
   it('conformance checks --junit before it sends a request: a path it cannot write loses no run', async () => {
