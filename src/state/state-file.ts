@@ -23,8 +23,9 @@
  */
 import { constants as bufferConstants } from 'node:buffer'
 import { createHash, type Hash } from 'node:crypto'
-import { readdirSync, realpathSync, rmSync } from 'node:fs'
+import { readdirSync, rmSync } from 'node:fs'
 import { open, rename, rm, type FileHandle } from 'node:fs/promises'
+import { stateFilePath } from './state-path.js'
 import { basename, dirname, join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { EngineSnapshot } from '../fleet/fleet.js'
@@ -88,18 +89,11 @@ async function writeAll(file: FileHandle, bytes: Uint8Array): Promise<void> {
 }
 
 /**
- * Where a save of `path` goes: the file a symbolic link names (state kept on another volume through
- * a link), whose directory also holds the temporary file. Renamed over the link, the save put a
- * file in its place, and the file it named was never written again. A path that does not exist
- * yet is itself.
+ * Where a save of `path` goes: the file it stands for (state-path.ts), whose directory also holds
+ * the temporary file. Renamed over a link, the save put a file in its place, and the file it named
+ * was never written again.
  */
-function savedPath(path: string): string {
-  try {
-    return realpathSync(path)
-  } catch {
-    return path
-  }
-}
+const savedPath = stateFilePath
 
 export async function writeStateFile(given: string, state: SavedState): Promise<void> {
   const path = savedPath(given)

@@ -19,6 +19,7 @@ import { open, readFile, rm } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import type { Logger } from 'pino'
 import { isRunning } from '../lib/is-running.js'
+import { stateFilePath } from './state-path.js'
 
 /** The tokens of the locks this process holds, whatever path reached them: two servers in one process have one pid. */
 const heldTokens = new Set<string>()
@@ -67,7 +68,8 @@ function lockText(token: string): string {
  * to do. The state file's directory must exist (prepareStateFile makes it).
  */
 export async function lockStateFile(stateFile: string): Promise<StateLock> {
-  const path = lockPathOf(stateFile)
+  // By the file it stands for: one file reached by two paths (a link to it or to its directory) has one lock.
+  const path = lockPathOf(stateFilePath(stateFile))
   const inUse = `--state-file ${stateFile} is in use`
   const advice = `two servers saving to one file overwrite each other's saves; stop that one, or give this server another --state-file`
   // A few tries: again after removing a stale lock, or after one was removed meanwhile.

@@ -69,6 +69,21 @@ describe('the lock of --state-file', () => {
     expect(await exists(lock)).toBe(false)
   })
 
+  it('refuses a server given the same file through a link to it, before any save (it took a lock of its own)', async () => {
+    await mkdir(join(dir, 'volume'))
+    const real = join(dir, 'volume', 'sim.bin')
+    const link = join(dir, 'sim.bin')
+    // A link to a file the first run has not written yet.
+    await symlink(real, link)
+    const at = (file: string) => parseServeConfig(['--http', '--port', '0', '--agents', '10', '--workers', '1', '--paused', '--data-dir', dir, '--state-file', file], {})
+    const first = await startServer(at(real), quiet)
+    servers.push(first)
+    await expect(startServer(at(link), quiet)).rejects.toThrow(`is in use by another server in this process (pid ${process.pid}`)
+    expect(await exists(`${link}.lock`)).toBe(false)
+    await first.close()
+    servers.splice(0)
+  })
+
   it('takes a lock of this pid that no server of this process holds (an earlier life of the pid, or an older fleetsim\'s lock)', async () => {
     await mkdir(join(dir, 'state'))
     await writeFile(`${stateFile()}.lock`, `${process.pid}\n${hostname()}\n`)

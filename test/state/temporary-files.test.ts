@@ -87,6 +87,13 @@ describe('temporary state files', () => {
       expect((await readStateFile(real)).savedAt).toBe('second')
       await writeFile(join(dir, 'volume', '.state.bin.999999999.tmp'), 'partial save')
       expect(removeStaleTemporaries(link)).toEqual([join(await realpath(join(dir, 'volume')), '.state.bin.999999999.tmp')])
+      // A link to a file not written yet (the first save): the save goes to the file it names.
+      const later = join(dir, 'volume', 'later.bin')
+      const laterLink = join(dir, 'later.bin')
+      await symlink(later, laterLink)
+      await writeStateFile(laterLink, await state('first of its own'))
+      expect((await lstat(laterLink)).isSymbolicLink()).toBe(true)
+      expect((await readStateFile(later)).savedAt).toBe('first of its own')
     } finally {
       await engine.close()
     }
