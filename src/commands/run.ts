@@ -14,7 +14,7 @@ import { prepareOutputDir } from '../flags/output-dir.js'
 import { parseFlags } from '../flags/parse.js'
 import { isoTime, nonEmpty, wholeSeconds, workerCount, workersWarning } from '../flags/rules.js'
 import { Progress, type ProgressStream } from '../run/progress.js'
-import { REPORT_FILES, writeReport } from '../run/report.js'
+import { REPORT_FILES, isEarlierReport, writeReport } from '../run/report.js'
 import { DEFAULT_RUN_START, runScenario } from '../run/runner.js'
 import { RUN_LIMITS, planRun } from '../run/limits.js'
 import { formatIssue, problemCount } from '../scenario/errors.js'
@@ -119,7 +119,7 @@ export async function run(argv: string[], io: RunIo = stdio): Promise<number> {
   // limits (src/run/limits.ts): refused now, before a run of hours or of unbounded memory.
   const { durationSeconds, sampleSeconds, durationNote, sampleNote } = planRun(scenario, { durationSeconds: givenDuration, sampleSeconds: givenSample })
   // Before the run, which may take minutes: a bad --out is reported now, not at the end.
-  await prepareOutputDir(OUT.name, out, REPORT_FILES)
+  await prepareOutputDir(OUT.name, out, REPORT_FILES, isEarlierReport)
   for (const note of [describeReplacement(replaced), sampleNote]) if (note !== undefined) io.err.write(`fleetsim run: ${note}\n`)
   const tooManyWorkers = workersWarning(workers, availableParallelism())
   if (tooManyWorkers !== undefined) io.err.write(`fleetsim run: warning: ${tooManyWorkers}\n`)

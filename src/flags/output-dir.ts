@@ -12,9 +12,11 @@ import { ConfigError } from './config-error.js'
 /**
  * Creates `dir` if missing and checks it is a writable directory, and that each of `files` (the
  * names the command writes in it) that is there already can be replaced; throws ConfigError
- * naming `flag`.
+ * naming `flag`. With `earlierOutput` (whether the directory holds the command's own output of an
+ * earlier run), a file of those names is replaced only in such a directory: `run --out .` in a
+ * web project replaced its index.html without a word.
  */
-export async function prepareOutputDir(flag: string, dir: string, files: readonly string[] = []): Promise<void> {
+export async function prepareOutputDir(flag: string, dir: string, files: readonly string[] = [], earlierOutput?: (dir: string) => Promise<boolean>): Promise<void> {
   const info = await stat(dir).catch(() => undefined)
   if (info !== undefined && !info.isDirectory()) {
     throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a directory, got "${dir}", which is a file; choose a new or empty directory`)
@@ -25,10 +27,14 @@ export async function prepareOutputDir(flag: string, dir: string, files: readonl
   } catch (error) {
     throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a directory fleetsim can write, got "${dir}" (${reason(error)})`)
   }
+  let ours: boolean | undefined
   for (const name of files) {
     const path = join(dir, name)
     const there = await stat(path).catch(() => undefined)
     if (there === undefined) continue
+    if (earlierOutput !== undefined && there.isFile() && !(ours ??= await earlierOutput(dir))) {
+      throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} "${dir}" holds ${name}, a file no earlier run wrote, which this run would replace; choose a new or empty directory, or remove it`)
+    }
     if (there.isDirectory()) {
       throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} "${dir}" holds a directory ${name}, where fleetsim writes a file of that name; remove it or choose another directory`)
     }

@@ -15,6 +15,19 @@ import type { RunResult } from './runner.js'
 
 export const REPORT_FILES = ['index.html', 'states.csv', 'states.json', 'chart.svg', 'events.json', 'summary.json'] as const
 
+/**
+ * Whether `dir` holds the report of an earlier `fleetsim run` (its summary.json, read as one): a
+ * run replaces such a report, and refuses to replace files of these names that are not one.
+ */
+export async function isEarlierReport(dir: string): Promise<boolean> {
+  try {
+    const summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8')) as Record<string, unknown>
+    return typeof summary.digest === 'string' && typeof summary.durationSeconds === 'number' && typeof summary.command === 'string' && 'scenario' in summary
+  } catch {
+    return false
+  }
+}
+
 const iso = (result: RunResult, second: number) => new Date(result.startTime + second * 1000).toISOString()
 
 export function statesCsv(result: RunResult): string {

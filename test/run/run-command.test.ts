@@ -178,6 +178,25 @@ describe('fleetsim run', () => {
     expect(err).toEqual([])
   })
 
+  it('refuses an --out holding a report file no earlier run wrote, and replaces an earlier run\'s report', async () => {
+    const dir = await tempDir()
+    const fs = await import('node:fs/promises')
+    await fs.writeFile(join(dir, 'index.html'), '<h1>my site</h1>')
+    const { io, err } = capture()
+    const error = await run(['scenarios/steady-fleet.yaml', '--duration', '2m', '--out', dir], io).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConfigError)
+    expect((error as Error).message).toBe(`--out "${dir}" holds index.html, a file no earlier run wrote, which this run would replace; choose a new or empty directory, or remove it`)
+    expect(await fs.readFile(join(dir, 'index.html'), 'utf8')).toBe('<h1>my site</h1>')
+    expect(err).toEqual([])
+    // A run's own report is replaced by the next run's; other files beside it are left alone.
+    const earlier = await tempDir()
+    expect(await run(['scenarios/steady-fleet.yaml', '--duration', '2m', '--out', earlier], capture().io)).toBe(0)
+    await fs.writeFile(join(earlier, 'notes.txt'), 'mine')
+    expect(await run(['scenarios/steady-fleet.yaml', '--duration', '3m', '--out', earlier], capture().io)).toBe(0)
+    expect(JSON.parse(await fs.readFile(join(earlier, 'summary.json'), 'utf8')).durationSeconds).toBe(180)
+    expect(await fs.readFile(join(earlier, 'notes.txt'), 'utf8')).toBe('mine')
+  })
+
   it('exits 1 on a scenario larger than 1 MiB', async () => {
     const dir = join(await tempDir(), 'report')
     const big = join(await tempDir(), 'big.yaml')
