@@ -11,7 +11,7 @@
 import { Buffer, isUtf8 } from 'node:buffer'
 import { open } from 'node:fs/promises'
 import { basename, extname } from 'node:path'
-import { LineCounter, parseDocument, type YAMLError } from 'yaml'
+import { LineCounter, parseDocument, visit, type YAMLError } from 'yaml'
 import { aliasProblem, type AliasProblem } from './aliases.js'
 import { Sink, formatPath } from './check.js'
 import { readScenario } from './document.js'
@@ -32,8 +32,10 @@ export type LoadResult =
 /**
  * The yaml package's options. Duplicate keys are found by unique-keys.ts (the package's own check
  * is quadratic); its warnings (a list used as a key, say) are not printed on the server's stderr.
+ * Merge keys (`<<: *base`) are read, as YAML 1.1 wrote them and most YAML users expect: the
+ * aliases they name count against the alias limits as any alias does (aliases.ts).
  */
-const YAML_OPTIONS = { prettyErrors: true, uniqueKeys: false, logLevel: 'error' } as const
+const YAML_OPTIONS = { prettyErrors: true, uniqueKeys: false, logLevel: 'error', merge: true } as const
 
 /** `scenarios/steady-fleet.yaml` → `steady-fleet` */
 function nameOf(sourceName: string): string {
@@ -122,6 +124,26 @@ function thrownIssue(error: unknown, sourceName: string): ScenarioIssue {
   return { code: 'FSC_YAML', file: sourceName, path: '', line: null, column: null, message: `invalid YAML: ${message}` }
 }
 
+/** The core schema's tags: `!!str 10` or `!!float 1` say what plain YAML would, and are read. */
+const CORE_TAGS = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((name) => `tag:yaml.org,2002:${name}`))
+
+/**
+ * The nodes with a tag of their own other than the core schema's (`!ENV 10`, `!vault …`,
+ * `!!binary …`), where they are. A tag the package does not know was dropped with a warning
+ * nobody saw (the value read as text: `got "10"` for `!ENV 10`), and `!!binary` or `!!timestamp`
+ * made a Buffer or a Date, "a mapping" to the checks.
+ */
+function foreignTags(root: unknown): Array<{ tag: string; offset: number }> {
+  const found: Array<{ tag: string; offset: number }> = []
+  // An empty document has no contents to visit.
+  if (root === null || root === undefined) return found
+  visit(root as Parameters<typeof visit>[0], (_key, node) => {
+    const { tag, range } = node as { tag?: string; range?: [number, number, number] }
+    if (tag !== undefined && !CORE_TAGS.has(tag)) found.push({ tag: tag.replace(/^tag:yaml\.org,2002:/, '!!'), offset: range?.[0] ?? 0 })
+  })
+  return found
+}
+
 /** Parses YAML (or JSON) text; `sourceName` names it in messages and sets the default name. */
 export function parseScenario(text: string, sourceName: string): LoadResult {
   return asLoadResult(parseYamlWith(text, sourceName, scenarioReader(sourceName)))
@@ -144,6 +166,10 @@ export function parseYamlWith<T>(text: string, sourceName: string, read: (value:
   try {
     doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter: lines })
     const issues = yamlIssues(doc.errors, text, sourceName)
+    for (const { tag, offset } of foreignTags(doc.contents)) {
+      const message = `invalid YAML: the tag ${tag} is not read here (a scenario's values are plain YAML: text, numbers, true and false, lists and mappings); remove the tag and write the value itself`
+      issues.push({ code: 'FSC_YAML', file: sourceName, path: '', ...at(offset), message })
+    }
     for (const { key, offset, firstOffset } of duplicateKeys(doc.contents)) {
       const message = `invalid YAML: the key ${JSON.stringify(key)} is already in this mapping at line ${at(firstOffset).line}; keep one of the two`
       issues.push({ code: 'FSC_YAML', file: sourceName, path: '', ...at(offset), message })

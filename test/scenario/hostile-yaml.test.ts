@@ -22,6 +22,28 @@ function refused(text: string): readonly ScenarioIssue[] {
 const dir = await mkdtemp(join(tmpdir(), 'fleetsim-hostile-'))
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
+describe('YAML tags and merge keys', () => {
+  it('refuses a tag other than the core schema\'s at its place, where it was dropped without a word or made a Date', () => {
+    const issues = refused('description: !vault hello\nfleet: { agents: !ENV 10, seed: !!timestamp 2020-01-01 }\n')
+    expect(issues.map((issue) => [issue.code, issue.line, formatIssue(issue).includes('is not read here')])).toEqual([
+      ['FSC_YAML', 1, true],
+      ['FSC_YAML', 2, true],
+      ['FSC_YAML', 2, true]
+    ])
+    expect(formatIssue(issues[0])).toContain('the tag !vault is not read here')
+    expect(formatIssue(issues[2])).toContain('the tag !!timestamp is not read here')
+    // The core schema's tags say what plain YAML would.
+    expect(parseScenario('description: !!str core tags\nfleet: { agents: !!int 10, seed: 1 }\n', 'tags.yaml').ok).toBe(true)
+  })
+
+  it('reads merge keys, as YAML 1.1 and most YAML users write a shared part once', () => {
+    const text = 'description: merged\nfleet:\n  agents: 10\n  labels:\n    - &base { name: site, value: paris, fraction: 0.5 }\n    - <<: *base\n      value: berlin\n      fraction: 0.3\n'
+    const result = parseScenario(text, 'merge.yaml')
+    expect(result.ok, JSON.stringify(result)).toBe(true)
+    if (result.ok) expect(result.scenario.fleet.labels.map((label) => [label.name, label.value, label.fraction])).toEqual([['site', 'paris', 0.5], ['site', 'berlin', 0.3]])
+  })
+})
+
 describe('scenario text the YAML parser cannot safely read', () => {
   it('refuses 10,000 nested flow lists every time, where the second parse used to end the process', () => {
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`
