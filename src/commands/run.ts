@@ -106,6 +106,9 @@ export async function run(argv: string[], io: RunIo = stdio): Promise<number> {
 
   const file = flags.positionals[0]
   const loaded = await loadScenarioFile(file)
+  // A file that is not there (or not readable) is a command line to fix, as for serve --scenario (exit 2), not an invalid scenario.
+  const unread = loaded.ok ? undefined : loaded.issues.find((issue) => issue.code === 'FSC_READ')
+  if (unread !== undefined) throw new ConfigError('FLEETSIM_INVALID_VALUE', `fleetsim run needs a SCENARIO file it can read, got "${file}": ${unread.message}`)
   if (!loaded.ok) {
     for (const issue of loaded.issues) io.err.write(`${formatIssue(issue)}\n`)
     const problems = problemCount(loaded.issues)

@@ -197,6 +197,14 @@ describe('fleetsim run', () => {
     expect(await fs.readFile(join(earlier, 'notes.txt'), 'utf8')).toBe('mine')
   })
 
+  it('refuses a SCENARIO file that is not there as a command line to fix (exit 2, as serve --scenario), with the library\'s file', async () => {
+    const { io, err } = capture()
+    const error = await run(['steady-fleet', '--out', await tempDir()], io).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConfigError)
+    expect((error as Error).message).toMatch(/^fleetsim run needs a SCENARIO file it can read, got "steady-fleet": no such file; the library has .*scenarios\/steady-fleet\.yaml$/)
+    expect(err).toEqual([])
+  })
+
   it('exits 1 on a scenario larger than 1 MiB', async () => {
     const dir = join(await tempDir(), 'report')
     const big = join(await tempDir(), 'big.yaml')
