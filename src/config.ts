@@ -192,9 +192,9 @@ const addedAgentCount: Rule<number> = integer(0, MAX_AGENTS)
 const positiveInteger = integer(1, Number.MAX_SAFE_INTEGER)
 /** Says "a positive integer" first: a typo like `ten` is told the kind of value, not the bound. serve's and run's --agents. */
 export const agentCount: Rule<number> = (text) => {
-  const agents = positiveInteger(text)
-  if (agents > MAX_AGENTS) throw new RuleError(`be at most ${MAX_AGENTS}`)
-  return agents
+  // Digits past the bound, however many (past a safe integer too): the bound is what they break.
+  if (/^\d+$/.test(text) && Number(text) > MAX_AGENTS) throw new RuleError(`be at most ${MAX_AGENTS}`)
+  return positiveInteger(text)
 }
 
 /** serve's and run's --seed: the 32-bit seed a scenario's fleet.seed is too. */

@@ -343,6 +343,8 @@ describe('parseServeConfig messages', () => {
 
   it('rejects more agents than the upper bound', () => {
     expect(errorOf(['--agents', '20000000']).message).toBe('--agents must be at most 10000000, got "20000000"')
+    // Past a safe integer too: the bound is what it breaks, not "a positive integer".
+    expect(errorOf(['--agents', '99999999999999999999']).message).toBe('--agents must be at most 10000000, got "99999999999999999999"')
   })
 
   it('rejects a seed outside the 32-bit range', () => {
