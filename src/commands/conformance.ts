@@ -65,7 +65,8 @@ export async function run(argv: string[], io: Output = stdio): Promise<number> {
     io.out(USAGE)
     return 0
   }
-  const only = flags.maybe(ONLY)?.split(',').map((s) => s.trim())
+  // Empty items dropped (`--only a,b,`), as a list parameter of the REST operations drops them.
+  const only = flags.maybe(ONLY)?.split(',').map((s) => s.trim()).filter((id) => id !== '')
   const unknown = only?.filter((id) => !CHECKS.some((c) => c.id === id)) ?? []
   if (unknown.length > 0) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--only must name checks of the suite: ${unknown.map(unknownCheck).join('; ')}. The checks: ${CHECK_IDS.join(', ')}`)
   // Before the suite, which takes a while: a --junit that cannot be written is said now, not

@@ -147,6 +147,13 @@ describe('fleetsim conformance and fleetsim report', () => {
     )
   })
 
+  it('conformance --only drops empty items, as a trailing comma leaves', async () => {
+    const args = ['--target', sim.baseUrl, '--user', sim.credentials.user, `--password=${sim.credentials.password}`, '--insecure', '--read-only', '--only', 'auth-rejected,']
+    const io = capture()
+    expect(await conformance(args, io)).toBe(0)
+    expect(io.text).toMatch(/^PASS {2}auth-rejected/m)
+  })
+
   it('report prints the client report for a terminal', async () => {
     const io = capture()
     expect(await report(['--target', sim.origin, '--user', sim.credentials.user, `--password=${sim.credentials.password}`, '--ca', await caFile()], io)).toBe(0)
