@@ -15,7 +15,7 @@ import { availableParallelism } from 'node:os'
 import { ConfigError } from './flags/config-error.js'
 import { RuleError, envName, switchFlag, valueFlag, type Rule, type SwitchFlag, type ValueFlag } from './flags/flag.js'
 import { invalidValue, parseFlags, type ParsedFlags } from './flags/parse.js'
-import { durationWithSpread, integer, isoTime, listOf, nonEmpty, oneOf, percentage, positiveNumber, wholeSeconds, wholeSecondsRange, workerCount } from './flags/rules.js'
+import { durationWithSpread, integer, listOf, nonEmpty, oneOf, percentage, positiveNumber, runStartTime, wholeSeconds, wholeSecondsRange, workerCount } from './flags/rules.js'
 import { MAX_SPEED } from './fleet/clock.js'
 import { DEFAULT_JOIN_DELAY } from './fleet/fleet-types.js'
 import { DEFAULT_STATUS_POLL_SECONDS } from './fleet/status-poll.js'
@@ -249,7 +249,7 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
   logLevel: value({ name: 'log-level', valueName: '<level>', rule: oneOf(LOG_LEVELS), default: 'info', help: `log level: ${LOG_LEVELS.join(', ')}` }),
   metricsAuth: off({ name: 'metrics-auth', help: 'require the REST credentials on /metrics (headers or HTTP Basic auth)' }),
   console: on({ name: 'console', help: 'serve the console at /console (admin credentials); --no-console turns it off' }),
-  startTime: valueFromContext({ name: 'start-time', valueName: '<iso>', rule: isoTime, defaultText: 'now', default: (context) => context.now(), help: 'virtual time at start, ISO 8601 with a time zone (2024-01-01T00:00:00Z)' }),
+  startTime: valueFromContext({ name: 'start-time', valueName: '<iso>', rule: runStartTime, defaultText: 'now', default: (context) => context.now(), help: 'virtual time at start, ISO 8601 with a time zone (2024-01-01T00:00:00Z)' }),
   paused: off({ name: 'paused', help: 'start with the virtual clock paused' }),
   joinDelay: value({
     name: 'join-delay',

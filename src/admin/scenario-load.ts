@@ -10,7 +10,7 @@ import { formatIssue, problemCount, type ScenarioIssue } from '../scenario/error
 import { checkScenarioValue, parseScenario } from '../scenario/load.js'
 import type { Scenario } from '../scenario/types.js'
 import type { FleetEngine } from '../fleet/fleet.js'
-import { managerTemplates, refuseTemplatesNamedAsAgents } from './templates.js'
+import { managerTemplates, refuseTemplatesNamedAsAgents, type ScenarioTemplates } from './templates.js'
 
 /** The issues of an invalid scenario (or fault rule: `code`), carried to the admin error handler. */
 export class InvalidScenarioError extends Error {
@@ -66,15 +66,7 @@ const LOAD_AGAIN = 'load the scenario'
  * fails as it would, and so does a template named as an agent the scenario's fleet starts with.
  */
 export function checkForManager(scenario: Scenario, fleet: ScenarioHost, manager: Manager): void {
-  const templates = managerTemplates(manager, scenario.name, { create: false })
-  let compiled: CompiledScenario
-  try {
-    compiled = compileScenario(scenario, fleet.clock.epochMs, templates)
-  } catch (error) {
-    if (error instanceof ScenarioCompileError) throw apiError('E_SCENARIO_UNSUPPORTED', { detail: error.message })
-    throw error
-  }
-  refuseTemplatesNamedAsAgents(manager, fleet.startsWithName(compiled), LOAD_AGAIN, templates.ownNames)
+  compileChecked(scenario, fleet, manager, managerTemplates(manager, scenario.name, { create: false }))
 }
 
 /**
@@ -85,12 +77,22 @@ export function checkForManager(scenario: Scenario, fleet: ScenarioHost, manager
 export function compileForManager(scenario: Scenario, fleet: ScenarioHost, manager: Manager): CompiledScenario {
   const templates = managerTemplates(manager, scenario.name)
   try {
-    const compiled = compileScenario(scenario, fleet.clock.epochMs, templates)
-    refuseTemplatesNamedAsAgents(manager, fleet.startsWithName(compiled), LOAD_AGAIN, templates.ownNames)
-    return compiled
+    return compileChecked(scenario, fleet, manager, templates)
   } catch (error) {
     templates.takeBack()
+    throw error
+  }
+}
+
+/** The scenario compiled against `templates`, and its agents' names checked against the manager's templates: a load and its dry run alike. */
+function compileChecked(scenario: Scenario, fleet: ScenarioHost, manager: Manager, templates: ScenarioTemplates): CompiledScenario {
+  let compiled: CompiledScenario
+  try {
+    compiled = compileScenario(scenario, fleet.clock.epochMs, templates)
+  } catch (error) {
     if (error instanceof ScenarioCompileError) throw apiError('E_SCENARIO_UNSUPPORTED', { detail: error.message })
     throw error
   }
+  refuseTemplatesNamedAsAgents(manager, fleet.startsWithName(compiled), LOAD_AGAIN, templates.ownNames)
+  return compiled
 }

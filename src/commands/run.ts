@@ -12,7 +12,7 @@ import { valueFlag, type Flag } from '../flags/flag.js'
 import { formatFlags } from '../flags/help.js'
 import { prepareOutputDir } from '../flags/output-dir.js'
 import { parseFlags } from '../flags/parse.js'
-import { isoTime, nonEmpty, wholeSeconds, workerCount, workersWarning } from '../flags/rules.js'
+import { nonEmpty, runStartTime, wholeSeconds, workerCount, workersWarning } from '../flags/rules.js'
 import { Progress, type ProgressStream } from '../run/progress.js'
 import { REPORT_FILES, isEarlierReport, writeReport } from '../run/report.js'
 import { DEFAULT_RUN_START, runScenario } from '../run/runner.js'
@@ -52,7 +52,7 @@ const START_TIME = valueFlag({
   valueName: '<iso>',
   defaultText: new Date(DEFAULT_RUN_START).toISOString(),
   help: 'virtual epoch, with a time zone; fixed by default so runs compare',
-  rule: isoTime
+  rule: runStartTime
 })
 const AGENTS = valueFlag({
   name: 'agents',

@@ -64,7 +64,7 @@ export function parseIsoTime(value: string): number | undefined {
 const LATEST_START = Date.UTC(9000, 0, 1)
 
 /** A run's start time (--start-time of serve and run): an ISO 8601 date-time with a zone, before LATEST_START. */
-export const isoTime: Rule<number> = (text) => {
+export const runStartTime: Rule<number> = (text) => {
   const time = parseIsoTime(text)
   if (time === undefined) throw new RuleError('be an ISO 8601 date-time with a time zone, like 2026-01-01T00:00:00Z')
   if (time >= LATEST_START) {

@@ -155,7 +155,7 @@ export class FleetEngine implements Fleet, FleetObservation {
    * against them before the reset.
    */
   startsWithName(scenario?: CompiledScenario | null): (name: string) => boolean {
-    const next = scenario === null ? undefined : (scenario ?? this.scenario?.compiled)
+    const next = this.nextScenario(scenario)
     const agents = next?.scenario.fleet.agents ?? this.core.options.agents
     const joins = next?.scenario.timeline.some((event) => event.action.type === 'join') === true
     const named = joins ? agents + (this.core.options.headroom ?? defaultHeadroom(agents)) : agents
@@ -170,11 +170,15 @@ export class FleetEngine implements Fleet, FleetObservation {
   reset(scenario?: CompiledScenario | null): Promise<void> {
     return this.core
       .exclusive(async () => {
-        const next = scenario === null ? undefined : (scenario ?? this.scenario?.compiled)
-        await this.setup(next)
+        await this.setup(this.nextScenario(scenario))
         this.driver.newRun()
       })
       .finally(() => this.driver.schedule())
+  }
+
+  /** The scenario reset(scenario) runs: a new one, none (null: the default fleet), or the running one (undefined). */
+  private nextScenario(scenario: CompiledScenario | null | undefined): CompiledScenario | undefined {
+    return scenario === null ? undefined : (scenario ?? this.scenario?.compiled)
   }
 
   // ---- clock -------------------------------------------------------------------------------

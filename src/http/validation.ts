@@ -241,8 +241,7 @@ function mapOne(error: RawError, data: unknown, context: Context): ApiError[] {
     }
     case 'minItems': {
       // `agentUuids=,,,` is a list once its empty items are dropped: "got a list" said nothing.
-      const items = valueAt(data, path)
-      const count = Array.isArray(items) ? items.length : 0
+      const count = Array.isArray(value) ? value.length : 0
       const limit = Number(error.params.limit)
       const rule = `must name at least ${limit === 1 ? 'one value' : `${limit} values`}${isQuery ? ' (empty items between commas are dropped)' : ''}`
       return [apiError('E_INVALID_VALUE', { where, name: name || 'body', rule, got: count === 0 ? 'none' : `${count}` })]

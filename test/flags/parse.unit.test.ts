@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ConfigError } from '../../src/flags/config-error.js'
 import { switchFlag, valueFlag } from '../../src/flags/flag.js'
 import { parseFlags } from '../../src/flags/parse.js'
-import { integer, isoTime, positiveNumber, wholeSeconds } from '../../src/flags/rules.js'
+import { integer, positiveNumber, runStartTime, wholeSeconds } from '../../src/flags/rules.js'
 
 const AGENTS = valueFlag({ name: 'agents', valueName: '<n>', defaultText: '1000', help: 'agents', rule: integer(1, 100), env: true })
 const DURATION = valueFlag({ name: 'duration', valueName: '<time>', defaultText: '24h', help: 'time', rule: wholeSeconds(1) })
@@ -114,11 +114,11 @@ describe('flag rules', () => {
   })
 
   it('reads a time only with a zone, the same instant in every TZ', () => {
-    expect(isoTime('2026-01-01T00:00:00Z')).toBe(Date.UTC(2026, 0, 1))
-    expect(isoTime('2026-01-01T01:00:00+01:00')).toBe(Date.UTC(2026, 0, 1))
-    expect(isoTime('2026-01-01')).toBe(Date.UTC(2026, 0, 1))
-    expect(() => isoTime('2026-01-01T00:00:00')).toThrow('with a time zone')
-    expect(() => isoTime('2026-02-30T00:00:00Z')).toThrow('with a time zone')
+    expect(runStartTime('2026-01-01T00:00:00Z')).toBe(Date.UTC(2026, 0, 1))
+    expect(runStartTime('2026-01-01T01:00:00+01:00')).toBe(Date.UTC(2026, 0, 1))
+    expect(runStartTime('2026-01-01')).toBe(Date.UTC(2026, 0, 1))
+    expect(() => runStartTime('2026-01-01T00:00:00')).toThrow('with a time zone')
+    expect(() => runStartTime('2026-02-30T00:00:00Z')).toThrow('with a time zone')
   })
 
   it('reads positive numbers, not zero or words', () => {
