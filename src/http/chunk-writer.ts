@@ -178,14 +178,14 @@ export class ChunkWriter {
   }
 
   /**
-   * A string of ASCII characters only (a date, a number's text, a separator), a byte each: for
-   * strings this short a loop costs less than a call into the encoder.
+   * A string of ASCII characters only (a date, a number's text, a separator), from its character
+   * `from`, a byte each: for strings this short a loop costs less than a call into the encoder.
    */
-  ascii(text: string): void {
-    this.ensure(text.length)
+  ascii(text: string, from = 0): void {
+    this.ensure(text.length - from)
     const slab = this.slab
     let pos = this.pos
-    for (let k = 0; k < text.length; k++) slab[pos++] = text.charCodeAt(k)
+    for (let k = from; k < text.length; k++) slab[pos++] = text.charCodeAt(k)
     this.pos = pos
   }
 

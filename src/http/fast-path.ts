@@ -107,8 +107,9 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
       return routing(request, response)
     }
     // Every kept answer is agentinfo's (routes/agentinfo.ts): any other request goes on as it came.
-    if (!build.isAgentinfo(url)) return routing(request, response)
-    const format = negotiate(suffixOf(url), headers.accept, headers['content-type'])
+    const suffix = build.agentinfoSuffix(url)
+    if (suffix === undefined) return routing(request, response)
+    const format = negotiate(suffix === '' ? undefined : suffix, headers.accept, headers['content-type'])
     if (format === null) return routing(request, response)
     const socket = request.socket as Socket & { encrypted?: boolean }
     const encrypted = socket.encrypted === true
@@ -146,33 +147,46 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
  * left to fastify, which answers and records it in full.
  */
 interface ByNameBuilder {
-  /** whether the URL's path is one of agentinfo's */
-  isAgentinfo(url: string): boolean
-  /** the answer to `url`, one of agentinfo's (isAgentinfo), or undefined where fastify's would differ */
+  /**
+   * Whether the URL's path is one of agentinfo's, and which: the suffix of `agentinfo.json` or
+   * `agentinfo.xml` (as the suffix routes have it), '' for `agentinfo`; undefined for any other path.
+   */
+  agentinfoSuffix(url: string): Format | '' | undefined
+  /** the answer to `url`, one of agentinfo's (agentinfoSuffix), or undefined where fastify's would differ */
   answer(url: string, format: Format, encrypted: boolean, host: string): BytesAnswer | undefined
 }
 
 function byNameBuilder(options: FastPathOptions): ByNameBuilder {
   const { kit, appPath, maxQueryLength, maxListItems } = options
   const operation = `${appPath}/restservice/agentinfo`
-  const paths = new Set([operation, `${operation}.json`, `${operation}.xml`])
   const fleet = kit.manager.fleet
-  const isAgentinfo = (url: string) => {
-    const mark = url.indexOf('?')
-    return paths.has(mark === -1 ? url : url.slice(0, mark))
+  // Read in place, without a string cut from the URL per request: the path is the URL up to its first `?`.
+  const agentinfoSuffix = (url: string): Format | '' | undefined => {
+    if (!url.startsWith(operation)) return undefined
+    const mark = url.indexOf('?', operation.length)
+    const suffix = (mark === -1 ? url.length : mark) - operation.length
+    if (suffix === 0) return ''
+    if (suffix === 5 && url.startsWith('.json', operation.length)) return 'json'
+    if (suffix === 4 && url.startsWith('.xml', operation.length)) return 'xml'
+    return undefined
   }
   const answer = (url: string, format: Format, encrypted: boolean, host: string): BytesAnswer | undefined => {
     const mark = url.indexOf('?')
     if (mark === -1 || url.length - mark - 1 > maxQueryLength) return undefined
     let names: string | undefined
     let withModules: boolean | undefined
-    for (const pair of url.slice(mark + 1).split('&')) {
-      const equals = pair.indexOf('=')
-      const key = equals === -1 ? pair : pair.slice(0, equals)
-      const value = equals === -1 ? '' : pair.slice(equals + 1)
-      if (key === 'agentname' && names === undefined && value !== '' && !/[%+]/.test(value)) names = value
-      else if (key === 'agentwithmodules' && withModules === undefined && (value === 'true' || value === 'false')) withModules = value === 'true'
+    // The query's `&`-separated pairs, read in place: `key=value`, or `key` alone (an empty value).
+    for (let start = mark + 1; start <= url.length; ) {
+      const ampersand = url.indexOf('&', start)
+      const end = ampersand === -1 ? url.length : ampersand
+      const equals = url.indexOf('=', start)
+      const keyEnd = equals === -1 || equals > end ? end : equals
+      const valueStart = keyEnd === end ? end : keyEnd + 1
+      if (isKey(url, start, keyEnd, 'agentname') && names === undefined && valueStart < end && !encodedWithin(url, valueStart, end)) names = url.slice(valueStart, end)
+      else if (isKey(url, start, keyEnd, 'agentwithmodules') && withModules === undefined && isKey(url, valueStart, end, 'true')) withModules = true
+      else if (isKey(url, start, keyEnd, 'agentwithmodules') && withModules === undefined && isKey(url, valueStart, end, 'false')) withModules = false
       else return undefined
+      start = end + 1
     }
     if (names === undefined) return undefined
     const indices: number[] = []
@@ -191,14 +205,19 @@ function byNameBuilder(options: FastPathOptions): ByNameBuilder {
     const protocol = encrypted ? 'https' : 'http'
     return keepByName(kit, { url, format, encrypted, host }, kit.links.baseOf(protocol, host), indices, withModules === true)
   }
-  return { isAgentinfo, answer }
+  return { agentinfoSuffix, answer }
 }
 
-/** The `.json` / `.xml` suffix of the operation in the path, as the suffix routes have it. */
-function suffixOf(url: string): Format | undefined {
-  const query = url.indexOf('?')
-  const path = query === -1 ? url : url.slice(0, query)
-  if (path.endsWith('.json')) return 'json'
-  if (path.endsWith('.xml')) return 'xml'
-  return undefined
+/** Whether `text` from `start` to `end` is `word`. */
+function isKey(text: string, start: number, end: number, word: string): boolean {
+  return end - start === word.length && text.startsWith(word, start)
+}
+
+/** Whether `text` from `start` to `end` holds a `%` or a `+`: a value that decodes to something else, left to fastify. */
+function encodedWithin(text: string, start: number, end: number): boolean {
+  for (let k = start; k < end; k++) {
+    const code = text.charCodeAt(k)
+    if (code === 0x25 || code === 0x2b) return true
+  }
+  return false
 }

@@ -19,6 +19,8 @@ export interface LinkBase {
 
 export class Links {
   private readonly bases = new Map<string, LinkBase>()
+  /** the last base asked for: a client sends the same Host again and again, so most requests compare two strings rather than join and look up a key */
+  private last: { protocol: string; host: string; base: LinkBase } | undefined
 
   constructor(private readonly appPath: string) {}
 
@@ -28,6 +30,14 @@ export class Links {
 
   /** The base for a protocol and Host header, as `base` reads them from a fastify request. */
   baseOf(protocol: string, host: string): LinkBase {
+    const last = this.last
+    if (last !== undefined && last.host === host && last.protocol === protocol) return last.base
+    const base = this.keyedBase(protocol, host)
+    this.last = { protocol, host, base }
+    return base
+  }
+
+  private keyedBase(protocol: string, host: string): LinkBase {
     const key = `${protocol}://${host}`
     let base = this.bases.get(key)
     if (base === undefined) {

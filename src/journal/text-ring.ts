@@ -31,6 +31,8 @@ export class TextRing {
   /** the number of the oldest text held, and of the next text added */
   private first = 0
   private next = 0
+  /** bytes of the texts held: kept as they come and go, as grow() is asked at every add that finds no room */
+  private held = 0
 
   constructor(
     /** texts held at most (the journal's capacity: one text per entry) */
@@ -69,6 +71,7 @@ export class TextRing {
     this.starts[slot] = at
     this.lengths[slot] = length
     this.head = at + length
+    this.held += length
     return this.next++
   }
 
@@ -88,6 +91,7 @@ export class TextRing {
   /** Drops the oldest text held. */
   dropOldest(): void {
     if (this.count === 0) return
+    this.held -= this.lengths[this.first % this.maxTexts]
     this.first++
     if (this.count === 0) this.head = 0
   }
@@ -110,8 +114,7 @@ export class TextRing {
 
   /** Doubles the buffer (at least to hold every text and `length` more, at most maxBytes), the texts copied to its start in order; false at maxBytes. */
   private grow(length: number): boolean {
-    let held = 0
-    for (let n = this.first; n < this.next; n++) held += this.lengths[n % this.maxTexts]
+    const held = this.held
     if (this.buffer.length >= this.maxBytes || held + length > this.maxBytes) return false
     let size = Math.max(FIRST_BYTES, this.buffer.length * 2)
     while (size < held + length) size *= 2

@@ -81,6 +81,32 @@ describe('answers by name written as bytes', () => {
     expect(second.body.toString()).toBe(first.body.toString())
   })
 
+  it('have the self link of their URL as the text writer writes it, also where the URL needs escaping or has no /restservice/', () => {
+    const [index] = [...fleet.indices()]
+    const urls = [
+      '/manager/mvc/restservice/agentinfo?agentname=plain-1&agentwithmodules=false',
+      '/manager/mvc/restservice/agentinfo.xml?agentname=a%22b%3Cc',
+      // One character each that one format or the other escapes, or writes as more than a byte.
+      ...['"', '\\', "'", '<', '>', '&', '\u0001', '\u007f', '\u00e9'].map((c) => `/manager/mvc/restservice/agentinfo?agentname=a${c}b`),
+      '/agentinfo?agentname=no-restservice',
+      '/manager/mvc/restservice/agentinfo'
+    ]
+    for (const url of urls) {
+      for (const format of ['json', 'xml'] as const) {
+        const answer = both(format, [index], false, url)
+        expect(answer.bytes, `${format} ${url}`).toBe(answer.expected)
+      }
+    }
+    // A base whose own address needs escaping (a Host header of characters XML escapes), in both formats.
+    const odd: LinkBase = { ...BASE, rest: "http://h'&x:1/manager/mvc/restservice" }
+    for (const format of ['json', 'xml'] as const) {
+      const request = { url: '/manager/mvc/restservice/agentinfo?agentname=odd-base', format, encrypted: false, host: "h'&x:1" }
+      const answer = keepByName(kit, request, odd, [index], false)
+      const text = itemsAnswer(format, 'agentinfo', [writeItem(format, fleet.view(index, false), odd, new ItemFragments(1), false)], [selfLink(odd, request)])
+      expect(answer.body.toString('utf8')).toBe(text)
+    }
+  })
+
   it('are the text writer\'s answers after the agents moved and were polled, and after renames that need escaping', async () => {
     await fleet.advance(3600)
     checkAll('moved')

@@ -204,13 +204,17 @@ describe('the fast path', () => {
     expect(routedNow()).toBe(before + 5)
   })
 
-  it('answers whatever it is sent as fastify does (200 random requests, fast path shut then open)', async () => {
-    const names = [agent(10), `${agent(10)},${agent(11)}`, 'no-such-agent', '']
+  it('answers whatever it is sent as fastify does (300 random requests, fast path shut then open)', async () => {
+    const names = [agent(10), `${agent(10)},${agent(11)}`, `,${agent(10)},,${agent(10)}`, `${agent(10)}%2C${agent(11)}`, `+${agent(10)}`, `${agent(10)}=x`, 'no-such-agent', '']
     const request = fc.record({
       method: fc.constantFrom('GET', 'GET', 'GET', 'GET', 'GET', 'HEAD', 'POST'),
-      operation: fc.constantFrom('agentinfo', 'agentinfo.json', 'agentinfo.xml', 'agentinfo.txt'),
-      name: fc.constantFrom(names[0], ...names),
-      modules: fc.constantFrom('', '&agentwithmodules=true', '&agentwithmodules=yes'),
+      operation: fc.constantFrom('agentinfo', 'agentinfo', 'agentinfo', 'agentinfo.json', 'agentinfo.xml', 'agentinfo.txt', 'agentinfox', 'agentinfo.jsonx'),
+      name: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(names[0], names[1]) }, { weight: 1, arbitrary: fc.constantFrom(...names) }),
+      // The query's other pairs, as the fast path reads them in place: repeated, empty, without `=`, unknown.
+      modules: fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom('', '&agentwithmodules=true', '&agentwithmodules=false', '&agentwithmodules=yes') },
+        { weight: 1, arbitrary: fc.constantFrom('&agentwithmodules', '&agentwithmodules=true&agentwithmodules=false', `&agentname=${agent(11)}`, '&agentname', '&', '&&agentwithmodules=true', '&=true', '&colour=blue') }
+      ),
       accept: fc.constantFrom(undefined, 'application/json', 'application/json', 'application/xml', 'application/xml', 'text/html', '*/*', 'application/json;q=0.5, application/xml'),
       contentType: fc.constantFrom(undefined, 'application/json', 'application/xml'),
       password: fc.constantFrom('secret', 'secret', 'secret', 'secret', 'wrong', undefined),
@@ -247,7 +251,7 @@ describe('the fast path', () => {
         expect(callFacts(openEntry)).toEqual(callFacts(shutEntry))
         expect(openEntry.id).toBe(shutEntry.id + 1)
       }),
-      { seed: 20261122, numRuns: 200 }
+      { seed: 20261122, numRuns: 300 }
     )
     // The fast path did answer some of them itself.
     expect(pairs - (routedNow() - routedBefore)).toBeGreaterThan(20)

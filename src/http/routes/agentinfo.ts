@@ -9,6 +9,7 @@ import { agentRecord } from '../records.js'
 import { EAGER_ITEMS, itemsAnswerInTurns, sendChunks, sendItemTexts, sendAnswer, sendKept, textEnvelope } from '../reply.js'
 import { writeAgentItem, writeWantedItem, type Keeping } from '../item-writer.js'
 import { writeAgentItemBytes } from '../item-bytes.js'
+import { byNameEnvelope } from '../by-name-envelope.js'
 import { ListBytes, type WriteItem } from '../list-bytes.js'
 import { SHARED_CHUNK_BYTES } from '../shared-list.js'
 import type { SlabPool } from '../slab-pool.js'
@@ -87,14 +88,14 @@ export function keepByName(kit: Pick<RouteKit, 'answers' | 'fragments' | 'manage
   const fleet = kit.manager.fleet
   // Read before the agents are: the answer is kept only if nothing moved while it was built.
   const stamp = kit.answers.stamp(indices)
-  const shape = textEnvelope(request.format, 'agentinfo', [selfLink(base, request)])
+  const envelope = byNameEnvelope(request.format)
   const out = byNameWriter
-  out.text(shape.head)
+  envelope.head(out)
   for (let k = 0; k < indices.length; k++) {
-    if (k > 0) out.text(shape.separator)
+    if (k > 0) envelope.separator(out)
     writeAgentItemBytes(out, request.format, fleet, indices[k], withModules, base, kit.fragments, 'item')
   }
-  out.text(shape.tail)
+  envelope.tail(out, base, request.url)
   const answer = new BytesAnswer(out.take(), request.url)
   // A kept answer takes a copy: kept, a chunk would hold its whole slab.
   if (kit.answers.keepAskedAgain(request.url, request.format, request.encrypted, request.host, stamp, answer)) answer.ownBytes()
