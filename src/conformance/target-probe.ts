@@ -127,6 +127,8 @@ async function send(options: TargetOptions, probe: Probe): Promise<Probed> {
   try {
     answer = await options.transport(probe.request)
   } catch (error) {
+    const other = otherSchemeSuggested(error, probe.target)
+    if (other !== undefined) return { ok: false, problem: await schemeMixUp(options, probe, other, error) }
     return { ok: false, problem: explainFailure(error, probe, options.trust) }
   }
   const plain = probe.target.protocol === 'http:'
@@ -134,6 +136,53 @@ async function send(options: TargetOptions, probe: Probe): Promise<Probed> {
     return { ok: false, problem: speaksHttps(probe.target) }
   }
   return { ok: true, answer }
+}
+
+/**
+ * The scheme a failure suggests the target speaks instead: plain HTTP reset or hung up on (as a
+ * TLS-only server does) or answered with bytes that are no HTTP, or HTTPS that read no TLS (`wrong version number`, as from a plain HTTP
+ * server) or was reset; undefined for any other failure.
+ */
+function otherSchemeSuggested(error: unknown, target: URL): 'http:' | 'https:' | undefined {
+  const { code, message } = describe(error)
+  const dropped = code === 'ECONNRESET' || /socket hang up/i.test(message)
+  // A parse error: bytes that are no HTTP answer, such as a TLS alert (or another protocol's greeting).
+  if (target.protocol === 'http:' && (dropped || code.startsWith('HPE_'))) return 'https:'
+  if (target.protocol === 'https:' && (dropped || code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(message))) return 'http:'
+  return undefined
+}
+
+/**
+ * The line for a failure that suggests the other scheme, once the same request was sent with it:
+ * a server that is neither (SSH, a database) fails both ways, and advising the other scheme each
+ * way round would send the user in a circle. The other scheme counts as spoken when it brings an
+ * answer, or over HTTPS a handshake whose certificate is then refused.
+ */
+async function schemeMixUp(options: TargetOptions, probe: Probe, other: 'http:' | 'https:', error: unknown): Promise<string> {
+  const { target } = probe
+  const url = new URL(probe.request.url)
+  url.protocol = other
+  try {
+    await options.transport({ ...probe.request, url: url.href })
+  } catch (again) {
+    const { code } = describe(again)
+    const handshaken = other === 'https:' && (UNTRUSTED.has(code) || code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    if (!handshaken) {
+      const tried = (e: unknown, scheme: string) => `over ${scheme === 'https:' ? 'HTTPS' : 'plain HTTP'}: ${shortReason(describe(e).message)}`
+      return `${target.origin} answered neither HTTP nor HTTPS (${tried(error, target.protocol)}; ${tried(again, other)}): is ${probe.listener} listening on this port? (fleetsim serve listens on 9443)`
+    }
+  }
+  return other === 'https:' ? speaksHttps(target) : `the target speaks plain HTTP, not HTTPS: use ${withScheme(target, 'http:')}`
+}
+
+/**
+ * A failure's message on one line: OpenSSL's (`write EPROTO 80…:error:0A00010B:SSL
+ * routines:ssl3_get_record:wrong version number:../deps/…`) as its reason alone.
+ */
+function shortReason(message: string): string {
+  const openssl = /SSL routines:[^:]*:([^:\n]+)/.exec(message)
+  if (openssl !== null) return `TLS ${openssl[1]}`
+  return message.split('\n')[0].trim()
 }
 
 /** The one line for a request that got no answer. */
@@ -145,10 +194,6 @@ function explainFailure(error: unknown, probe: Probe, trust: Trust): string {
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot reach ${origin}: no such host ${target.hostname} — check the host name in --target`
   if (code === 'ETIMEDOUT') return `cannot reach ${origin}: no answer in time — is the host up, and does a firewall let the port through?`
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `cannot reach ${origin}: no route to the host — check the address in --target and the network`
-  if (target.protocol === 'http:' && (code === 'ECONNRESET' || /socket hang up/i.test(message))) return speaksHttps(target)
-  if (target.protocol === 'https:' && (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(message))) {
-    return `the target speaks plain HTTP, not HTTPS: use ${withScheme(target, 'http:')}`
-  }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     return `the certificate of ${origin} is not issued for ${target.hostname} (${message}): use a host name it names in --target, or --insecure to skip the check`
   }

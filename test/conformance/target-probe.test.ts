@@ -5,6 +5,7 @@
  * that answers 404 to everything, one that answers every request, one that resets plain HTTP).
  */
 import { createServer as createHttpServer, type RequestListener } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import { createServer as createNetServer, type AddressInfo, type Server } from 'node:net'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -61,6 +62,8 @@ describe('fleetsim conformance and fleetsim report check the target first', () =
   let notFoundPort: number
   let plainPort: number
   let resetPort: number
+  let neitherPort: number
+  let greeterPort: number
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'fleetsim-probe-'))
@@ -68,7 +71,7 @@ describe('fleetsim conformance and fleetsim report check the target first', () =
     emptyDir = join(dir, 'empty')
     otherDir = join(dir, 'other')
     await mkdir(emptyDir)
-    await loadOrCreateTls({ dataDir: otherDir, hosts: ['127.0.0.1'] })
+    const otherTls = await loadOrCreateTls({ dataDir: otherDir, hosts: ['127.0.0.1'] })
     sim = await startFleetsim({ agents: 5, dataDir: simDir })
     port = Number(new URL(sim.origin).port)
     login = ['--user', sim.credentials.user, `--password=${sim.credentials.password}`]
@@ -81,11 +84,20 @@ describe('fleetsim conformance and fleetsim report check the target first', () =
     const notFound = httpServer((_request, response) => response.writeHead(404).end('not here'))
     const plain = httpServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'))
     // What a TLS-only server without fleetsim's answer does with plain HTTP: drops the connection.
-    const reset = createNetServer((socket) => socket.once('data', () => socket.resetAndDestroy()))
-    servers.push(notFound, plain, reset)
+    const reset = createHttpsServer({ key: otherTls.key, cert: otherTls.cert }, (_request, response) => response.end('{}'))
+    // A server that speaks neither (an SSH or database port): drops any connection that sends something.
+    const neither = createNetServer((socket) => socket.once('data', () => socket.resetAndDestroy()))
+    // One that greets first in a protocol of its own, as SSH does.
+    const greeter = createNetServer((socket) => {
+      socket.on('error', () => {})
+      socket.end('SSH-2.0-OpenSSH_9.2\r\n')
+    })
+    servers.push(notFound, plain, reset, neither, greeter)
     notFoundPort = await listen(notFound)
     plainPort = await listen(plain)
     resetPort = await listen(reset)
+    neitherPort = await listen(neither)
+    greeterPort = await listen(greeter)
   })
 
   afterAll(async () => {
@@ -302,6 +314,19 @@ describe('fleetsim conformance and fleetsim report check the target first', () =
         out: '',
         err: `fleetsim report: the target speaks HTTPS: use https://127.0.0.1:${resetPort}\n`
       })
+    })
+  })
+
+  describe('a port that speaks neither HTTP nor HTTPS', () => {
+    it('conformance and report say so, rather than advise the other scheme each way round', async () => {
+      for (const target of [`http://127.0.0.1:${neitherPort}`, `https://127.0.0.1:${neitherPort}`, `http://127.0.0.1:${greeterPort}`, `https://127.0.0.1:${greeterPort}`]) {
+        const checked = await call(conformance, ['--target', `${target}/manager/mvc`])
+        expect(checked.code, target).toBe(1)
+        expect(checked.err, target).toMatch(new RegExp(`^fleetsim conformance: ${target.replace(/^https?/, 'https?')} answered neither HTTP nor HTTPS \\(.+\\): is fleetsim or the manager listening on this port\\? \\(fleetsim serve listens on 9443\\)\n$`))
+        const reported = await call(report, ['--target', target])
+        expect(reported.code, target).toBe(1)
+        expect(reported.err, target).toMatch(/^fleetsim report: http:\/\/127\.0\.0\.1:\d+ answered neither HTTP nor HTTPS \(.+\): is fleetsim listening on this port\? \(fleetsim serve listens on 9443\)\n$|^fleetsim report: https:\/\/127\.0\.0\.1:\d+ answered neither/)
+      }
     })
   })
 
