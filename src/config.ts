@@ -392,6 +392,14 @@ export const SERVE_DEFAULTS = Object.freeze(
 export type ServeArgs = { readonly help: true } | { readonly help: false; readonly config: ServeConfig }
 
 /**
+ * The repository's own `FLEETSIM_*` variables, read by its benches and tests, not by serve: a
+ * shell that set one for them is not refused (bench/README.md, README.md).
+ */
+function isToolingEnv(name: string): boolean {
+  return name.startsWith('FLEETSIM_BENCH_') || name === 'FLEETSIM_SOAK_ROLE' || name === 'FLEETSIM_CHROMIUM'
+}
+
+/**
  * Reads `fleetsim serve` flags (without the subcommand) and the environment. `--help` anywhere
  * asks for help and nothing else is checked; otherwise a frozen, validated ServeConfig or a
  * ConfigError.
@@ -401,7 +409,7 @@ export function parseServeArgs(
   env: Readonly<Record<string, string | undefined>>,
   context: ConfigContext = nodeConfigContext
 ): ServeArgs {
-  const flags = parseFlags(argv, SERVE_FLAGS, { command: COMMAND, env })
+  const flags = parseFlags(argv, SERVE_FLAGS, { command: COMMAND, env, otherEnv: isToolingEnv })
   if (flags.help) return { help: true }
 
   const values = Object.fromEntries(Object.entries(SERVE_FLAGS_BY_KEY).map(([key, flag]) => [key, flags.maybe(flag) ?? fallback(flag, context)])) as {

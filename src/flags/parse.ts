@@ -14,8 +14,12 @@ import { RuleError, envName, type Flag, type FlagValue } from './flag.js'
 export interface ParseOptions {
   /** the command as users type it, for messages: `fleetsim run` */
   readonly command: string
-  /** the environment to read env twins from; default none */
+  /**
+   * the environment to read env twins from; default none. Any other `FLEETSIM_*` variable in it
+   * is refused as an unknown flag is, unless `otherEnv` knows it (a tool's own, not a flag's)
+   */
   readonly env?: Readonly<Record<string, string | undefined>>
+  readonly otherEnv?: (name: string) => boolean
   /** how many positional arguments the command takes (default none), and what they are called */
   readonly positionals?: { readonly min: number; readonly max: number; readonly name: string }
 }
@@ -108,6 +112,7 @@ export function parseFlags(argv: readonly string[], flags: readonly Flag[], opti
     const text = options.env?.[envName(flag.name)]
     if (text !== undefined && text !== '') given.set(flag.name, { text, from: 'env' })
   }
+  if (options.env !== undefined) refuseUnknownEnv(options.env, flags, options.otherEnv ?? (() => false), seeHelp)
 
   const values = new Map<string, unknown>()
   for (const [name, { text, from }] of given) {
@@ -140,6 +145,26 @@ function refuseSingleDashNames(argv: readonly string[], byName: ReadonlyMap<stri
     if (byName.has(name) || name === 'help') throw new ConfigError('FLEETSIM_UNKNOWN_FLAG', `unknown flag -${name}; did you mean --${name}? Flags take two dashes ${seeHelp}`)
   }
 }
+
+/**
+ * A `FLEETSIM_*` variable that is no flag's env twin: a misspelled one (`FLEETSIM_AGENT=50`) was
+ * read as nothing, and the server started with the default, as an unknown flag would have if it
+ * were not refused.
+ */
+function refuseUnknownEnv(env: Readonly<Record<string, string | undefined>>, flags: readonly Flag[], otherEnv: (name: string) => boolean, seeHelp: string): void {
+  const twins = new Map(flags.filter((flag) => flag.env === true).map((flag) => [envName(flag.name), flag.name]))
+  for (const name of Object.keys(env).sort()) {
+    if (!name.startsWith(ENV_PREFIX) || twins.has(name) || otherEnv(name) || env[name] === undefined) continue
+    const guess = suggest(name.slice(ENV_PREFIX.length).toLowerCase().replace(/_/g, '-'), [...twins.values()])
+    const hint = guess === undefined ? '' : `did you mean ${envName(guess)} (--${guess})? `
+    throw new ConfigError(
+      'FLEETSIM_UNKNOWN_FLAG',
+      `unknown setting ${name} in the environment: ${hint}each flag's variable is FLEETSIM_ and its name in capitals (FLEETSIM_APP_PATH for --app-path) ${seeHelp}; or unset ${name}`
+    )
+  }
+}
+
+const ENV_PREFIX = 'FLEETSIM_'
 
 /** `--flag must <rule>, got "<text>" (from FLEETSIM_FLAG)`: the message of every rule broken. */
 export function invalidValue(flag: Flag, text: string, rule: string, from: Origin = 'flag'): ConfigError {

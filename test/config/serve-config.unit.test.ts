@@ -237,6 +237,20 @@ describe('parseServeConfig messages', () => {
     expect(errorOf(['--colour', 'red']).message).toBe('unknown flag --colour (see fleetsim serve --help)')
   })
 
+  it('rejects a FLEETSIM_ variable that is no flag\'s, naming it and the nearest one, set or empty', () => {
+    const error = errorOf([], { FLEETSIM_AGENT: '50' })
+    expect(error.code).toBe('FLEETSIM_UNKNOWN_FLAG')
+    expect(error.message).toBe(
+      'unknown setting FLEETSIM_AGENT in the environment: did you mean FLEETSIM_AGENTS (--agents)? each flag\'s variable is FLEETSIM_ and its name in capitals (FLEETSIM_APP_PATH for --app-path) (see fleetsim serve --help); or unset FLEETSIM_AGENT'
+    )
+    expect(errorOf([], { FLEETSIM_JOURNALSIZE: '' }).message).toMatch(/^unknown setting FLEETSIM_JOURNALSIZE in the environment: did you mean FLEETSIM_JOURNAL_SIZE \(--journal-size\)\? /)
+    expect(errorOf(['--agents', '5'], { FLEETSIM_COLOUR: 'red' }).message).toMatch(/^unknown setting FLEETSIM_COLOUR in the environment: each flag's variable/)
+  })
+
+  it('leaves alone the variables of the repository\'s own benches and tests, and others than FLEETSIM_', () => {
+    expect(parse([], { FLEETSIM_BENCH_CPU_PROF: '/tmp/p', FLEETSIM_SOAK_ROLE: 'server', FLEETSIM_CHROMIUM: '/usr/bin/chromium', PATH: '/bin', FLEETSIMX: '1' }).agents).toBeUndefined()
+  })
+
   it('rejects --no- in front of a flag that is not a boolean', () => {
     expect(errorOf(['--no-port']).message).toBe('unknown flag --no-port (see fleetsim serve --help)')
   })
