@@ -342,7 +342,7 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
     valueName: '<s>',
     rule: integer(0, 86_400, 'seconds'),
     default: 300,
-    help: 'wall seconds between automatic saves to --state-file (0: only on request and at exit)'
+    help: 'wall seconds between automatic saves to --state-file (0: only on request and at exit); given without --state-file, refused'
   }),
   maxLabels: storedLimit('maxLabels', '<n>', 'custom labels the manager holds; creating more gets 409'),
   maxLabelsPerAgent: storedLimit('maxLabelsPerAgent', '<n>', 'custom labels one agent has; assigning more gets 409'),
@@ -431,9 +431,16 @@ export function parseServeArgs(
     adminPassword: passwordFromFile(flags, context, F.adminPassword, F.adminPasswordFile) ?? flags.maybe(F.adminPassword) ?? restPassword,
     clockFlagsGiven: [F.speed, F.startTime, F.paused].filter((flag) => flags.origin(flag) !== undefined).map((flag) => `--${flag.name}`)
   }
+  /** A flag as it was given: its name, or its env twin's. */
+  const asGiven = (flag: ServeFlag) => (flags.origin(flag) === 'env' ? envName(flag.name) : `--${flag.name}`)
   if (config.faultOperations !== undefined && config.latency === undefined && config.errorRate === undefined) {
-    const name = flags.origin(F.faultOperations) === 'env' ? envName(F.faultOperations.name) : `--${F.faultOperations.name}`
+    const name = asGiven(F.faultOperations)
     throw new ConfigError('FLEETSIM_MISSING_VALUE', `${name} limits --latency and --error-rate, and neither is given; add one of them or leave ${name} out`)
+  }
+  if (flags.origin(F.snapshotInterval) !== undefined && config.stateFile === undefined) {
+    // Nothing is saved without a file: the interval given would be read as nothing.
+    const name = asGiven(F.snapshotInterval)
+    throw new ConfigError('FLEETSIM_MISSING_VALUE', `${name} sets how often --state-file is saved, and no --state-file is given; add --state-file <file> or leave ${name} out`)
   }
   if (config.headersTimeout > config.requestTimeout) {
     // Node refuses a server whose header wait outlasts the whole-request wait.

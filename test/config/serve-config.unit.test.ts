@@ -152,6 +152,14 @@ describe('parseServeConfig defaults and precedence', () => {
     expect(() => parse(['--snapshot-interval', '5m'])).toThrow('--snapshot-interval must be an integer from 0 to 86400 (seconds), got "5m"')
   })
 
+  it('rejects --snapshot-interval (or its env twin) without --state-file, which it would time nothing for', () => {
+    const error = errorOf(['--snapshot-interval', '60'])
+    expect(error.code).toBe('FLEETSIM_MISSING_VALUE')
+    expect(error.message).toBe('--snapshot-interval sets how often --state-file is saved, and no --state-file is given; add --state-file <file> or leave --snapshot-interval out')
+    expect(errorOf([], { FLEETSIM_SNAPSHOT_INTERVAL: '0' }).message).toMatch(/^FLEETSIM_SNAPSHOT_INTERVAL sets how often --state-file is saved/)
+    expect(parse(['--snapshot-interval', '60'], { FLEETSIM_STATE_FILE: 'state.bin' }).snapshotInterval).toBe(60)
+  })
+
   it('rejects a --journal-size that is not a count, naming the flag', () => {
     expect(() => parse(['--journal-size', '-1'])).toThrow('--journal-size must be an integer from 0 to 10000000, got "-1"')
   })
