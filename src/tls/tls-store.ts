@@ -93,7 +93,7 @@ export interface TlsMaterial {
 }
 
 /** Stable codes for TLS set-up failures; match on `code`, not on the message. */
-export type TlsErrorCode = 'FLEETSIM_TLS_CA_INCOMPLETE' | 'FLEETSIM_TLS_CA_INVALID' | 'FLEETSIM_TLS_CA_EXPIRED'
+export type TlsErrorCode = 'FLEETSIM_TLS_CA_INCOMPLETE' | 'FLEETSIM_TLS_CA_INVALID' | 'FLEETSIM_TLS_CA_EXPIRED' | 'FLEETSIM_TLS_FILE_UNREADABLE'
 
 export class TlsError extends Error {
   readonly code: TlsErrorCode
@@ -330,12 +330,16 @@ function randomSerial(): string {
   return bytes.toString('hex')
 }
 
+/** A file of the TLS directory, or undefined when it is not there; a path that cannot be read as a file is a TlsError naming it. */
 async function readOptional(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw error
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return undefined
+    // Node's own message names no path for these (`EISDIR: illegal operation on a directory, read`).
+    const why = code === 'EISDIR' ? 'it is a directory, not a file' : code === 'EACCES' || code === 'EPERM' ? 'no permission to read it' : (error as Error).message
+    throw new TlsError('FLEETSIM_TLS_FILE_UNREADABLE', `cannot read ${path}: ${why}; remove or rename it, or pass another --data-dir`, { cause: error })
   }
 }
 

@@ -1,5 +1,5 @@
 import { X509Certificate, webcrypto } from 'node:crypto'
-import { copyFile, mkdtemp, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -126,6 +126,13 @@ describe('loadOrCreateTls', () => {
     await loadOrCreateTls({ dataDir, hosts: [] })
     await unlink(tlsFile('ca.pem'))
     await expectTlsError(loadOrCreateTls({ dataDir, hosts: [] }), 'FLEETSIM_TLS_CA_INCOMPLETE', /not its certificate .*ca\.pem/)
+  })
+
+  it.each(['ca.pem', 'ca-key.pem', 'server.pem', 'server-key.pem'])('refuses to start when %s is a directory, naming it', async (name) => {
+    await loadOrCreateTls({ dataDir, hosts: [] })
+    await unlink(tlsFile(name))
+    await mkdir(tlsFile(name))
+    await expectTlsError(loadOrCreateTls({ dataDir, hosts: [] }), 'FLEETSIM_TLS_FILE_UNREADABLE', new RegExp(`^cannot read .*tls/${name.replace('.', '\\.')}: it is a directory, not a file; remove or rename it, or pass another --data-dir$`))
   })
 
   it('refuses to start when the CA key does not belong to the CA certificate', async () => {
