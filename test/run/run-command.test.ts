@@ -61,6 +61,15 @@ describe('fleetsim run', () => {
     expect(out.join('')).toContain(`open ${join(dir, 'index.html')} in a browser`)
   })
 
+  it('names the report\'s files as a shell reads them, in quotes where the path holds a space or a comma', async () => {
+    const dir = join(await tempDir(), "Fleet runs, Bob's")
+    const { io, out } = capture()
+    expect(await run(['scenarios/manager-restart-lockout.yaml', '--duration', '1m', '--workers', '1', '--out', dir], io)).toBe(0)
+    const quoted = (name: string) => `'${join(dir, name).replace(/'/g, "'\\''")}'`
+    expect(out.join('')).toContain(`report: ${quoted('index.html')}, ${quoted('states.csv')},`)
+    expect(out.join('')).toContain(`open ${quoted('index.html')} in a browser to see it\n`)
+  })
+
   it('records when a lockout with for lifts, to the second, between two samples', async () => {
     const dir = await tempDir()
     const scenario = join(dir, 'lock.yaml')
