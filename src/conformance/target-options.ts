@@ -117,6 +117,13 @@ export function parseTargetArgs(
   if (target === undefined) throw new ConfigError('FLEETSIM_MISSING_VALUE', '--target is required, e.g. --target https://manager:9443/<app>/mvc')
   const insecure = flags.get(INSECURE, false)
   const ca = flags.maybe(CA)
+  if (insecure && ca !== undefined) {
+    // --insecure checked no certificate, so the CA given was never used: a typo'd CA file passed.
+    throw new ConfigError(
+      'FLEETSIM_CONFLICTING_FLAGS',
+      `--insecure and --ca cannot be used together: --insecure accepts any certificate, so the CA in ${ca.path} would check nothing; give --ca to check the server's certificate, or --insecure to skip the check`
+    )
+  }
   const { trust, pem } = chooseTrust(target, { insecure, ...(ca === undefined ? {} : { ca }), dataDir: flags.get(DATA_DIR, DEFAULT_DATA_DIR) })
   return {
     options: {

@@ -54,6 +54,15 @@ describe('the trust of the client commands', () => {
     expect(parseTargetArgs(['--target', 'https://127.0.0.1:9443', '--ca', caPath], 'fleetsim report', [], {}).options.trust).toEqual({ kind: 'ca-file', path: caPath })
   })
 
+  it('refuses --insecure with --ca, under which the CA checked nothing', () => {
+    for (const argv of [['--insecure', '--ca', caPath], ['--ca', caPath, '--insecure']]) {
+      expect(() => parseTargetArgs(['--target', 'https://127.0.0.1:9443', ...argv], 'fleetsim conformance', [], {}), argv.join(' ')).toThrow(
+        `--insecure and --ca cannot be used together: --insecure accepts any certificate, so the CA in ${caPath} would check nothing; give --ca to check the server's certificate, or --insecure to skip the check`
+      )
+    }
+    expect(parseTargetArgs(['--target', 'https://127.0.0.1:9443', '--insecure'], 'fleetsim conformance', [], {}).options.trust).toEqual({ kind: 'insecure' })
+  })
+
   it('refuses a --target holding a user or password, which the manager never reads from a URL', () => {
     for (const target of ['http://admin:s3cret@127.0.0.1:9443/manager/mvc', 'https://admin@manager.example:9443']) {
       expect(() => parseTargetArgs(['--target', target], 'fleetsim report', [], {}), target).toThrow(
