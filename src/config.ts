@@ -409,7 +409,7 @@ export function parseServeArgs(
   env: Readonly<Record<string, string | undefined>>,
   context: ConfigContext = nodeConfigContext
 ): ServeArgs {
-  const flags = parseFlags(argv, SERVE_FLAGS, { command: COMMAND, env, otherEnv: isToolingEnv })
+  const flags = parseFlags(argv, SERVE_FLAGS, { command: COMMAND, env, unknownEnv: { allowed: isToolingEnv } })
   if (flags.help) return { help: true }
 
   const values = Object.fromEntries(Object.entries(SERVE_FLAGS_BY_KEY).map(([key, flag]) => [key, flags.maybe(flag) ?? fallback(flag, context)])) as {

@@ -135,7 +135,7 @@ export async function run(argv: string[], io: RunIo = stdio): Promise<number> {
   const counts = Object.entries(byState).filter(([, n]) => n > 0).map(([state, n]) => `${state} ${n}`).join(', ')
   const fittedText = durationNote === undefined ? '' : ` (${durationNote})`
   io.out(`${result.scenario.name}: ${formatSeconds(durationSeconds)} virtual${fittedText} in ${(result.wallMs / 1000).toFixed(1)} s; ${agents} agents (${counts}); ${result.events.length} timeline event${result.events.length === 1 ? '' : 's'}; digest ${result.digest}\n`)
-  // As a shell reads them: a path with a space or a comma is one word to copy.
+  // As a shell reads them: a path with a space (or a quote, a `$`…) is quoted, one word to copy.
   io.out(`report: ${paths.map(shellWord).join(', ')}\n`)
   io.out(`open ${shellWord(paths[0])} in a browser to see it\n`)
   return 0

@@ -131,11 +131,13 @@ async function send(options: TargetOptions, probe: Probe): Promise<Probed> {
     if (other !== undefined) return { ok: false, problem: await schemeMixUp(options, probe, other, error) }
     return { ok: false, problem: explainFailure(error, probe, options.trust) }
   }
-  const plain = probe.target.protocol === 'http:'
-  if (plain && answer.status === 400 && (answer.body.includes(HTTPS_REQUIRED) || PLAIN_HTTP_TO_HTTPS.test(answer.body))) {
-    return { ok: false, problem: speaksHttps(probe.target) }
-  }
+  if (probe.target.protocol === 'http:' && refusedAsPlain(answer)) return { ok: false, problem: speaksHttps(probe.target) }
   return { ok: true, answer }
+}
+
+/** Whether an answer to plain HTTP says the port speaks HTTPS: fleetsim's 400 (docs/protocol.md), or nginx's and some Java servers'. */
+function refusedAsPlain(answer: HttpAnswer): boolean {
+  return answer.status === 400 && (answer.body.includes(HTTPS_REQUIRED) || PLAIN_HTTP_TO_HTTPS.test(answer.body))
 }
 
 /**
@@ -153,26 +155,47 @@ function otherSchemeSuggested(error: unknown, target: URL): 'http:' | 'https:' |
 }
 
 /**
- * The line for a failure that suggests the other scheme, once the same request was sent with it:
- * a server that is neither (SSH, a database) fails both ways, and advising the other scheme each
- * way round would send the user in a circle. The other scheme counts as spoken when it brings an
- * answer, or over HTTPS a handshake whose certificate is then refused.
+ * The line for a failure that suggests the other scheme, once the same request was sent with it
+ * to the same port: a server that is neither (SSH, a database) fails both ways, and advising the
+ * other scheme each way round would send the user in a circle.
+ * - HTTPS counts as spoken when the retry brought an answer, or failed in the TLS handshake
+ *   itself (a certificate refused, a TLS alert such as a client certificate asked for): TLS was
+ *   read and answered.
+ * - Plain HTTP counts as spoken when the retry brought an answer that is not a refusal of plain
+ *   HTTP (fleetsim's `E_HTTPS_REQUIRED`, nginx's 400): such a port speaks HTTPS, and failed for
+ *   another reason, which is told as it is.
  */
 async function schemeMixUp(options: TargetOptions, probe: Probe, other: 'http:' | 'https:', error: unknown): Promise<string> {
   const { target } = probe
   const url = new URL(probe.request.url)
+  // Kept explicit: a URL without a port would be sent to the other scheme's default port.
+  const port = url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port
   url.protocol = other
+  url.port = port
+  let answer: HttpAnswer | undefined
+  let again: unknown
   try {
-    await options.transport({ ...probe.request, url: url.href })
-  } catch (again) {
-    const { code } = describe(again)
-    const handshaken = other === 'https:' && (UNTRUSTED.has(code) || code === 'ERR_TLS_CERT_ALTNAME_INVALID')
-    if (!handshaken) {
-      const tried = (e: unknown, scheme: string) => `over ${scheme === 'https:' ? 'HTTPS' : 'plain HTTP'}: ${shortReason(describe(e).message)}`
-      return `${target.origin} answered neither HTTP nor HTTPS (${tried(error, target.protocol)}; ${tried(again, other)}): is ${probe.listener} listening on this port? (fleetsim serve listens on 9443)`
-    }
+    answer = await options.transport({ ...probe.request, url: url.href })
+  } catch (failure) {
+    again = failure
   }
-  return other === 'https:' ? speaksHttps(target) : `the target speaks plain HTTP, not HTTPS: use ${withScheme(target, 'http:')}`
+  if (other === 'https:' && (answer !== undefined || tlsSpoken(again))) return speaksHttps(target)
+  if (other === 'http:' && answer !== undefined) {
+    return refusedAsPlain(answer) ? explainFailure(error, probe, options.trust) : `the target speaks plain HTTP, not HTTPS: use ${withScheme(target, 'http:')}`
+  }
+  const tried = (e: unknown, scheme: string) => `over ${scheme === 'https:' ? 'HTTPS' : 'plain HTTP'}: ${e === undefined ? 'no failure' : shortReason(describe(e).message)}`
+  return `${target.hostname}:${port} answered neither HTTP nor HTTPS (${tried(error, target.protocol)}; ${tried(again, other)}): is ${probe.listener} listening on this port? (fleetsim serve listens on 9443)`
+}
+
+/**
+ * Whether a failed HTTPS request got as far as TLS: its certificate refused, or a TLS alert from
+ * the server (OpenSSL's `ERR_SSL_…` codes, but `wrong version number`: bytes that were not TLS).
+ */
+function tlsSpoken(error: unknown): boolean {
+  const { code, message } = describe(error)
+  if (UNTRUSTED.has(code) || code.startsWith('ERR_TLS_')) return true
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(message)) return false
+  return code.startsWith('ERR_SSL_') || /alert/i.test(message)
 }
 
 /**

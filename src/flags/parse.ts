@@ -14,12 +14,14 @@ import { RuleError, envName, type Flag, type FlagValue } from './flag.js'
 export interface ParseOptions {
   /** the command as users type it, for messages: `fleetsim run` */
   readonly command: string
-  /**
-   * the environment to read env twins from; default none. Any other `FLEETSIM_*` variable in it
-   * is refused as an unknown flag is, unless `otherEnv` knows it (a tool's own, not a flag's)
-   */
+  /** the environment to read env twins from; default none */
   readonly env?: Readonly<Record<string, string | undefined>>
-  readonly otherEnv?: (name: string) => boolean
+  /**
+   * Given: any other `FLEETSIM_*` variable in `env` is refused as an unknown flag is, unless
+   * `allowed` says it is not a flag's (a tool's own). For a command whose every flag has its twin
+   * (serve): a command with flags that have none would refuse their names.
+   */
+  readonly unknownEnv?: { readonly allowed: (name: string) => boolean }
   /** how many positional arguments the command takes (default none), and what they are called */
   readonly positionals?: { readonly min: number; readonly max: number; readonly name: string }
 }
@@ -112,7 +114,7 @@ export function parseFlags(argv: readonly string[], flags: readonly Flag[], opti
     const text = options.env?.[envName(flag.name)]
     if (text !== undefined && text !== '') given.set(flag.name, { text, from: 'env' })
   }
-  if (options.env !== undefined) refuseUnknownEnv(options.env, flags, options.otherEnv ?? (() => false), seeHelp)
+  if (options.env !== undefined && options.unknownEnv !== undefined) refuseUnknownEnv(options.env, flags, options.unknownEnv.allowed, seeHelp)
 
   const values = new Map<string, unknown>()
   for (const [name, { text, from }] of given) {
@@ -151,10 +153,10 @@ function refuseSingleDashNames(argv: readonly string[], byName: ReadonlyMap<stri
  * read as nothing, and the server started with the default, as an unknown flag would have if it
  * were not refused.
  */
-function refuseUnknownEnv(env: Readonly<Record<string, string | undefined>>, flags: readonly Flag[], otherEnv: (name: string) => boolean, seeHelp: string): void {
+function refuseUnknownEnv(env: Readonly<Record<string, string | undefined>>, flags: readonly Flag[], allowed: (name: string) => boolean, seeHelp: string): void {
   const twins = new Map(flags.filter((flag) => flag.env === true).map((flag) => [envName(flag.name), flag.name]))
   for (const name of Object.keys(env).sort()) {
-    if (!name.startsWith(ENV_PREFIX) || twins.has(name) || otherEnv(name) || env[name] === undefined) continue
+    if (!name.startsWith(ENV_PREFIX) || twins.has(name) || allowed(name) || env[name] === undefined) continue
     const guess = suggest(name.slice(ENV_PREFIX.length).toLowerCase().replace(/_/g, '-'), [...twins.values()])
     const hint = guess === undefined ? '' : `did you mean ${envName(guess)} (--${guess})? `
     throw new ConfigError(

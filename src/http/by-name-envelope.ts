@@ -18,12 +18,11 @@ import type { Format } from '../protocol/negotiation.js'
 import type { ChunkWriter } from './chunk-writer.js'
 import { str } from './json-text.js'
 import type { LinkBase } from './links.js'
-import { selfLink } from './links.js'
+import { selfLink, selfPathStart } from './links.js'
 import { textEnvelope } from './reply.js'
 import { escapeXml } from './xml-writer.js'
 
 const SERVICENAME = 'agentinfo'
-const RESTSERVICE = '/restservice'
 
 interface EnvelopeBytes {
   head: Buffer
@@ -85,9 +84,8 @@ function envelopeOf(format: Format): ByNameEnvelope {
       if (bytes.separator.length > 0) out.bytes(bytes.separator)
     },
     tail: (out, base, url) => {
-      // The path as selfLink takes it: after the first `/restservice/`, or none.
-      const at = url.indexOf(`${RESTSERVICE}/`)
-      const from = at === -1 ? url.length : at + RESTSERVICE.length
+      // The path as selfLink takes it.
+      const from = selfPathStart(base, url)
       if (!plainFrom(url, from, bytes.plain)) return out.text(textEnvelope(format, SERVICENAME, [selfLink(base, { url })]).tail)
       out.bytes(tailHeadOf(bytes, base))
       out.ascii(url, from)

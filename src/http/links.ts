@@ -12,6 +12,8 @@ import type { Link } from './schemas.js'
 export interface LinkBase {
   /** `{base_url}/mvc/restservice` */
   rest: string
+  /** the operations' request path, `<app path>/restservice`: what a self link cuts from the request's URL */
+  servicePath: string
   /** the two templated relations of every agentinfo item */
   online: Link
   all: Link
@@ -44,6 +46,7 @@ export class Links {
       const rest = `${key}${this.appPath}/mvc/restservice`
       base = {
         rest,
+        servicePath: `${this.appPath}/restservice`,
         // RFC 6570 form continuations: expand {&agentname} to narrow the list to one agent,
         // {&agentstate} to add states.
         online: {
@@ -63,9 +66,22 @@ export class Links {
 /** The request's own address below `/restservice`, query included, as a self link. */
 export function selfLink(base: LinkBase, request: Pick<FastifyRequest, 'url'>): Link {
   const url = request.url
-  const at = url.indexOf('/restservice/')
-  return { rel: 'self', href: base.rest + (at === -1 ? '' : url.slice(at + '/restservice'.length)) }
+  return { rel: 'self', href: base.rest + url.slice(selfPathStart(base, url)) }
 }
+
+/**
+ * Where a self link's path starts in a request URL: after the operations' path
+ * (`<app path>/restservice`), so an app path that holds `restservice` itself is cut whole;
+ * for a URL outside it, after its first `/restservice/`, or nothing.
+ */
+export function selfPathStart(base: LinkBase, url: string): number {
+  const service = base.servicePath
+  if (url.startsWith(service) && url.charCodeAt(service.length) === SLASH) return service.length
+  const at = url.indexOf('/restservice/')
+  return at === -1 ? url.length : at + '/restservice'.length
+}
+
+const SLASH = 0x2f
 
 export function viewByQuery(base: LinkBase, name: string): Link {
   return { rel: 'self', href: `${base.rest}/viewagentortemplate?name=${encodeURIComponent(name)}` }

@@ -16,7 +16,7 @@ type CryptoKey = webcrypto.CryptoKey
 type Algorithm = webcrypto.Algorithm
 import { readFile, rename, writeFile } from 'node:fs/promises'
 import { isIP } from 'node:net'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { makeDirs } from '../lib/make-dirs.js'
 import { x509 } from './x509.js'
 import type { CaInfo } from './ca-info.js'
@@ -338,8 +338,13 @@ async function readOptional(path: string): Promise<string | undefined> {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT') return undefined
     // Node's own message names no path for these (`EISDIR: illegal operation on a directory, read`).
-    const why = code === 'EISDIR' ? 'it is a directory, not a file' : code === 'EACCES' || code === 'EPERM' ? 'no permission to read it' : (error as Error).message
-    throw new TlsError('FLEETSIM_TLS_FILE_UNREADABLE', `cannot read ${path}: ${why}; remove or rename it, or pass another --data-dir`, { cause: error })
+    // The CA's files are not to be replaced lightly: agents are configured with its fingerprint.
+    const ca = basename(path).startsWith('ca')
+    const remedy =
+      code === 'EACCES' || code === 'EPERM'
+        ? 'no permission to read it; give the user fleetsim runs as read access to it (chmod, chown), or pass another --data-dir'
+        : `${code === 'EISDIR' ? 'it is a directory, not a file' : (error as Error).message}; ${ca ? 'put the CA file back in its place (a new CA would not match the ca-fingerprint agents are configured with)' : 'remove or rename it (a new one is issued)'}, or pass another --data-dir`
+    throw new TlsError('FLEETSIM_TLS_FILE_UNREADABLE', `cannot read ${path}: ${remedy}`, { cause: error })
   }
 }
 

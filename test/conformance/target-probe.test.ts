@@ -90,6 +90,8 @@ describe('fleetsim conformance and fleetsim report check the target first', () =
     // One that greets first in a protocol of its own, as SSH does.
     const greeter = createNetServer((socket) => {
       socket.on('error', () => {})
+      // Read too: a socket never read would not see its client go, and would hold close() open.
+      socket.resume()
       socket.end('SSH-2.0-OpenSSH_9.2\r\n')
     })
     servers.push(notFound, plain, reset, neither, greeter)
@@ -322,10 +324,11 @@ describe('fleetsim conformance and fleetsim report check the target first', () =
       for (const target of [`http://127.0.0.1:${neitherPort}`, `https://127.0.0.1:${neitherPort}`, `http://127.0.0.1:${greeterPort}`, `https://127.0.0.1:${greeterPort}`]) {
         const checked = await call(conformance, ['--target', `${target}/manager/mvc`])
         expect(checked.code, target).toBe(1)
-        expect(checked.err, target).toMatch(new RegExp(`^fleetsim conformance: ${target.replace(/^https?/, 'https?')} answered neither HTTP nor HTTPS \\(.+\\): is fleetsim or the manager listening on this port\\? \\(fleetsim serve listens on 9443\\)\n$`))
+        const hostPort = target.replace(/^https?:\/\//, '')
+        expect(checked.err, target).toMatch(new RegExp(`^fleetsim conformance: ${hostPort} answered neither HTTP nor HTTPS \\(.+\\): is fleetsim or the manager listening on this port\\? \\(fleetsim serve listens on 9443\\)\n$`))
         const reported = await call(report, ['--target', target])
         expect(reported.code, target).toBe(1)
-        expect(reported.err, target).toMatch(/^fleetsim report: http:\/\/127\.0\.0\.1:\d+ answered neither HTTP nor HTTPS \(.+\): is fleetsim listening on this port\? \(fleetsim serve listens on 9443\)\n$|^fleetsim report: https:\/\/127\.0\.0\.1:\d+ answered neither/)
+        expect(reported.err, target).toMatch(new RegExp(`^fleetsim report: ${hostPort} answered neither HTTP nor HTTPS \\(.+\\): is fleetsim listening on this port\\? \\(fleetsim serve listens on 9443\\)\n$`))
       }
     })
   })
@@ -392,6 +395,31 @@ describe('the probe names the cause of each failure to connect', () => {
     expect(await probe('https://localhost:9443/manager/mvc', error)).toBe(
       'cannot reach https://localhost:9443: connection refused — is fleetsim or the manager running, and on this port?'
     )
+  })
+
+  it('a dropped connection, retried with the other scheme on the same port, named in the target or not', async () => {
+    const asked: string[] = []
+    const dropped: Transport = async (request) => {
+      asked.push(request.url)
+      throw coded('ECONNRESET', 'read ECONNRESET')
+    }
+    const options = (target: string, transport: Transport) => ({ target, user: 'admin', password: 'admin', transport, trust: { kind: 'system' } as const })
+    expect(await probeOperations(options('http://manager.example/manager/mvc', dropped))).toBe(
+      'manager.example:80 answered neither HTTP nor HTTPS (over plain HTTP: read ECONNRESET; over HTTPS: read ECONNRESET): is fleetsim or the manager listening on this port? (fleetsim serve listens on 9443)'
+    )
+    expect(asked).toEqual(['http://manager.example/manager/mvc/restservice/appinfo.json', 'https://manager.example:80/manager/mvc/restservice/appinfo.json'])
+    // HTTPS dropped, and plain HTTP refused as such (fleetsim's 400): the port speaks HTTPS, and the drop is told as it is.
+    const httpsRequired: Transport = async (request) => {
+      if (request.url.startsWith('https:')) throw coded('ECONNRESET', 'read ECONNRESET')
+      return { status: 400, headers: {}, body: '{"code":"E_HTTPS_REQUIRED"}' }
+    }
+    expect(await probeOperations(options('https://manager.example:9443/manager/mvc', httpsRequired))).toBe('cannot reach https://manager.example:9443: read ECONNRESET')
+    // Plain HTTP dropped, and HTTPS failing in its handshake with a TLS alert (a client certificate asked for): HTTPS is spoken there.
+    const mutualTls: Transport = async (request) => {
+      if (request.url.startsWith('http:')) throw coded('ECONNRESET', 'socket hang up')
+      throw coded('ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED', 'SSL alert number 116')
+    }
+    expect(await probeOperations(options('http://manager.example:9443/manager/mvc', mutualTls))).toBe('the target speaks HTTPS: use https://manager.example:9443/manager/mvc')
   })
 
   it('anything else, with the system\'s own words', async () => {

@@ -49,6 +49,16 @@ describe('parseFlags', () => {
     expect(parse([], { FLEETSIM_DURATION: '1h' }).maybe(DURATION)).toBeUndefined()
   })
 
+  it('refuses other FLEETSIM_ variables only when asked to (serve, whose every flag has its twin)', () => {
+    const flags = [valueFlag({ name: 'agents', valueName: '<n>', defaultText: '1', help: '', rule: Number, env: true })]
+    const env = { FLEETSIM_AGENT: '3', FLEETSIM_MINE: 'x' }
+    expect(parseFlags([], flags, { command: 'fleetsim test', env }).maybe(flags[0])).toBeUndefined()
+    const refused = errorOf(() => parseFlags([], flags, { command: 'fleetsim test', env, unknownEnv: { allowed: (name) => name === 'FLEETSIM_MINE' } }))
+    expect(refused.code).toBe('FLEETSIM_UNKNOWN_FLAG')
+    expect(refused.message).toMatch(/^unknown setting FLEETSIM_AGENT in the environment: did you mean FLEETSIM_AGENTS \(--agents\)\? /)
+    expect(parseFlags([], flags, { command: 'fleetsim test', env: { FLEETSIM_MINE: 'x', FLEETSIM_AGENTS: '3' }, unknownEnv: { allowed: (name) => name === 'FLEETSIM_MINE' } }).maybe(flags[0])).toBe(3)
+  })
+
   it('suggests the nearest flag for an unknown one', () => {
     const error = errorOf(() => parse(['--durations', '1h']))
     expect(error.code).toBe('FLEETSIM_UNKNOWN_FLAG')

@@ -11,7 +11,7 @@ import { AnswerCache } from '../../src/http/answer-cache.js'
 import { STREAM_SLAB_BYTES } from '../../src/http/chunk-writer.js'
 import { writeItem } from '../../src/http/item-writer.js'
 import { ItemFragments } from '../../src/http/kept-items.js'
-import { selfLink, type LinkBase } from '../../src/http/links.js'
+import { Links, selfLink, type LinkBase } from '../../src/http/links.js'
 import { itemsAnswer } from '../../src/http/reply.js'
 import { keepByName } from '../../src/http/routes/agentinfo.js'
 import type { RouteKit } from '../../src/http/route-kit.js'
@@ -20,6 +20,7 @@ import { fleetOfEveryShape } from './record-shapes.js'
 const REST = 'http://127.0.0.1:9080/manager/mvc/restservice'
 const BASE: LinkBase = {
   rest: REST,
+  servicePath: '/manager/mvc/restservice',
   online: { rel: 'online_agents', href: `${REST}/agentinfo?agentstate=ONLINE{&agentname}` },
   all: { rel: 'all_agents', href: `${REST}/agentinfo{?agentname}` }
 }
@@ -96,6 +97,15 @@ describe('answers by name written as bytes', () => {
         const answer = both(format, [index], false, url)
         expect(answer.bytes, `${format} ${url}`).toBe(answer.expected)
       }
+    }
+    // An app path that holds `restservice` itself: the self link's path is what follows the whole operations' path.
+    const inRestservice = new Links('/a/restservice/mvc').baseOf('http', '127.0.0.1:9080')
+    for (const format of ['json', 'xml'] as const) {
+      const request = { url: '/a/restservice/mvc/restservice/agentinfo?agentname=x', format, encrypted: false, host: '127.0.0.1:9080' }
+      const answer = keepByName(kit, request, inRestservice, [index], false).body.toString('utf8')
+      expect(selfLink(inRestservice, request).href).toBe('http://127.0.0.1:9080/a/restservice/mvc/mvc/restservice/agentinfo?agentname=x')
+      expect(answer).toBe(itemsAnswer(format, 'agentinfo', [writeItem(format, fleet.view(index, false), inRestservice, new ItemFragments(1), false)], [selfLink(inRestservice, request)]))
+      expect(answer).toContain('http://127.0.0.1:9080/a/restservice/mvc/mvc/restservice/agentinfo?agentname=x')
     }
     // A base whose own address needs escaping (a Host header of characters XML escapes), in both formats.
     const odd: LinkBase = { ...BASE, rest: "http://h'&x:1/manager/mvc/restservice" }

@@ -26,6 +26,7 @@ import { START } from './helpers.js'
 const REST = 'https://127.0.0.1:9443/manager/mvc/mvc/restservice'
 const BASE: LinkBase = {
   rest: REST,
+  servicePath: '/manager/mvc/restservice',
   online: { rel: 'online_agents', href: `${REST}/agentinfo?agentstate=ONLINE{&agentname}` },
   all: { rel: 'all_agents', href: `${REST}/agentinfo{?agentname}` }
 }

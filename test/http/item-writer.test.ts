@@ -22,6 +22,7 @@ const serialize = fjs(AgentinfoItem as object) as (item: unknown) => string
 function baseFor(rest: string): LinkBase {
   return {
     rest,
+    servicePath: '/manager/mvc/restservice',
     online: { rel: 'online_agents_with_modules', href: `${rest}/agentinfo?agentstate=ONLINE&agentwithmodules=true{&agentstate}` },
     all: { rel: 'all_agents_with_modules', href: `${rest}/agentinfo?agentwithmodules=true{&agentname}` }
   }

@@ -15,7 +15,7 @@ import type { LinkBase } from '../../src/http/links.js'
 import { START } from './helpers.js'
 
 function baseFor(rest: string): LinkBase {
-  return { rest, online: { rel: 'online', href: `${rest}/agentinfo?agentstate=ONLINE` }, all: { rel: 'all', href: `${rest}/agentinfo` } }
+  return { rest, servicePath: '/manager/mvc/restservice', online: { rel: 'online', href: `${rest}/agentinfo?agentstate=ONLINE` }, all: { rel: 'all', href: `${rest}/agentinfo` } }
 }
 const BASE = baseFor('https://127.0.0.1:9443/manager/mvc/mvc/restservice')
 

@@ -61,7 +61,7 @@ describe('fleetsim run', () => {
     expect(out.join('')).toContain(`open ${join(dir, 'index.html')} in a browser`)
   })
 
-  it('names the report\'s files as a shell reads them, in quotes where the path holds a space or a comma', async () => {
+  it('names the report\'s files as a shell reads them, in quotes where the path holds a space or a quote', async () => {
     const dir = join(await tempDir(), "Fleet runs, Bob's")
     const { io, out } = capture()
     expect(await run(['scenarios/manager-restart-lockout.yaml', '--duration', '1m', '--workers', '1', '--out', dir], io)).toBe(0)

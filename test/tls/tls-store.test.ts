@@ -132,7 +132,8 @@ describe('loadOrCreateTls', () => {
     await loadOrCreateTls({ dataDir, hosts: [] })
     await unlink(tlsFile(name))
     await mkdir(tlsFile(name))
-    await expectTlsError(loadOrCreateTls({ dataDir, hosts: [] }), 'FLEETSIM_TLS_FILE_UNREADABLE', new RegExp(`^cannot read .*tls/${name.replace('.', '\\.')}: it is a directory, not a file; remove or rename it, or pass another --data-dir$`))
+    const remedy = name.startsWith('ca') ? 'put the CA file back in its place \\(a new CA would not match the ca-fingerprint agents are configured with\\)' : 'remove or rename it \\(a new one is issued\\)'
+    await expectTlsError(loadOrCreateTls({ dataDir, hosts: [] }), 'FLEETSIM_TLS_FILE_UNREADABLE', new RegExp(`^cannot read .*tls/${name.replace('.', '\\.')}: it is a directory, not a file; ${remedy}, or pass another --data-dir$`))
   })
 
   it('refuses to start when the CA key does not belong to the CA certificate', async () => {
