@@ -103,7 +103,7 @@ export class FleetCore {
     this.clock = new VirtualClock(this.options.startTime, { speed: previous?.speed ?? this.options.speed, paused: previous?.paused ?? this.options.paused })
     this.overrides.clear()
     this.reportsInAt.clear()
-    Object.assign(this.stats, emptyStats())
+    Object.assign(this.stats, emptyStats(), { restarts: this.stats.restarts + 1 })
     this.census.clear()
     this.used = agents
     this.steppedTo = 0

@@ -176,6 +176,8 @@ export interface FleetStats {
   notJoined: Record<string, number>
   /** API faults injected, by `${kind} ${operation}` (kind: latency, error, reset, stall, fail-first, slow-body, truncate) */
   faultsInjected: Record<string, number>
+  /** how many times these totals were zeroed (a reset, a scenario loaded): metrics count what follows as new (metrics/totals.ts) */
+  restarts: number
 }
 
 export function emptyStats(): FleetStats {
@@ -191,7 +193,8 @@ export function emptyStats(): FleetStats {
     workerRestarts: 0,
     timelineFired: {},
     notJoined: {},
-    faultsInjected: {}
+    faultsInjected: {},
+    restarts: 0
   }
 }
 

@@ -59,7 +59,8 @@ export function resume(core: FleetCore, scenario: ScenarioRuntime | undefined, s
   for (const [i, name] of saved.names) core.overrides.setName(i, name)
   for (const [i, uuid] of saved.uuids) core.overrides.setUuid(i, uuid)
   for (const [i, config] of saved.configs) core.overrides.setConfig(i, config)
-  Object.assign(core.stats, saved.stats)
+  // The totals are the saved run's: metrics count them as started again (FleetStats.restarts).
+  Object.assign(core.stats, saved.stats, { restarts: core.stats.restarts + 1 })
   if (scenario !== undefined) {
     // Occurrences up to the saved second have fired; the cursor skips them.
     scenario.cursor.due(saved.steppedTo)

@@ -89,13 +89,14 @@ export function registerFleetMetrics(registry: Registry, source: MetricsSource):
     labelNames: ['from', 'to'],
     registry,
     initial: pairs.map(({ from, to }) => ({ from, to })),
+    restarts: () => source.stats.restarts,
     *read() {
       const transitions = source.stats.transitions
       for (const { from, to, index } of pairs) yield [{ from, to }, transitions[index] ?? 0]
     }
   })
   const total = (name: string, help: string, value: () => number) =>
-    totalCounter({ name, help, registry, read: () => [[{}, value()]] })
+    totalCounter({ name, help, registry, restarts: () => source.stats.restarts, read: () => [[{}, value()]] })
   total(FLEET_METRICS.moduleCrashes, 'Module crashes summed over the fleet.', () => source.stats.moduleCrashes)
   total(FLEET_METRICS.moduleRestarts, 'Module restarts summed over the fleet (a crashed or stopped module coming back).', () => source.stats.moduleRestarts)
   total(FLEET_METRICS.reconnectAttempts, 'Agent reconnects the manager asked for (updateandreloadagent and the like).', () => source.stats.reconnectAttempts)

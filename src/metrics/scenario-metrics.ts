@@ -39,6 +39,7 @@ export function registerScenarioMetrics(registry: Registry, source: MetricsSourc
     help: 'Fleet-wide timeline events of the scenario fired, by event name.',
     labelNames: ['event'],
     registry,
+    restarts: () => source.stats.restarts,
     *read() {
       for (const [event, fired] of Object.entries(source.stats.timelineFired)) yield [{ event }, fired]
     }
@@ -48,6 +49,7 @@ export function registerScenarioMetrics(registry: Registry, source: MetricsSourc
     help: "Faults the fault rules (the scenario's, --latency, --error-rate) injected into API answers, by kind (latency, error, reset, stall, fail-first, slow-body, truncate) and operation.",
     labelNames: ['kind', 'operation'],
     registry,
+    restarts: () => source.stats.restarts,
     *read() {
       for (const [key, injected] of Object.entries(source.stats.faultsInjected)) {
         // Keys are `${kind} ${operation}`.

@@ -31,6 +31,7 @@ export function registerSimulatorMetrics(registry: Registry, source: MetricsSour
     name: SIMULATOR_METRICS.stepRounds,
     help: 'Step rounds run: each steps every shard of the fleet to the next virtual second it has to reach.',
     registry,
+    restarts: () => source.stats.restarts,
     read: () => [[{}, source.stats.stepRounds]]
   })
   new Gauge({
@@ -77,6 +78,7 @@ export function registerSimulatorMetrics(registry: Registry, source: MetricsSour
     name: SIMULATOR_METRICS.workerRestarts,
     help: 'Shards stepped again after their worker died part way (the worker is replaced, no state is lost).',
     registry,
+    restarts: () => source.stats.restarts,
     read: () => [[{}, source.stats.workerRestarts]]
   })
   new Gauge({
