@@ -91,7 +91,15 @@ export function registerSimulatorMetrics(registry: Registry, source: MetricsSour
   })
 }
 
-/** prom-client's process and Node.js metrics, prefixed `fleetsim_`. */
+/**
+ * Gauges prom-client names with `_total`, the suffix of counters: `promtool check metrics` fails
+ * a page holding them, and each is the sum of the gauge of the same name without the suffix,
+ * by type.
+ */
+const GAUGES_NAMED_AS_COUNTERS = ['nodejs_active_resources_total', 'nodejs_active_handles_total', 'nodejs_active_requests_total']
+
+/** prom-client's process and Node.js metrics, prefixed `fleetsim_`, but the gauges it names as counters. */
 export function registerProcessMetrics(registry: Registry): void {
   collectDefaultMetrics({ register: registry, prefix: PROCESS_PREFIX, eventLoopMonitoringPrecision: EVENT_LOOP_RESOLUTION_MS })
+  for (const name of GAUGES_NAMED_AS_COUNTERS) registry.removeSingleMetric(`${PROCESS_PREFIX}${name}`)
 }
