@@ -6,7 +6,8 @@
  *   in their one format), with `xml` names matching src/http/xml-writer.ts: the root element
  *   `<result servicename="…">`, arrays as repeated elements named by their key, keys that are
  *   no XML name (`the service`) as `<field name="the service">`;
- * - list parameters comma-delimited (`style: form, explode: false`, the spec's form);
+ * - list parameters comma-delimited (`style: form, explode: false`, the spec's form), but
+ *   agentstate, repeated (`explode: true`), as the spec gives it;
  * - an operationId on every operation (the operation's name, `agentinfoJson` for a suffix
  *   route), the `restservice` or `admin` tag, 401 and 4xx answers in the error envelope;
  * - servers from the app path, the licence, examples of real answers (addExamples).
@@ -124,6 +125,9 @@ export function addExamples<D extends Json>(document: D, examples: OpenApiExampl
   return document
 }
 
+/** List parameters the spec gives by repeating the parameter (`agentstate=ONLINE&agentstate=ERROR`). */
+const REPEATED_LISTS: ReadonlySet<string> = new Set(['agentstate'])
+
 /** Which formats an operation's path serves: the suffix fixes one, else both. */
 function mediaTypes(path: string): string[] {
   if (path.endsWith('.json')) return [JSON_MEDIA]
@@ -136,7 +140,9 @@ function describeRest(path: string, operation: Json): void {
   for (const parameter of (operation.parameters ?? []) as Json[]) {
     if (parameter.in === 'query' && isObject(parameter.schema) && parameter.schema.type === 'array') {
       parameter.style = 'form'
-      parameter.explode = false
+      // The spec's lists are comma-delimited, but agentstate, whose states are "given by
+      // repeating the parameter" (the server reads both forms of either).
+      parameter.explode = REPEATED_LISTS.has(String(parameter.name))
     }
   }
   const body = operation.requestBody

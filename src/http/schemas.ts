@@ -211,11 +211,16 @@ function List<T extends TSchema>(item: T, description: string) {
   return Type.Array(item, { minItems: 1, description: `${description}, comma-delimited (\`a,b\`); the repeated form (\`x=a&x=b\`) is accepted too` })
 }
 
+/** A list the spec gives by repeating the parameter (agentstate; `explode: true` in the document), the comma-delimited form accepted too. */
+function RepeatedList<T extends TSchema>(item: T, description: string) {
+  return Type.Array(item, { minItems: 1, description: `${description}, repeated (\`x=a&x=b\`); the comma-delimited form (\`a,b\`) is accepted too` })
+}
+
 const Uuids = List(Type.String({ minLength: 1 }), 'agent UUIDs')
 
 export const AgentinfoQuery = Type.Object({
   agentname: Type.Optional(List(Type.String({ minLength: 1 }), 'agent names')),
-  agentstate: Type.Optional(List(Type.Enum([...AGENT_STATES]), 'agent states')),
+  agentstate: Type.Optional(RepeatedList(Type.Enum([...AGENT_STATES]), 'agent states')),
   agentwithmodules: Type.Optional(Type.Boolean())
 })
 

@@ -37,6 +37,31 @@ describe('the OpenAPI document', () => {
     expect(parseYaml(yaml.body)).toEqual(JSON.parse(json.body))
   })
 
+  it('declares each list parameter in the spec\'s form: comma-delimited, agentstate repeated', async () => {
+    const document = JSON.parse((await call(sim, 'GET', '/openapi.json')).body) as {
+      paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string; style?: string; explode?: boolean; schema?: { type?: string } }> }>>
+    }
+    const forms = new Map<string, Set<string>>()
+    for (const operations of Object.values(document.paths)) {
+      for (const operation of Object.values(operations)) {
+        for (const parameter of operation.parameters ?? []) {
+          if (parameter.in !== 'query' || parameter.schema?.type !== 'array') continue
+          const form = `${parameter.style} explode=${parameter.explode}`
+          forms.set(parameter.name, (forms.get(parameter.name) ?? new Set()).add(form))
+        }
+      }
+    }
+    expect(Object.fromEntries([...forms].map(([name, set]) => [name, [...set]]))).toEqual({
+      agentname: ['form explode=false'],
+      // "several states are given by repeating the parameter" (the spec, agentinfo)
+      agentstate: ['form explode=true'],
+      agentUuids: ['form explode=false'],
+      subTemplateNames: ['form explode=false'],
+      labelNames: ['form explode=false'],
+      expirein: ['form explode=false']
+    })
+  })
+
   it('passes redocly lint with the recommended rules, without errors or warnings', async () => {
     const bin = `${root}node_modules/.bin/redocly`
     // lint exits non-zero on errors; the summary line names warnings too.

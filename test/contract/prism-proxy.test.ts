@@ -120,7 +120,7 @@ describe('fleetsim through Prism validating against docs/openapi.json', () => {
     const headers = { ...sim.headers }
     const [a, b] = [...sim.engine.indices()].slice(0, 2).map((i) => sim.engine.name(i))
     const reads = [
-      'agentinfo?agentstate=ONLINE,ERROR',
+      'agentinfo?agentstate=ONLINE&agentstate=ERROR',
       `agentinfo?agentname=${a},${b}&agentwithmodules=true`,
       'appinfo',
       'agentmanager',

@@ -736,7 +736,7 @@ export interface operations {
             query?: {
                 /** @description agent names, comma-delimited (`a,b`); the repeated form (`x=a&x=b`) is accepted too */
                 agentname?: string[];
-                /** @description agent states, comma-delimited (`a,b`); the repeated form (`x=a&x=b`) is accepted too */
+                /** @description agent states, repeated (`x=a&x=b`); the comma-delimited form (`a,b`) is accepted too */
                 agentstate?: ("ONLINE" | "OFFLINE" | "ERROR" | "UNMANAGED" | "UNTRUSTED" | "FORGED")[];
                 agentwithmodules?: boolean;
             };
@@ -1013,7 +1013,7 @@ export interface operations {
             query?: {
                 /** @description agent names, comma-delimited (`a,b`); the repeated form (`x=a&x=b`) is accepted too */
                 agentname?: string[];
-                /** @description agent states, comma-delimited (`a,b`); the repeated form (`x=a&x=b`) is accepted too */
+                /** @description agent states, repeated (`x=a&x=b`); the comma-delimited form (`a,b`) is accepted too */
                 agentstate?: ("ONLINE" | "OFFLINE" | "ERROR" | "UNMANAGED" | "UNTRUSTED" | "FORGED")[];
                 agentwithmodules?: boolean;
             };
@@ -1197,7 +1197,7 @@ export interface operations {
             query?: {
                 /** @description agent names, comma-delimited (`a,b`); the repeated form (`x=a&x=b`) is accepted too */
                 agentname?: string[];
-                /** @description agent states, comma-delimited (`a,b`); the repeated form (`x=a&x=b`) is accepted too */
+                /** @description agent states, repeated (`x=a&x=b`); the comma-delimited form (`a,b`) is accepted too */
                 agentstate?: ("ONLINE" | "OFFLINE" | "ERROR" | "UNMANAGED" | "UNTRUSTED" | "FORGED")[];
                 agentwithmodules?: boolean;
             };
