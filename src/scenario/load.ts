@@ -138,6 +138,8 @@ function foreignTags(root: unknown): Array<{ tag: string; offset: number }> {
   // An empty document has no contents to visit.
   if (root === null || root === undefined) return found
   visit(root as Parameters<typeof visit>[0], (_key, node) => {
+    // A key without a value (`{ next }`, `? fleet`) has no node for its value.
+    if (node === null || typeof node !== 'object') return
     const { tag, range } = node as { tag?: string; range?: [number, number, number] }
     if (tag !== undefined && !CORE_TAGS.has(tag)) found.push({ tag: tag.replace(/^tag:yaml\.org,2002:/, '!!'), offset: range?.[0] ?? 0 })
   })

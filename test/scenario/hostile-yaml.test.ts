@@ -36,6 +36,13 @@ describe('YAML tags and merge keys', () => {
     expect(parseScenario('description: !!str core tags\nfleet: { agents: !!int 10, seed: 1 }\n', 'tags.yaml').ok).toBe(true)
   })
 
+  it('reads a key without a value as nothing, at its place, where the tag check threw without a line', () => {
+    const flow = refused('description: x\nstages:\n  - { rate: 1/h, next }\n')
+    expect(flow.map(formatIssue)).toEqual(['hostile.yaml:3:18 stages[0].next: expected an action name, an {action: ...} mapping or a list of them, got nothing'])
+    const explicit = refused('description: x\n? fleet\n')
+    expect(explicit.map(formatIssue)).toEqual(['hostile.yaml:2:3 fleet: expected a mapping, got nothing'])
+  })
+
   it('reads merge keys, as YAML 1.1 and most YAML users write a shared part once', () => {
     const text = 'description: merged\nfleet:\n  agents: 10\n  labels:\n    - &base { name: site, value: paris, fraction: 0.5 }\n    - <<: *base\n      value: berlin\n      fraction: 0.3\n'
     const result = parseScenario(text, 'merge.yaml')
