@@ -10,7 +10,7 @@ import { agentCount, seedNumber } from '../config.js'
 import { ConfigError } from '../flags/config-error.js'
 import { valueFlag, type Flag } from '../flags/flag.js'
 import { formatFlags } from '../flags/help.js'
-import { prepareOutputDir } from '../flags/output-dir.js'
+import { prepareOutputDir, refuseInputAmongOutputs } from '../flags/output-dir.js'
 import { parseFlags } from '../flags/parse.js'
 import { nonEmpty, runStartTime, wholeSeconds, workerCount, workersWarning } from '../flags/rules.js'
 import { Progress, type ProgressStream } from '../run/progress.js'
@@ -122,6 +122,7 @@ export async function run(argv: string[], io: RunIo = stdio): Promise<number> {
   // limits (src/run/limits.ts): refused now, before a run of hours or of unbounded memory.
   const { durationSeconds, sampleSeconds, durationNote, sampleNote } = planRun(scenario, { durationSeconds: givenDuration, sampleSeconds: givenSample })
   // Before the run, which may take minutes: a bad --out is reported now, not at the end.
+  await refuseInputAmongOutputs(OUT.name, out, REPORT_FILES, file, 'scenario file')
   await prepareOutputDir(OUT.name, out, REPORT_FILES, isEarlierReport)
   for (const note of [describeReplacement(replaced), sampleNote]) if (note !== undefined) io.err.write(`fleetsim run: ${note}\n`)
   const tooManyWorkers = workersWarning(workers, availableParallelism())

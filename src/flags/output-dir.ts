@@ -47,6 +47,22 @@ export async function prepareOutputDir(flag: string, dir: string, files: readonl
 }
 
 /**
+ * Refuses an output directory where one of `files` is `input`, the file the command reads (the
+ * same file by device and inode, whatever path or link names it): the command would write its
+ * output over its own input, which an earlier run's output in that directory cannot tell apart.
+ */
+export async function refuseInputAmongOutputs(flag: string, dir: string, files: readonly string[], input: string, what: string): Promise<void> {
+  const read = await stat(input).catch(() => undefined)
+  if (read === undefined) return
+  for (const name of files) {
+    const there = await stat(join(dir, name)).catch(() => undefined)
+    if (there !== undefined && there.dev === read.dev && there.ino === read.ino) {
+      throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} "${dir}" holds ${name}, which is the ${what} this run reads ("${input}"), and the run would write over it; choose another directory, or move the ${what} out of it`)
+    }
+  }
+}
+
+/**
  * Checks a file a command writes when it is done (`conformance --junit`), before the work: not
  * a directory; its directory made if missing and writable; the file, if it is there, writable.
  * Throws ConfigError naming `flag`.

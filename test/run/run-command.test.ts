@@ -70,6 +70,18 @@ describe('fleetsim run', () => {
     expect(out.join('')).toContain(`open ${quoted('index.html')} in a browser to see it\n`)
   })
 
+  it('refuses an --out where a report file is the scenario file it reads, which an earlier run there would have let it replace', async () => {
+    const dir = await tempDir()
+    expect(await run(['scenarios/manager-restart-lockout.yaml', '--duration', '1m', '--workers', '1', '--out', dir], capture().io)).toBe(0)
+    const scenario = join(dir, 'states.json')
+    const text = JSON.stringify({ description: 'a scenario saved where a report was', fleet: { agents: 20 } })
+    await import('node:fs/promises').then((fs) => fs.writeFile(scenario, text))
+    await expect(run([scenario, '--duration', '1m', '--workers', '1', '--out', dir], capture().io)).rejects.toThrow(
+      `--out "${dir}" holds states.json, which is the scenario file this run reads ("${scenario}"), and the run would write over it; choose another directory, or move the scenario file out of it`
+    )
+    expect(await readFile(scenario, 'utf8')).toBe(text)
+  })
+
   it('records when a lockout with for lifts, to the second, between two samples', async () => {
     const dir = await tempDir()
     const scenario = join(dir, 'lock.yaml')
