@@ -94,7 +94,11 @@ function reason(error: unknown): string {
  * directory failed every save, the one at exit too, after a run of hours.
  */
 export async function prepareStateFile(path: string): Promise<void> {
-  const info = await stat(path).catch(() => undefined)
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    // A loop of links reads as no file: the first save would have put a file in place of the link.
+    if (error.code === 'ELOOP') throw new ConfigError('FLEETSIM_INVALID_VALUE', `--state-file must name a file, got "${path}", a symbolic link in a loop of links; point the link at a file, or name another`)
+    return undefined
+  })
   if (info?.isDirectory() === true) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--state-file must name a file, got "${path}", which is a directory; name a file in it`)
   const dir = dirname(path)
   try {

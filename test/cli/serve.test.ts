@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { X509Certificate } from 'node:crypto'
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { request } from 'node:https'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -99,6 +99,12 @@ describe('startServer', () => {
     const quiet = { announce: () => undefined, logger: createLogger('silent', { pretty: false }) }
     const asDirectory = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir, '--state-file', dataDir], {})
     await expect(startServer(asDirectory, quiet)).rejects.toThrow(`--state-file must name a file, got "${dataDir}", which is a directory; name a file in it`)
+    // A loop of links read as no file yet, and the first save put a file in place of the link.
+    const loop = join(dataDir, 'loop-a.bin')
+    await symlink(join(dataDir, 'loop-b.bin'), loop)
+    await symlink(loop, join(dataDir, 'loop-b.bin'))
+    const looped = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir, '--state-file', loop], {})
+    await expect(startServer(looped, quiet)).rejects.toThrow(`--state-file must name a file, got "${loop}", a symbolic link in a loop of links; point the link at a file, or name another`)
     // A missing directory failed every save, the one at exit too, silently.
     const stateDir = join(dataDir, 'missing', 'dir')
     const config = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir, '--state-file', join(stateDir, 'state.bin')], {})
