@@ -16,6 +16,7 @@ import { nonEmpty, runStartTime, wholeSeconds, workerCount, workersWarning } fro
 import { Progress, type ProgressStream } from '../run/progress.js'
 import { REPORT_FILES, isEarlierReport, writeReport } from '../run/report.js'
 import { DEFAULT_RUN_START, runScenario } from '../run/runner.js'
+import { unsupportedBy } from '../fleet/scenario-program.js'
 import { RUN_LIMITS, planRun } from '../run/limits.js'
 import { formatIssue, problemCount } from '../scenario/errors.js'
 import { describeReplacement, withFleetFlags } from '../scenario/fleet-flags.js'
@@ -118,6 +119,13 @@ export async function run(argv: string[], io: RunIo = stdio): Promise<number> {
   // --agents and --seed replace the scenario's values, as they do for serve --scenario.
   const fleetFlags = { agents: flags.maybe(AGENTS), seed: flags.maybe(SEED) }
   const { scenario, replaced } = withFleetFlags(loaded.scenario, fleetFlags)
+  // What the checks pass and the engine cannot hold (more than 16 stages, …): said as a problem of the file, before the run.
+  const unsupported = unsupportedBy(scenario)
+  if (unsupported !== undefined) {
+    io.err.write(`${formatIssue({ code: 'FSC_UNSUPPORTED', file, path: '', line: null, column: null, message: unsupported })}\n`)
+    io.err.write(`fleetsim run: ${file} is not a scenario fleetsim can run (1 problem); nothing was run\n`)
+    return 1
+  }
   // The duration fitted to the scenario unless given, the sample interval, within the run's
   // limits (src/run/limits.ts): refused now, before a run of hours or of unbounded memory.
   const { durationSeconds, sampleSeconds, durationNote, sampleNote } = planRun(scenario, { durationSeconds: givenDuration, sampleSeconds: givenSample })

@@ -92,6 +92,23 @@ export interface CompileContext {
   templateId(name: string): number
 }
 
+/**
+ * What the engine cannot run in a scenario the checks passed (more stages or table entries than
+ * it holds), as compileScenario would refuse it: undefined when it can. For `fleetsim scenario
+ * validate` and `fleetsim run`, which said OK to a scenario that then failed to start.
+ */
+export function unsupportedBy(scenario: Scenario): string | undefined {
+  try {
+    // Template ids are the manager's; a run of its own numbers them in the order named.
+    const ids = new Map<string, number>()
+    compileScenario(scenario, 0, { templateId: (name) => ids.get(name) ?? (ids.set(name, ids.size), ids.size - 1) })
+    return undefined
+  } catch (error) {
+    if (error instanceof ScenarioCompileError) return error.message
+    throw error
+  }
+}
+
 export function compileScenario(scenario: Scenario, epochMs: number, context: CompileContext): CompiledScenario {
   const { fleet } = scenario
   const program = defaultProgram(fleet.seed, epochMs)
@@ -109,7 +126,7 @@ export function compileScenario(scenario: Scenario, epochMs: number, context: Co
     }
   }
   if (versionNames.length > MAX_TABLE || program.os.names.length > MAX_TABLE) {
-    throw new ScenarioCompileError(`a scenario may name at most ${MAX_TABLE} operating systems and ${MAX_TABLE} versions (upgrade targets included)`)
+    throw new ScenarioCompileError(`a scenario may name at most ${MAX_TABLE} operating systems and ${MAX_TABLE} versions (upgrade targets included), got ${program.os.names.length} and ${versionNames.length}; name fewer in fleet.os, fleet.versions and the upgrade actions`)
   }
   program.versions = { names: versionNames, cumulative: cumulativeWeights(versionWeights) }
   const modeWeights = MODES.map((mode) => fleet.modes.find((w) => w.value === mode)?.probability ?? 0)
@@ -149,7 +166,7 @@ export function compileScenario(scenario: Scenario, epochMs: number, context: Co
   program.reconnect = { failProbability: 0, delay: scenario.reconnect.delay }
 
   const labels: Array<{ name: string; value: string }> = fleet.labels.map((l) => ({ name: l.name, value: l.value }))
-  if (labels.length > MAX_TABLE) throw new ScenarioCompileError(`a scenario may define at most ${MAX_TABLE} labels`)
+  if (labels.length > MAX_TABLE) throw new ScenarioCompileError(`a scenario may define at most ${MAX_TABLE} labels, got ${labels.length}; define fewer in fleet.labels`)
 
   const selector = (s: Selector): CompiledSelector => selectorOver(program, labels, context, s)
 
@@ -167,7 +184,7 @@ export function compileScenario(scenario: Scenario, epochMs: number, context: Co
     }
   }
 
-  if (scenario.stages.length > MAX_STAGES) throw new ScenarioCompileError(`a scenario may have at most ${MAX_STAGES} stages`)
+  if (scenario.stages.length > MAX_STAGES) throw new ScenarioCompileError(`a scenario may have at most ${MAX_STAGES} stages, got ${scenario.stages.length}; merge stages that select the same agents, or split the scenario in two`)
   program.stages = scenario.stages.map((stage): CompiledStage => {
     const next = stage.next
     return {

@@ -3,6 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { run } from '../../src/commands/scenario.js'
+import { run as runScenarioCommand } from '../../src/commands/run.js'
 import type { Output } from '../../src/commands/output.js'
 import { ConfigError } from '../../src/flags/config-error.js'
 
@@ -29,6 +30,25 @@ describe('fleetsim scenario', () => {
     expect(io.stderr).toContain(`${file}:4:11 stages[0].next: expected an action`)
     expect(io.stderr).toContain(`FAIL ${file}: 2 problems`)
     expect(io.stdout).toBe('OK scenarios/steady-fleet.yaml\n')
+  })
+
+  it('validate and run refuse what the checks pass and the engine cannot hold (17 stages), where validate said OK and run then failed without naming the file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fleetsim-'))
+    const file = join(dir, 'seventeen.yaml')
+    const stages = Array.from({ length: 17 }, (_, k) => `  - { name: s${k}, select: { state: ONLINE }, rate: 1/h, next: offline }`).join('\n')
+    await writeFile(file, `description: seventeen stages\nstages:\n${stages}\n`)
+    const message = `${file} a scenario may have at most 16 stages, got 17; merge stages that select the same agents, or split the scenario in two`
+    const io = capture()
+    expect(await run(['validate', file], io)).toBe(1)
+    expect(io.stderr).toBe(`${message}\nFAIL ${file}: 1 problem\n`)
+    const json = capture()
+    expect(await run(['validate', '--json', file], json)).toBe(1)
+    expect(JSON.parse(json.stdout)[0].issues[0].code).toBe('FSC_UNSUPPORTED')
+    const err: string[] = []
+    const out = join(dir, 'out')
+    const ran = await runScenarioCommand([file, '--out', out, '--workers', '1'], { out: () => undefined, err: { write: (t: string) => err.push(t) } } as never)
+    expect(ran).toBe(1)
+    expect(err.join('')).toBe(`${message}\nfleetsim run: ${file} is not a scenario fleetsim can run (1 problem); nothing was run\n`)
   })
 
   it('validate gives the total past the 100 problems it lists', async () => {
