@@ -81,7 +81,12 @@ function asLoadResult(result: ReadResult<Scenario>): LoadResult {
 function yamlIssue(error: YAMLError, sourceName: string): ScenarioIssue {
   const pos = error.linePos?.[0]
   const first = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
-  return { code: 'FSC_YAML', file: sourceName, path: '', line: pos?.line ?? null, column: pos?.col ?? null, message: `invalid YAML: ${first}` }
+  // The package's own advice for this one is to a programmer (`please use YAML.parseAllDocuments()`).
+  const message =
+    error.code === 'MULTIPLE_DOCS'
+      ? 'the file holds more than one YAML document (a "---" after the first); a scenario is one document: remove the "---" and what follows it, or put each scenario in a file of its own'
+      : first
+  return { code: 'FSC_YAML', file: sourceName, path: '', line: pos?.line ?? null, column: pos?.col ?? null, message: `invalid YAML: ${message}` }
 }
 
 /**
@@ -254,7 +259,8 @@ export async function loadScenarioFile(path: string): Promise<LoadResult> {
     read = await readText(path)
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message
-    const message = reason === 'ENOENT' ? `no such file${libraryHint(path)}` : `cannot read the file (${reason})`
+    const message =
+      reason === 'ENOENT' ? `no such file${libraryHint(path)}` : reason === 'EISDIR' ? 'is a directory, not a scenario file; name a .yaml or .json file in it' : `cannot read the file (${reason})`
     const issue: ScenarioIssue = { code: 'FSC_READ', file: path, path: '', line: null, column: null, message }
     return { ok: false, issues: [issue] }
   }

@@ -51,6 +51,19 @@ describe('fleetsim scenario', () => {
     expect(err.join('')).toBe(`${message}\nfleetsim run: ${file} is not a scenario fleetsim can run (1 problem); nothing was run\n`)
   })
 
+  it('validate tells a scenario author what to do with several YAML documents and with a directory, not a programmer', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fleetsim-'))
+    const file = join(dir, 'two.yaml')
+    await writeFile(file, 'description: a\n---\ndescription: b\n')
+    const io = capture()
+    expect(await run(['validate', file, dir], io)).toBe(1)
+    expect(io.stderr).toBe(
+      `${file}:2:1 invalid YAML: the file holds more than one YAML document (a "---" after the first); a scenario is one document: remove the "---" and what follows it, or put each scenario in a file of its own\n` +
+        `FAIL ${file}: 1 problem\n` +
+        `${dir} is a directory, not a scenario file; name a .yaml or .json file in it\nFAIL ${dir}: 1 problem\n`
+    )
+  })
+
   it('validate gives the total past the 100 problems it lists', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'fleetsim-'))
     const file = join(dir, 'many.yaml')
