@@ -42,3 +42,42 @@ export function duplicateKeys(root: unknown): DuplicateKey[] {
   walk(root)
   return found
 }
+
+export interface RewrittenKey {
+  /** the key as written */
+  readonly written: string
+  /** the property name it becomes */
+  readonly read: string
+  /** what the key was read as: a number, or another plain value (`~` is null) */
+  readonly as: 'number' | 'value'
+  readonly offset: number
+}
+
+/**
+ * Keys written as a number (or another plain value) whose property name is not what was written:
+ * `6.40` becomes "6.4", `0x10` "16". A mix keyed by versions (`versions: { 6.40: 1 }`) ran the
+ * fleet at version "6.4" without a word, where a value written so is refused (check.ts).
+ */
+export function rewrittenKeys(root: unknown, text: string): RewrittenKey[] {
+  const found: RewrittenKey[] = []
+  const walk = (node: unknown): void => {
+    if (isPair(node)) {
+      walk(node.key)
+      walk(node.value)
+      return
+    }
+    if (!isCollection(node)) return
+    for (const item of node.items) {
+      if (isMap(node) && isPair(item) && isScalar(item.key) && typeof item.key.value !== 'string' && item.key.range !== undefined && item.key.range !== null) {
+        const [start, end] = item.key.range
+        const written = text.slice(start, end)
+        const read = String(item.key.value)
+        // `<<`, a merge key (load.ts reads them), is no property name at all.
+        if (written !== read && written !== '<<') found.push({ written, read, as: typeof item.key.value === 'number' ? 'number' : 'value', offset: start })
+      }
+      walk(item)
+    }
+  }
+  walk(root)
+  return found
+}

@@ -43,6 +43,15 @@ describe('YAML tags and merge keys', () => {
     expect(explicit.map(formatIssue)).toEqual(['hostile.yaml:2:3 fleet: expected a mapping, got nothing'])
   })
 
+  it('refuses a key written as a number that names something else than was written (6.40 is "6.4"), and leaves the others alone', () => {
+    const issues = refused('description: x\nfleet:\n  versions: { 6.40: 1, "6.5": 1, 7: 1, 0x10: 1 }\n  os: { ~: 1 }\n')
+    expect(issues.map(formatIssue)).toEqual([
+      'hostile.yaml:3:15 invalid YAML: the key 6.40 is read as the number 6.4, so it names "6.4", not "6.40"; quote it ("6.40") to keep it as written',
+      'hostile.yaml:3:40 invalid YAML: the key 0x10 is read as the number 16, so it names "16", not "0x10"; quote it ("0x10") to keep it as written',
+      'hostile.yaml:4:9 invalid YAML: the key ~ is read as the value null, so it names "null", not "~"; quote it ("~") to keep it as written'
+    ])
+  })
+
   it('reads merge keys, as YAML 1.1 and most YAML users write a shared part once', () => {
     const text = 'description: merged\nfleet:\n  agents: 10\n  labels:\n    - &base { name: site, value: paris, fraction: 0.5 }\n    - <<: *base\n      value: berlin\n      fraction: 0.3\n'
     const result = parseScenario(text, 'merge.yaml')
