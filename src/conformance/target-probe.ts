@@ -142,8 +142,8 @@ function refusedAsPlain(answer: HttpAnswer): boolean {
 
 /**
  * The scheme a failure suggests the target speaks instead: plain HTTP reset or hung up on (as a
- * TLS-only server does) or answered with bytes that are no HTTP, or HTTPS that read no TLS (`wrong version number`, as from a plain HTTP
- * server) or was reset; undefined for any other failure.
+ * TLS-only server does) or answered with bytes that are no HTTP; HTTPS that read no TLS (`wrong
+ * version number`, as from a plain HTTP server) or was reset. Undefined for any other failure.
  */
 function otherSchemeSuggested(error: unknown, target: URL): 'http:' | 'https:' | undefined {
   const { code, message } = describe(error)
@@ -183,7 +183,7 @@ async function schemeMixUp(options: TargetOptions, probe: Probe, other: 'http:' 
   if (other === 'http:' && answer !== undefined) {
     return refusedAsPlain(answer) ? explainFailure(error, probe, options.trust) : `the target speaks plain HTTP, not HTTPS: use ${withScheme(target, 'http:')}`
   }
-  const tried = (e: unknown, scheme: string) => `over ${scheme === 'https:' ? 'HTTPS' : 'plain HTTP'}: ${e === undefined ? 'no failure' : shortReason(describe(e).message)}`
+  const tried = (e: unknown, scheme: string) => `over ${scheme === 'https:' ? 'HTTPS' : 'plain HTTP'}: ${shortReason(describe(e).message)}`
   return `${target.hostname}:${port} answered neither HTTP nor HTTPS (${tried(error, target.protocol)}; ${tried(again, other)}): is ${probe.listener} listening on this port? (fleetsim serve listens on 9443)`
 }
 
