@@ -1,5 +1,8 @@
 /**
- * Keys written twice in one mapping. The yaml package can refuse them itself (`uniqueKeys`), but
+ * Keys as the property names they become: written twice in one mapping, or written as a number
+ * that names something else.
+ *
+ * Keys written twice: the yaml package can refuse them itself (`uniqueKeys`), but
  * it compares each new key with every key before it: time quadratic in the keys of a mapping,
  * and a 1 MiB upload holds tens of thousands. Here each mapping keeps a map of the keys it has.
  *
@@ -7,7 +10,7 @@
  * is what the rest of the loader reads. Recursive: called only on documents within
  * SCENARIO_LIMITS.maxDepth (limits.ts).
  */
-import { isCollection, isMap, isPair, isScalar } from 'yaml'
+import { isCollection, isMap, isPair, isScalar, type YAMLMap } from 'yaml'
 
 export interface DuplicateKey {
   readonly key: string
@@ -17,29 +20,20 @@ export interface DuplicateKey {
   readonly firstOffset: number
 }
 
-/** Every key that repeats an earlier key of its mapping, in document order. */
+/** Every key that repeats an earlier key of its mapping (the caller puts them in document order). */
 export function duplicateKeys(root: unknown): DuplicateKey[] {
   const found: DuplicateKey[] = []
-  const walk = (node: unknown): void => {
-    if (isPair(node)) {
-      walk(node.key)
-      walk(node.value)
-      return
+  eachMap(root, (map) => {
+    const seen = new Map<string, number>()
+    for (const item of map.items) {
+      if (!isScalar(item.key)) continue
+      const key = String(item.key.value)
+      const offset = item.key.range?.[0] ?? 0
+      const first = seen.get(key)
+      if (first === undefined) seen.set(key, offset)
+      else found.push({ key, offset, firstOffset: first })
     }
-    if (!isCollection(node)) return
-    const seen = isMap(node) ? new Map<string, number>() : undefined
-    for (const item of node.items) {
-      if (seen !== undefined && isPair(item) && isScalar(item.key)) {
-        const key = String(item.key.value)
-        const offset = item.key.range?.[0] ?? 0
-        const first = seen.get(key)
-        if (first === undefined) seen.set(key, offset)
-        else found.push({ key, offset, firstOffset: first })
-      }
-      walk(item)
-    }
-  }
-  walk(root)
+  })
   return found
 }
 
@@ -60,6 +54,21 @@ export interface RewrittenKey {
  */
 export function rewrittenKeys(root: unknown, text: string): RewrittenKey[] {
   const found: RewrittenKey[] = []
+  eachMap(root, (map) => {
+    for (const item of map.items) {
+      if (!isScalar(item.key) || typeof item.key.value === 'string' || item.key.range === undefined || item.key.range === null) continue
+      const [start, end] = item.key.range
+      const written = text.slice(start, end)
+      const read = String(item.key.value)
+      // `<<`, a merge key (load.ts reads them), is no property name at all.
+      if (written !== read && written !== '<<') found.push({ written, read, as: typeof item.key.value === 'number' ? 'number' : 'value', offset: start })
+    }
+  })
+  return found
+}
+
+/** Calls `visit` with every mapping under `root`, each before those inside it. */
+function eachMap(root: unknown, visit: (map: YAMLMap) => void): void {
   const walk = (node: unknown): void => {
     if (isPair(node)) {
       walk(node.key)
@@ -67,17 +76,8 @@ export function rewrittenKeys(root: unknown, text: string): RewrittenKey[] {
       return
     }
     if (!isCollection(node)) return
-    for (const item of node.items) {
-      if (isMap(node) && isPair(item) && isScalar(item.key) && typeof item.key.value !== 'string' && item.key.range !== undefined && item.key.range !== null) {
-        const [start, end] = item.key.range
-        const written = text.slice(start, end)
-        const read = String(item.key.value)
-        // `<<`, a merge key (load.ts reads them), is no property name at all.
-        if (written !== read && written !== '<<') found.push({ written, read, as: typeof item.key.value === 'number' ? 'number' : 'value', offset: start })
-      }
-      walk(item)
-    }
+    if (isMap(node)) visit(node)
+    for (const item of node.items) walk(item)
   }
   walk(root)
-  return found
 }

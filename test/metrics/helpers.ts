@@ -1,4 +1,6 @@
 /** Shared pieces of the metrics tests: a hand-driven metrics source and an exposition parser. */
+import { existsSync } from 'node:fs'
+import { delimiter, join } from 'node:path'
 import { AGENT_STATES } from '../../src/protocol/states.js'
 import { emptyStats, type FleetStats } from '../../src/fleet/fleet.js'
 import type { MetricsSource, ScenarioSummary } from '../../src/metrics/source.js'
@@ -57,3 +59,15 @@ export function valueOf(samples: Sample[], name: string, labels: Record<string, 
   if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}`)
   return found[0]?.value
 }
+
+/** A program on the PATH (Debian's prometheus package installs /usr/bin/prometheus and /usr/bin/promtool), or undefined. */
+export function onPath(name: string): string | undefined {
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => dir !== '')
+    .map((dir) => join(dir, name))
+    .find((path) => existsSync(path))
+}
+
+/** Whether the suite runs under CI=true: a tool .ci/run installs is then required, not skipped. */
+export const IN_CI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false'

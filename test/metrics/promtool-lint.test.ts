@@ -5,20 +5,15 @@
  * skipped with a warning saying how to run it; with CI=true it fails instead.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { delimiter, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
 import { answerSeries, observeAnswer } from '../../src/metrics/api-metrics.js'
 import { createRegistry } from '../../src/metrics/registry.js'
 import { CA } from '../http/helpers.js'
+import { IN_CI, onPath } from './helpers.js'
 
-const promtool = (process.env.PATH ?? '')
-  .split(delimiter)
-  .filter((dir) => dir !== '')
-  .map((dir) => join(dir, 'promtool'))
-  .find((path) => existsSync(path))
-const inCi = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false'
+const promtool = onPath('promtool')
+const inCi = IN_CI
 const MISSING = 'promtool is not installed, so the metrics page is not linted: install it with `apt-get install prometheus` (Debian\'s package, as .ci/run does)'
 
 if (promtool === undefined && !inCi) console.warn(`promtool-lint: SKIPPED: ${MISSING}. With CI=true this test fails instead.`)

@@ -16,7 +16,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { delimiter, join } from 'node:path'
+import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/app.js'
@@ -24,6 +24,7 @@ import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
 import { compileScenario } from '../../src/fleet/scenario-program.js'
 import { loadScenarioFileOrThrow } from '../../src/scenario/index.js'
 import { CA } from '../http/helpers.js'
+import { IN_CI, onPath } from './helpers.js'
 
 const RATE_INTERVAL = '10s'
 const INTERVAL = '15s'
@@ -74,15 +75,11 @@ const AUTH = { REST_USER: 'admin', REST_PASSWORD: 'secret', accept: 'application
 function findPrometheus(): string | undefined {
   const given = process.env.PROMETHEUS_BIN
   if (given !== undefined && given !== '') return existsSync(given) ? given : undefined
-  return (process.env.PATH ?? '')
-    .split(delimiter)
-    .filter((dir) => dir !== '')
-    .map((dir) => join(dir, 'prometheus'))
-    .find((path) => existsSync(path))
+  return onPath('prometheus')
 }
 
 const prometheusBin = findPrometheus()
-const inCi = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false'
+const inCi = IN_CI
 
 // ---- the queries of the committed dashboards -------------------------------------------------
 
