@@ -11,8 +11,8 @@
  * envelope's text, as before.
  *
  * Why: the envelope's strings (the link's JSON or XML, joined, then encoded by a call into
- * Buffer.write) were a tenth of an answer's cost in a profile of `npm run bench:fast-path`
- * (bench/README.md, "The envelope of an answer by name written as bytes").
+ * Buffer.write) were about a tenth of an answer's cost in a CPU profile of the in-process bench
+ * (bench/README.md, "The envelope of an answer by name written as bytes", with the command).
  */
 import type { Format } from '../protocol/negotiation.js'
 import type { ChunkWriter } from './chunk-writer.js'
