@@ -20,7 +20,9 @@ export function mix<T extends string>(name: Read<T> = text as Read<T>): Read<Wei
       return one === undefined ? undefined : [{ value: one, probability: 1 }]
     }
     if (!isMapping(value) || Object.keys(value).length === 0) {
-      return sink.add('FSC_TYPE', path, `expected a mapping of names to weights, or one name, got ${describe(value)}`)
+      // An empty mapping is a mapping: said as what it lacks, not as its type.
+      const got = isMapping(value) ? 'an empty mapping; name at least one, or leave the key out for the default' : describe(value)
+      return sink.add('FSC_TYPE', path, `expected a mapping of names to weights, or one name, got ${got}`)
     }
     const items: { value: T; weight: number }[] = []
     let ok = true

@@ -52,6 +52,12 @@ describe('YAML tags and merge keys', () => {
     ])
   })
 
+  it('says an empty mix is empty, where it was told "expected a mapping …, got a mapping"', () => {
+    expect(refused('description: x\nfleet:\n  versions: {}\n').map(formatIssue)).toEqual([
+      'hostile.yaml:3:13 fleet.versions: expected a mapping of names to weights, or one name, got an empty mapping; name at least one, or leave the key out for the default'
+    ])
+  })
+
   it('reads merge keys, as YAML 1.1 and most YAML users write a shared part once', () => {
     const text = 'description: merged\nfleet:\n  agents: 10\n  labels:\n    - &base { name: site, value: paris, fraction: 0.5 }\n    - <<: *base\n      value: berlin\n      fraction: 0.3\n'
     const result = parseScenario(text, 'merge.yaml')
