@@ -120,9 +120,9 @@ export async function run(argv: string[], io: RunIo = stdio): Promise<number> {
   const fleetFlags = { agents: flags.maybe(AGENTS), seed: flags.maybe(SEED) }
   const { scenario, replaced } = withFleetFlags(loaded.scenario, fleetFlags)
   // What the checks pass and the engine cannot hold (more than 16 stages, …): said as a problem of the file, before the run.
-  const unsupported = unsupportedBy(scenario)
+  const unsupported = unsupportedBy(scenario, file)
   if (unsupported !== undefined) {
-    io.err.write(`${formatIssue({ code: 'FSC_UNSUPPORTED', file, path: '', line: null, column: null, message: unsupported })}\n`)
+    io.err.write(`${formatIssue(unsupported)}\n`)
     io.err.write(`fleetsim run: ${file} is not a scenario fleetsim can run (1 problem); nothing was run\n`)
     return 1
   }

@@ -7,8 +7,7 @@ import { ConfigError } from '../flags/config-error.js'
 import { switchFlag } from '../flags/flag.js'
 import { parseFlags } from '../flags/parse.js'
 import { suggest } from '../lib/suggest.js'
-import { formatIssue, problemCount, type ScenarioIssue } from '../scenario/errors.js'
-import type { Scenario } from '../scenario/types.js'
+import { formatIssue, problemCount } from '../scenario/errors.js'
 import { unsupportedBy } from '../fleet/scenario-program.js'
 import { listLibrary } from '../scenario/library.js'
 import { loadScenarioFile } from '../scenario/load.js'
@@ -37,7 +36,8 @@ async function validate(args: string[], io: Output): Promise<number> {
   const report: unknown[] = []
   for (const file of files) {
     const loaded = await loadScenarioFile(file)
-    const result = loaded.ok ? unsupportedIssue(file, loaded.scenario) ?? loaded : loaded
+    const unsupported = loaded.ok ? unsupportedBy(loaded.scenario, file) : undefined
+    const result = unsupported === undefined ? loaded : { ok: false as const, issues: [unsupported] }
     if (!result.ok) failed++
     if (json) {
       report.push(result.ok ? { file, ok: true } : { file, ok: false, issues: result.issues })
@@ -52,12 +52,6 @@ async function validate(args: string[], io: Output): Promise<number> {
   }
   if (json) io.out(`${JSON.stringify(report, null, 2)}\n`)
   return failed === 0 ? 0 : 1
-}
-
-/** A scenario the checks passed that the engine cannot run (unsupportedBy), as a problem of its file. */
-function unsupportedIssue(file: string, scenario: Scenario): { ok: false; issues: ScenarioIssue[] } | undefined {
-  const message = unsupportedBy(scenario)
-  return message === undefined ? undefined : { ok: false, issues: [{ code: 'FSC_UNSUPPORTED', file, path: '', line: null, column: null, message }] }
 }
 
 async function list(io: Output): Promise<number> {

@@ -22,6 +22,7 @@ import {
 import { cumulativeWeights } from './random.js'
 import { globToRegExp } from '../scenario/selector.js'
 import type { Action as ScenarioAction, Scenario, Selector, TimedAction } from '../scenario/types.js'
+import type { ScenarioIssue } from '../scenario/errors.js'
 
 /** OS, version and label tables hold at most 31 entries, so bit 31 is never an entry's bit. */
 export const MAX_TABLE = 31
@@ -93,18 +94,19 @@ export interface CompileContext {
 }
 
 /**
- * What the engine cannot run in a scenario the checks passed (more stages or table entries than
- * it holds), as compileScenario would refuse it: undefined when it can. For `fleetsim scenario
- * validate` and `fleetsim run`, which said OK to a scenario that then failed to start.
+ * What the engine cannot run in a scenario of `file` the checks passed (more stages or table
+ * entries than it holds), as compileScenario would refuse it, as a problem of the file
+ * (FSC_UNSUPPORTED): undefined when it can. For `fleetsim scenario validate` and `fleetsim run`,
+ * which said OK to a scenario that then failed to start.
  */
-export function unsupportedBy(scenario: Scenario): string | undefined {
+export function unsupportedBy(scenario: Scenario, file: string): ScenarioIssue | undefined {
   try {
     // Template ids are the manager's; a run of its own numbers them in the order named.
     const ids = new Map<string, number>()
     compileScenario(scenario, 0, { templateId: (name) => ids.get(name) ?? (ids.set(name, ids.size), ids.size - 1) })
     return undefined
   } catch (error) {
-    if (error instanceof ScenarioCompileError) return error.message
+    if (error instanceof ScenarioCompileError) return { code: 'FSC_UNSUPPORTED', file, path: '', line: null, column: null, message: error.message }
     throw error
   }
 }
