@@ -2,7 +2,8 @@
  * Durations and rates as scenario files write them.
  *
  * Durations: a number of seconds (`90`, `0.5`) or a string of one or more number+unit parts,
- * `500ms`, `30s`, `5m`, `2h`, `1d`, `1h30m`. Rates: `<count>/<unit>` with unit `s`, `m`, `h`
+ * `500ms`, `30s`, `5m`, `2h`, `1d`, `1h30m`, the units largest first and each once, as Prometheus
+ * reads them: `1h1h` or `30m1h` is refused rather than read as 2h or 1h30m. Rates: `<count>/<unit>` with unit `s`, `m`, `h`
  * or `d` (`3/h`, `0.5/m`), or `0`. Both parse to seconds (durations) or per-second (rates).
  */
 
@@ -29,12 +30,16 @@ export function parseDuration(value: unknown): number | undefined {
   if (/^\d+(?:\.\d+)?$/.test(text)) return Number(text)
   let total = 0
   let at = 0
-  DURATION_PART.lastIndex = 0
+  // Each part's unit is smaller than the one before: a unit repeated or out of order is a typo.
+  let previousUnit = Infinity
   while (at < text.length) {
     DURATION_PART.lastIndex = at
     const m = DURATION_PART.exec(text)
     if (m === null) return undefined
-    total += Number(m[1]) * (UNIT_SECONDS[m[2]] ?? NaN)
+    const unit = UNIT_SECONDS[m[2]] ?? NaN
+    if (!(unit < previousUnit)) return undefined
+    previousUnit = unit
+    total += Number(m[1]) * unit
     at = DURATION_PART.lastIndex
   }
   return Number.isFinite(total) ? snapToWhole(total) : undefined

@@ -161,7 +161,7 @@ export const weight: Read<number> = (value, path, sink) => {
 export const duration: Read<number> = (value, path, sink) => {
   const seconds = parseDuration(value)
   if (seconds !== undefined) return seconds
-  return sink.add('FSC_DURATION', path, `expected a duration like "30s" or "5m", got ${describe(value)}`)
+  return sink.add('FSC_DURATION', path, `expected a duration like "30s", "5m" or "1h30m" (units largest first, each once), got ${describe(value)}`)
 }
 
 /** a duration greater than zero */

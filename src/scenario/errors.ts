@@ -42,7 +42,7 @@ export interface ScenarioIssue {
   /** 1-based; null when the position is unknown (for example JSON input) */
   readonly line: number | null
   readonly column: number | null
-  /** the rule and what was found, e.g. `expected a duration like "30s" or "5m", got "soon"` */
+  /** the rule and what was found, e.g. `expected a duration like "30s", "5m" or "1h30m" (units largest first, each once), got "soon"` */
   readonly message: string
   /** FSC_MORE only: how many problems it stands for, not listed */
   readonly unlisted?: number

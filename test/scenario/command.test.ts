@@ -26,7 +26,7 @@ describe('fleetsim scenario', () => {
     await writeFile(file, 'description: bad\nstages:\n  - delay: soon\n    next: ofline\n')
     const io = capture()
     expect(await run(['validate', file, 'scenarios/steady-fleet.yaml'], io)).toBe(1)
-    expect(io.stderr).toContain(`${file}:3:12 stages[0].delay: expected a duration like "30s" or "5m", got "soon"`)
+    expect(io.stderr).toContain(`${file}:3:12 stages[0].delay: expected a duration like "30s", "5m" or "1h30m" (units largest first, each once), got "soon"`)
     expect(io.stderr).toContain(`${file}:4:11 stages[0].next: expected an action`)
     expect(io.stderr).toContain(`FAIL ${file}: 2 problems`)
     expect(io.stdout).toBe('OK scenarios/steady-fleet.yaml\n')

@@ -12,7 +12,7 @@ describe('scenario validation messages', () => {
     next: offline
 `))
     expect(issue.code).toBe('FSC_DURATION')
-    expect(formatIssue(issue)).toBe('test.yaml:5:14 stages[0].delay.after: expected a duration like "30s" or "5m", got "soon"')
+    expect(formatIssue(issue)).toBe('test.yaml:5:14 stages[0].delay.after: expected a duration like "30s", "5m" or "1h30m" (units largest first, each once), got "soon"')
   })
 
   it('refuses a fraction of a second where the fleet schedules a virtual time (it was rounded without a word), naming a whole one', () => {

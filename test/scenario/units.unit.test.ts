@@ -30,6 +30,14 @@ describe('scenario units', () => {
     expect(parseDuration(text)).toBe(seconds)
   })
 
+  it.each(['1h1h', '30m1h', '1s500ms1s', '5m5m'])('rejects the duration %j: units largest first, each once, as Prometheus reads them', (text) => {
+    expect(parseDuration(text)).toBeUndefined()
+  })
+
+  it.each([['1d2h3m4s5ms', 93784.005], ['2h5s', 7205]])('reads %j with its units largest first', (text, seconds) => {
+    expect(parseDuration(text)).toBe(seconds)
+  })
+
   it.each(['soon', '5 minutes', '-5s', '', '5x', 'm5', -1, null, true])('rejects the duration %j', (text) => {
     expect(parseDuration(text)).toBeUndefined()
   })
