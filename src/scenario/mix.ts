@@ -7,9 +7,16 @@
 import { describe, fraction, isMapping, text, weight, type Path, type Read, type Sink } from './check.js'
 import type { Weighted } from './types.js'
 
+/**
+ * Weights to probabilities. Weights near the largest number (`1e308`) sum to Infinity, which made
+ * every probability 0: those are taken over the largest weight first. Other weights are divided by
+ * their sum as they always were, so that a seed draws what it drew before.
+ */
 export function normalise<T>(items: readonly { value: T; weight: number }[]): Weighted<T>[] {
-  const total = items.reduce((sum, item) => sum + item.weight, 0)
-  return items.map((item) => ({ value: item.value, probability: item.weight / total }))
+  const sum = items.reduce((total, item) => total + item.weight, 0)
+  const scale = Number.isFinite(sum) ? 1 : items.reduce((most, item) => Math.max(most, item.weight), 0)
+  const total = scale === 1 ? sum : items.reduce((t, item) => t + item.weight / scale, 0)
+  return items.map((item) => ({ value: item.value, probability: item.weight / scale / total }))
 }
 
 /** `{ "Ubuntu 22.04": 3, "RHEL 9": 1 }` or `"Ubuntu 22.04"`; `name` checks each key. */

@@ -171,6 +171,19 @@ stages:
     expect(valid(doc('behaviour: off\n')).behaviour.moduleCrash.rate).toBe(0)
   })
 
+  it('normalises weights near the largest number without overflowing (1e308 twice gave 0 and 0)', () => {
+    const s = valid(doc(`fleet:
+  os: { "Ubuntu 22.04": 1e308, "RHEL 9": 1e308 }
+stages:
+  - rate: 1/h
+    next:
+      - { weight: 1.5e308, action: offline, for: 1m }
+      - { weight: 0.5e308, action: crash-module }
+`))
+    expect(s.fleet.os.map((x) => x.probability)).toEqual([0.5, 0.5])
+    expect(s.stages[0].next.map((n) => n.probability)).toEqual([0.75, 0.25])
+  })
+
   it('takes the scenario name from the file unless the file names it', () => {
     expect(valid(doc('name: custom\n')).name).toBe('custom')
     expect(valid(doc('')).name).toBe('test')
