@@ -73,6 +73,10 @@ const label: Read<LabelSpec> = (value, path, sink) => {
   const share = f.opt('fraction', fraction, 1)
   const select = f.opt('select', selector(IDENTITY_KEYS), null)
   if (name === undefined || val === undefined || share === undefined || select === undefined) return undefined
+  // A stage selects a label as `name=value`, cut at the first "=": a name holding one could never be selected.
+  if (name.includes('=')) {
+    return sink.add('FSC_FORMAT', [...path, 'name'], `expected a label name without "=" (a stage selects a label as "name=value"), got ${JSON.stringify(name)}`)
+  }
   return { name, value: val, fraction: share, select }
 }
 

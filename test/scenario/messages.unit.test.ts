@@ -202,6 +202,13 @@ faults:
     expect(issue.message).toBe('expected a label like "site=paris" (one "=" between name and value), got "site==paris"')
   })
 
+  it('reports a fleet label name holding "=", which no stage could select', () => {
+    const issue = onlyIssue(doc('fleet: { labels: [{ name: "site=eu", value: paris }] }\n'))
+    expect(issue.code).toBe('FSC_FORMAT')
+    expect(issue.path).toBe('fleet.labels[0].name')
+    expect(issue.message).toBe('expected a label name without "=" (a stage selects a label as "name=value"), got "site=eu"')
+  })
+
   it('reports a successful reconnect delay that can reach the 10 s wait', () => {
     const issue = onlyIssue(doc('reconnect: { delay: { dist: uniform, min: 1s, max: 12s } }\n'))
     expect(issue.code).toBe('FSC_NUMBER')
