@@ -239,6 +239,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     app.decorateRequest('format', 'xml')
     app.decorateRequest('bodyText', '')
     app.decorateRequest('streamedStates', null)
+    app.decorateRequest('servedPath', null)
     registerContentParsers(app)
     app.setErrorHandler(createErrorHandler(settings.bodyLimit))
     app.setNotFoundHandler(createNotFoundHandler(settings.appPath, settings.console ? [] : [{ path: '/console', flag: '--no-console' }]))

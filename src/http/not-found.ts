@@ -41,6 +41,7 @@ export function createNotFoundHandler(appPath: string, switchedOff: readonly Swi
     const off = rest === undefined ? offAt(path) : undefined
     const allowed = rest === undefined ? otherMethods(request.server, request.method, path) : []
     if (allowed.length > 0) {
+      request.servedPath = path
       reply.header('allow', allowed.join(', '))
       error = apiError('E_PATH_METHOD_NOT_ALLOWED', { path, method: request.method, allowed })
     } else if (off !== undefined) {

@@ -16,7 +16,8 @@ export function operationOf(request: FastifyRequest, metricsPath: string): strin
   if (named && (isOperation(named) || named === ADMIN)) return named
   const configured = request.routeOptions.config?.operation
   if (configured) return configured
-  const route = request.routeOptions.url
+  // A 405 (`POST /metrics`) is labelled as its path's requests are: only a path no route serves is not_found.
+  const route = request.routeOptions.url ?? request.servedPath ?? undefined
   if (route === undefined) return OTHER_OPERATIONS.notFound
   if (route === metricsPath) return OTHER_OPERATIONS.metrics
   if (route === '/openapi.json') return OTHER_OPERATIONS.openapi

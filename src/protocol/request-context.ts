@@ -23,6 +23,11 @@ declare module 'fastify' {
      * as it was written; the journal asks once it is sent
      */
     streamedStates: (() => readonly string[]) | null
+    /**
+     * for a request no route of its method matched on a path other methods are served on (a 405,
+     * `POST /metrics`): that path, so the metrics label it as that path's requests, not not_found
+     */
+    servedPath: string | null
   }
   interface FastifyContextConfig {
     /** the spec's operation name */

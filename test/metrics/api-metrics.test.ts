@@ -54,6 +54,16 @@ describe('API metrics', () => {
     expect(valueOf(samples, COUNT, { operation: 'not_found', method: 'GET', status: '404' })).toBe(40)
   })
 
+  it('label a method a path is not served with as that path: POST /metrics is metrics, not not_found', async () => {
+    const { app, scrape } = await served()
+    expect((await app.inject({ method: 'POST', url: '/metrics' })).statusCode).toBe(405)
+    expect((await app.inject({ method: 'DELETE', url: '/openapi.json' })).statusCode).toBe(405)
+    const samples = await scrape()
+    expect(valueOf(samples, COUNT, { operation: 'metrics', method: 'POST', status: '405' })).toBe(1)
+    expect(valueOf(samples, COUNT, { operation: 'openapi', method: 'DELETE', status: '405' })).toBe(1)
+    expect(valueOf(samples, COUNT, { operation: 'not_found', method: 'POST', status: '405' })).toBeUndefined()
+  })
+
   it('label /metrics itself as the metrics operation', async () => {
     const { scrape } = await served()
     await scrape()
