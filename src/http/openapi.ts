@@ -232,6 +232,11 @@ function annotateProperty(key: string, schema: Json): void {
 }
 
 function annotateChildren(schema: Json): void {
+  // Each alternative of a union is a shape of its own (viewagentortemplate: an agent's item or a template's).
+  for (const keyword of ['anyOf', 'oneOf', 'allOf']) {
+    const alternatives = schema[keyword]
+    if (Array.isArray(alternatives)) for (const alternative of alternatives) if (isObject(alternative)) annotateChildren(alternative)
+  }
   if (!isObject(schema.properties)) return
   for (const [key, value] of Object.entries(schema.properties)) if (isObject(value)) annotateProperty(key, value)
 }

@@ -62,6 +62,27 @@ describe('the OpenAPI document', () => {
     })
   })
 
+  it('names every property that is no XML name <field name="…"> in XML, inside unions too (viewagentortemplate\'s "the service")', async () => {
+    const document = JSON.parse((await call(sim, 'GET', '/openapi.json')).body) as unknown
+    const unnamed: string[] = []
+    const walk = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((child, k) => walk(child, `${where}[${k}]`))
+      if (typeof node !== 'object' || node === null) return
+      const properties = (node as { properties?: unknown }).properties
+      if (typeof properties === 'object' && properties !== null) {
+        for (const [key, value] of Object.entries(properties)) {
+          const xmlName = (value as { xml?: { name?: string } }).xml?.name
+          if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(key) && xmlName !== 'field') unnamed.push(`${where}.properties[${JSON.stringify(key)}]`)
+        }
+      }
+      for (const [key, value] of Object.entries(node)) walk(value, `${where}.${key}`)
+    }
+    walk(document, '$')
+    expect(unnamed).toEqual([])
+    // The walk found something to check: agentinfo's and viewagentortemplate's items both hold "the service".
+    expect(JSON.stringify(document).match(/"the service":\{[^}]*"xml":\{"name":"field"\}/g)?.length ?? 0).toBeGreaterThan(1)
+  })
+
   it('passes redocly lint with the recommended rules, without errors or warnings', async () => {
     const bin = `${root}node_modules/.bin/redocly`
     // lint exits non-zero on errors; the summary line names warnings too.

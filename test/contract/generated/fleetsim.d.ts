@@ -4663,6 +4663,7 @@ export interface operations {
                                 status: "ONLINE" | "OFFLINE" | "ERROR" | "UNMANAGED" | "UNTRUSTED" | "FORGED";
                                 os: string;
                                 address: string;
+                                /** @description in XML: <field name="the service"> */
                                 "the service": string;
                                 /** @description YYYY-MM-DD HH:MM */
                                 started: string;
@@ -4743,6 +4744,7 @@ export interface operations {
                                 status: "ONLINE" | "OFFLINE" | "ERROR" | "UNMANAGED" | "UNTRUSTED" | "FORGED";
                                 os: string;
                                 address: string;
+                                /** @description in XML: <field name="the service"> */
                                 "the service": string;
                                 /** @description YYYY-MM-DD HH:MM */
                                 started: string;
@@ -4972,6 +4974,7 @@ export interface operations {
                                 status: "ONLINE" | "OFFLINE" | "ERROR" | "UNMANAGED" | "UNTRUSTED" | "FORGED";
                                 os: string;
                                 address: string;
+                                /** @description in XML: <field name="the service"> */
                                 "the service": string;
                                 /** @description YYYY-MM-DD HH:MM */
                                 started: string;
@@ -5052,6 +5055,7 @@ export interface operations {
                                 status: "ONLINE" | "OFFLINE" | "ERROR" | "UNMANAGED" | "UNTRUSTED" | "FORGED";
                                 os: string;
                                 address: string;
+                                /** @description in XML: <field name="the service"> */
                                 "the service": string;
                                 /** @description YYYY-MM-DD HH:MM */
                                 started: string;
