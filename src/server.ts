@@ -26,7 +26,8 @@ import { lockStateFile, releaseAtClose, type StateLock } from './state/state-loc
 import { savePeriodically, stateSaver } from './state/state-saver.js'
 import type { CaInfo } from './tls/ca-info.js'
 import { TLS_CIPHERS, TLS_MIN_VERSION, loadOrCreateTls } from './tls/tls-store.js'
-import { prepareOutputDir, prepareStateFile } from './flags/output-dir.js'
+import { prepareOutputDir } from './flags/output-dir.js'
+import { prepareStateFile } from './state/prepare-state-file.js'
 import { workersWarning } from './flags/rules.js'
 
 /** Room in the request head for the request line and the headers beyond the query string. */

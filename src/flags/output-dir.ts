@@ -1,5 +1,5 @@
 /**
- * Output directories and files, and the state file's directory, checked before any work starts,
+ * Output directories and files, checked before any work starts,
  * so a run of minutes does not end in `EEXIST: file already exists, mkdir '/etc/passwd'`, and a
  * typo in `--junit` does not lose the conformance run it was to record.
  */
@@ -83,28 +83,7 @@ export async function prepareOutputFile(flag: string, path: string): Promise<voi
 }
 
 /** Why a directory could not be made or written, in words where the code is a common one. */
-function reason(error: unknown): string {
+export function reason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code
-  return code === 'EACCES' || code === 'EPERM' ? 'no permission to write there' : code === 'ENOTDIR' ? 'a part of the path is a file' : (error as Error).message
-}
-
-/**
- * Checks --state-file before the server starts: a directory is refused, and the file's
- * directory is made if missing and must be writable. Without this a state file in a missing
- * directory failed every save, the one at exit too, after a run of hours.
- */
-export async function prepareStateFile(path: string): Promise<void> {
-  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
-    // A loop of links reads as no file: the first save would have put a file in place of the link.
-    if (error.code === 'ELOOP') throw new ConfigError('FLEETSIM_INVALID_VALUE', `--state-file must name a file, got "${path}", a symbolic link in a loop of links; point the link at a file, or name another`)
-    return undefined
-  })
-  if (info?.isDirectory() === true) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--state-file must name a file, got "${path}", which is a directory; name a file in it`)
-  const dir = dirname(path)
-  try {
-    await makeDirs(dir)
-    await access(dir, constants.W_OK)
-  } catch (error) {
-    throw new ConfigError('FLEETSIM_INVALID_VALUE', `--state-file must name a file in a directory fleetsim can write, got "${path}" (${reason(error)})`)
-  }
+  return code === 'EACCES' || code === 'EPERM' ? 'no permission to write there' : code === 'ENOTDIR' ? 'a part of the path is a file' : code === 'EROFS' ? 'a read-only file system' : (error as Error).message
 }

@@ -105,6 +105,19 @@ describe('startServer', () => {
     await symlink(loop, join(dataDir, 'loop-b.bin'))
     const looped = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir, '--state-file', loop], {})
     await expect(startServer(looped, quiet)).rejects.toThrow(`--state-file must name a file, got "${loop}", a symbolic link in a loop of links; point the link at a file, or name another`)
+    // A directory that takes no new files: access() says yes to root, the lock failed with ENOENT and exit 1.
+    const inProc = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir, '--state-file', '/proc/version'], {})
+    await expect(startServer(inProc, quiet)).rejects.toThrow('--state-file must name a file in a directory fleetsim can write, got "/proc/version" (no file can be made there)')
+    // A link into a missing directory: that directory is made, as the file's own would be, and the save goes through the link.
+    const linked = join(dataDir, 'linked.bin')
+    const farDir = join(dataDir, 'far', 'away')
+    await symlink(join(farDir, 'state.bin'), linked)
+    server = await startServer(parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir, '--state-file', linked], {}), quiet)
+    expect((await stat(farDir)).isDirectory()).toBe(true)
+    const linkedServer = server
+    server = undefined
+    expect(await linkedServer.close()).toEqual({ saveFailed: false })
+    expect((await stat(join(farDir, 'state.bin'))).isFile()).toBe(true)
     // A missing directory failed every save, the one at exit too, silently.
     const stateDir = join(dataDir, 'missing', 'dir')
     const config = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir, '--state-file', join(stateDir, 'state.bin')], {})

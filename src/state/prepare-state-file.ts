@@ -1,0 +1,52 @@
+/**
+ * --state-file checked before the server starts (server.ts), by the file it stands for.
+ */
+import { constants } from 'node:fs'
+import { access, open, rm, stat } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { ConfigError } from '../flags/config-error.js'
+import { reason } from '../flags/output-dir.js'
+import { makeDirs } from '../lib/make-dirs.js'
+import { stateFilePath } from './state-path.js'
+
+/**
+ * Checks --state-file before the server starts: a directory is refused, and the directory of the
+ * file it stands for (through links, as the lock and the saves go by it: state-path.ts) is made if
+ * missing, and a file is made and removed in it. Without this a state file in a missing directory
+ * failed every save, the one at exit too, after a run of hours; a link into a missing directory,
+ * or a directory that takes no new files (`/proc`), failed on the lock with Node's bare message.
+ */
+export async function prepareStateFile(path: string): Promise<void> {
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    // A loop of links reads as no file: the first save would have put a file in place of the link.
+    if (error.code === 'ELOOP') throw new ConfigError('FLEETSIM_INVALID_VALUE', `--state-file must name a file, got "${path}", a symbolic link in a loop of links; point the link at a file, or name another`)
+    return undefined
+  })
+  if (info?.isDirectory() === true) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--state-file must name a file, got "${path}", which is a directory; name a file in it`)
+  const file = stateFilePath(path)
+  const through = file === resolve(path) ? '' : `, which stands for ${file}`
+  const dir = dirname(file)
+  try {
+    await makeDirs(dir)
+    await access(dir, constants.W_OK)
+    await makeAndRemoveFile(dir)
+  } catch (error) {
+    throw new ConfigError('FLEETSIM_INVALID_VALUE', `--state-file must name a file in a directory fleetsim can write, got "${path}"${through} (${reason(error)})`)
+  }
+}
+
+/**
+ * Makes a file in `dir` and removes it: the surest test that the saves and the lock can be made
+ * there, where access() says yes to root for a directory that takes no new files (`/proc`).
+ */
+async function makeAndRemoveFile(dir: string): Promise<void> {
+  const probe = join(dir, `.fleetsim-write-check-${process.pid}`)
+  try {
+    await (await open(probe, 'wx')).close()
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    // ENOENT for a file in a directory that is there: a file system that makes no files (procfs, sysfs).
+    throw code === 'ENOENT' || code === 'EROFS' ? Object.assign(new Error('no file can be made there'), { code }) : error
+  }
+  await rm(probe, { force: true })
+}
