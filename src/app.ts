@@ -30,7 +30,7 @@ import { quickFaultRules } from './faults/flag-rules.js'
 import { faultsPlugin } from './faults/plugin.js'
 import { FaultState } from './faults/state.js'
 import type { FleetEngine } from './fleet/fleet.js'
-import { createClientTraffic, trafficPlugin, type ClientTraffic } from './journal/plugin.js'
+import { createClientTraffic, journalRoutes, trafficPlugin, type ClientTraffic } from './journal/plugin.js'
 import { AnswerCache, DEFAULT_KEPT_ANSWERS } from './http/answer-cache.js'
 import { createAuthCheck } from './protocol/auth.js'
 import { handleClientError } from './http/client-errors.js'
@@ -246,7 +246,6 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     // Before the routes, so its hooks wrap every one of them (see src/journal/recorder.ts).
     await app.register(trafficPlugin, {
       traffic,
-      authCheck: createAuthCheck(admin),
       now: () => fleet.now(),
       uuidOf: (name) => {
         const index = fleet.findByName(name)
@@ -270,6 +269,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
       },
       { prefix: `${settings.appPath}/restservice` }
     )
+    journalRoutes(app, { traffic, authCheck: createAuthCheck(admin) })
     app.get('/openapi.json', { schema: UNDOCUMENTED }, async () => app.swagger())
     app.get('/openapi.yaml', { schema: UNDOCUMENTED }, async (_request, reply) => reply.type('application/yaml; charset=utf-8').send(stringifyYaml(app.swagger())))
 

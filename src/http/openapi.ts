@@ -9,7 +9,8 @@
  * - list parameters comma-delimited (`style: form, explode: false`, the spec's form), but
  *   agentstate, repeated (`explode: true`), as the spec gives it;
  * - an operationId on every operation (the operation's name, `agentinfoJson` for a suffix
- *   route), the `restservice` or `admin` tag, 401 and 4xx answers in the error envelope;
+ *   route), the `restservice` or `admin` tag, 401 and 4xx answers in the error envelope, the
+ *   optional REST-TENANT header; the admin routes' own query parameters and answers (describeAdmin);
  * - servers from the app path, the licence, examples of real answers (addExamples).
  */
 import type { SwaggerOptions } from '@fastify/swagger'
@@ -92,9 +93,9 @@ export function openApiOptions(settings: OpenApiSettings): SwaggerOptions {
       const document = documentObject.openapiObject as Json
       const paths = (document.paths ?? {}) as Record<string, Record<string, Json>>
       for (const [path, item] of Object.entries(paths)) {
-        for (const operation of Object.values(item)) {
+        for (const [method, operation] of Object.entries(item)) {
           if (!isObject(operation) || !Array.isArray(operation.tags)) continue
-          if (operation.tags.includes(ADMIN_TAG)) describeAdmin(operation)
+          if (operation.tags.includes(ADMIN_TAG)) describeAdmin(operation, method)
           else if (operation.tags.includes(REST_TAG)) describeRest(path, operation)
         }
       }
@@ -135,8 +136,18 @@ function mediaTypes(path: string): string[] {
   return [JSON_MEDIA, XML_MEDIA]
 }
 
+/** The header multi-tenant managers read (manager facts); accepted and ignored (docs/protocol.md). */
+const TENANT_HEADER = {
+  name: 'REST-TENANT',
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
+  description: 'The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant'
+}
+
 function describeRest(path: string, operation: Json): void {
   const media = mediaTypes(path)
+  operation.parameters = [...((operation.parameters ?? []) as Json[]), { ...TENANT_HEADER }]
   for (const parameter of (operation.parameters ?? []) as Json[]) {
     if (parameter.in === 'query' && isObject(parameter.schema) && parameter.schema.type === 'array') {
       parameter.style = 'form'
@@ -171,9 +182,27 @@ function describeRest(path: string, operation: Json): void {
   }
 }
 
-function describeAdmin(operation: Json): void {
+/**
+ * An admin route's request and answers, from the `x-fleetsim-*` keys of its schema
+ * (src/admin/openapi.ts, src/journal/plugin.ts), which are removed: its body; `-public`, open
+ * without credentials; `-query`, query parameters it reads itself (no fastify schema checks them);
+ * `-status`, 204 where it answers no content; `-html`, an HTML answer besides JSON. HEAD (the
+ * health check's) answers the headers only.
+ */
+function describeAdmin(operation: Json, method: string): void {
   const body = operation['x-fleetsim-body']
   delete operation['x-fleetsim-body']
+  const query = operation['x-fleetsim-query']
+  delete operation['x-fleetsim-query']
+  if (Array.isArray(query)) {
+    const parameters = (operation.parameters ?? []) as Json[]
+    for (const parameter of query as Json[]) parameters.push({ in: 'query', required: false, schema: { type: 'string' }, ...parameter })
+    operation.parameters = parameters
+  }
+  const noContent = operation['x-fleetsim-status'] === 204
+  delete operation['x-fleetsim-status']
+  const html = operation['x-fleetsim-html'] === true
+  delete operation['x-fleetsim-html']
   if (body === 'json') operation.requestBody = { required: false, content: { [JSON_MEDIA]: { schema: ANY_OBJECT } } }
   if (body === 'scenario' || body === 'fault-rule') {
     operation.requestBody = {
@@ -189,8 +218,13 @@ function describeAdmin(operation: Json): void {
   // The answer's schema where the route declares one, else any object.
   const declared = (((operation.responses ?? {}) as Record<string, Json>)['200']?.content as Record<string, Json> | undefined)?.[JSON_MEDIA]?.schema
   const errors = { [JSON_MEDIA]: { schema: errorSchema() } }
+  const answer = noContent
+    ? { '204': { description: 'Done; no content' } }
+    : method === 'head'
+      ? { '200': { description: 'The headers of the GET answer, no body' } }
+      : { '200': { description: 'The answer (docs/admin.md)', content: { [JSON_MEDIA]: { schema: declared ?? ANY_OBJECT }, ...(html ? { 'text/html': { schema: { type: 'string' } } } : {}) } } }
   operation.responses = {
-    '200': { description: 'The answer (docs/admin.md)', content: { [JSON_MEDIA]: { schema: declared ?? ANY_OBJECT } } },
+    ...answer,
     ...(open ? {} : { '401': { description: 'REST_USER or REST_PASSWORD missing or wrong', content: errors } }),
     '4XX': { description: 'A request error: what was wrong and how to fix it', content: errors },
     '5XX': { description: 'A server error', content: errors }

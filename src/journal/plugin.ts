@@ -66,7 +66,6 @@ export function createClientTraffic(options: ClientTrafficOptions = {}): ClientT
 
 export interface TrafficPluginOptions {
   traffic: ClientTraffic
-  authCheck: AuthCheck
   /** virtual time, epoch ms */
   now: () => number
   uuidOf: (name: string) => string | undefined
@@ -127,7 +126,7 @@ function wantsHtml(request: FastifyRequest, format: string | undefined): boolean
 }
 
 async function trafficPluginImpl(app: FastifyInstance, options: TrafficPluginOptions): Promise<void> {
-  const { traffic, authCheck } = options
+  const { traffic } = options
   registerRecorder(app, {
     journal: traffic.journal,
     strict: traffic.strict,
@@ -135,7 +134,15 @@ async function trafficPluginImpl(app: FastifyInstance, options: TrafficPluginOpt
     uuidOf: options.uuidOf,
     ...(options.faultCounts === undefined ? {} : { faultCounts: options.faultCounts })
   })
+}
 
+export const trafficPlugin = Object.assign(trafficPluginImpl, { [Symbol.for('skip-override')]: true })
+
+/**
+ * The journal's admin endpoints (above). Registered after the OpenAPI plugin (src/app.ts), which
+ * documents only the routes added after it, while the recorder's hooks come before every route.
+ */
+export function journalRoutes(app: FastifyInstance, { traffic, authCheck }: { traffic: ClientTraffic; authCheck: AuthCheck }): void {
   // Errors of these endpoints are JSON (the facade's error handler answers in request.format), in
   // the admin API's envelope (servicename "admin", as the other /__admin endpoints' errors).
   const onRequest = (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
@@ -143,16 +150,25 @@ async function trafficPluginImpl(app: FastifyInstance, options: TrafficPluginOpt
     request.operation = 'admin'
     done(authCheck(request.headers) ? undefined : apiError('E_UNAUTHORIZED', { problem: credentialProblem(request.headers, request.url) }))
   }
-  const route = { onRequest, schema: { hide: true } }
+  // In the OpenAPI document as the other admin routes (src/admin/openapi.ts); `x-fleetsim-*` are
+  // read by src/http/openapi.ts and validate nothing: parseFilter checks the query with its own messages.
+  const route = (operationId: string, summary: string, extra: Record<string, unknown> = {}) => ({ onRequest, schema: { operationId, summary, tags: ['admin'], ...extra } })
+  const listQuery = [
+    { name: 'operation', description: 'operation names, comma-delimited (agentinfo,stopagent)' },
+    { name: 'status', description: 'a status (503) or a class (5xx)' },
+    { name: 'since', description: 'entries received at or after this time: ISO 8601 or epoch milliseconds' },
+    { name: 'after', description: 'entries with an id above this one: the lastId of an earlier answer' },
+    { name: 'limit', description: `entries at most (default ${DEFAULT_REQUESTS_LIMIT})` }
+  ]
 
-  app.get('/__admin/requests', route, async (request) => {
+  app.get('/__admin/requests', route('adminListRequests', 'Journal entries, oldest first, with what the journal holds and lastId, the cursor for after', { 'x-fleetsim-query': listQuery }), async (request) => {
     const filter = parseFilter(request.query as Record<string, string | undefined>)
     const entries = traffic.journal.query(filter)
     const { journal } = traffic
     return { entries, returned: entries.length, lastId: journal.lastId, stored: journal.size, dropped: journal.dropped, capacity: journal.capacity, bytes: journal.bytes, maxBytes: journal.maxBytes }
   })
 
-  app.get<{ Params: { id: string } }>('/__admin/requests/:id', route, async (request) => {
+  app.get<{ Params: { id: string } }>('/__admin/requests/:id', route('adminGetRequest', 'One journal entry, by its id'), async (request) => {
     const { journal } = traffic
     const entry = /^\d{1,15}$/.test(request.params.id) ? journal.get(Number(request.params.id)) : undefined
     if (entry !== undefined) return entry
@@ -160,12 +176,12 @@ async function trafficPluginImpl(app: FastifyInstance, options: TrafficPluginOpt
     throw apiError('E_UNKNOWN_JOURNAL_ENTRY', { id: request.params.id, held: journal.size === 0 ? null : { first, last: journal.lastId } })
   })
 
-  app.delete('/__admin/requests', route, async (_request, reply) => {
+  app.delete('/__admin/requests', route('adminClearRequests', 'Clear the journal (and so the client report)', { 'x-fleetsim-status': 204 }), async (_request, reply) => {
     traffic.journal.clear()
     return reply.code(204).send()
   })
 
-  app.get('/__admin/report', route, async (request, reply) => {
+  app.get('/__admin/report', route('adminGetReport', 'The client report: what the client did and did wrong (docs/harness.md); HTML with Accept: text/html or format=html', { 'x-fleetsim-query': [{ name: 'format', description: 'json (the default) or html' }], 'x-fleetsim-html': true }), async (request, reply) => {
     const format = (request.query as { format?: string }).format
     if (format !== undefined && format !== 'html' && format !== 'json') {
       throw apiError('E_NOT_IN_ENUM', { where: 'query parameter', name: 'format', allowed: ['json', 'html'], got: JSON.stringify(format) })
@@ -175,5 +191,3 @@ async function trafficPluginImpl(app: FastifyInstance, options: TrafficPluginOpt
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(report))
   })
 }
-
-export const trafficPlugin = Object.assign(trafficPluginImpl, { [Symbol.for('skip-override')]: true })

@@ -83,6 +83,24 @@ describe('the OpenAPI document', () => {
     expect(JSON.stringify(document).match(/"the service":\{[^}]*"xml":\{"name":"field"\}/g)?.length ?? 0).toBeGreaterThan(1)
   })
 
+  it('documents the journal\'s endpoints, HEAD /__admin/health and the optional REST-TENANT header of every operation', async () => {
+    const document = JSON.parse((await call(sim, 'GET', '/openapi.json')).body) as {
+      paths: Record<string, Record<string, { operationId: string; tags: string[]; parameters?: Array<{ name: string; in: string; required?: boolean }>; responses: Record<string, { content?: Record<string, unknown> }> }>>
+    }
+    const admin = Object.fromEntries(
+      Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).filter(([, op]) => op.tags.includes('admin')).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op]))
+    )
+    expect(Object.keys(admin)).toEqual(expect.arrayContaining(['GET /__admin/requests', 'DELETE /__admin/requests', 'GET /__admin/requests/{id}', 'GET /__admin/report', 'GET /__admin/health', 'HEAD /__admin/health']))
+    expect(admin['GET /__admin/requests'].parameters?.map((p) => `${p.in}:${p.name}`)).toEqual(['query:operation', 'query:status', 'query:since', 'query:after', 'query:limit'])
+    expect(Object.keys(admin['DELETE /__admin/requests'].responses)).toContain('204')
+    expect(Object.keys(admin['DELETE /__admin/requests'].responses)).not.toContain('200')
+    expect(Object.keys(admin['GET /__admin/report'].responses['200'].content ?? {})).toEqual(['application/json', 'text/html'])
+    expect(admin['HEAD /__admin/health'].responses['200'].content).toBeUndefined()
+    const rest = Object.values(document.paths).flatMap((item) => Object.values(item)).filter((op) => op.tags.includes('restservice'))
+    expect(rest.length).toBeGreaterThan(20)
+    for (const op of rest) expect(op.parameters?.find((p) => p.name === 'REST-TENANT'), op.operationId).toMatchObject({ in: 'header', required: false })
+  })
+
   it('passes redocly lint with the recommended rules, without errors or warnings', async () => {
     const bin = `${root}node_modules/.bin/redocly`
     // lint exits non-zero on errors; the summary line names warnings too.

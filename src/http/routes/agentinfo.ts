@@ -43,6 +43,10 @@ const nameOrState: RequestRule = (query) => {
 /** The route schema; the fast path (src/http/fast-path.ts) journals its answers under it. */
 export const AGENTINFO_SCHEMA = {
   summary: 'Agent records by name, by state, or all agents',
+  // The two rules below, which a schema of the query alone cannot say.
+  description:
+    'Needs at least one of agentname, agentstate and agentwithmodules (agentwithmodules alone lists every agent); ' +
+    'agentname and agentstate cannot be combined. Either mistake is a 400 in the error envelope.',
   querystring: withRules(AgentinfoQuery, someParameter, nameOrState),
   response: { 200: Envelope(AgentinfoItem), ...ERROR_RESPONSES }
 }

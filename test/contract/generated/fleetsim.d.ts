@@ -7,7 +7,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Agent records by name, by state, or all agents */
+        /**
+         * Agent records by name, by state, or all agents
+         * @description Needs at least one of agentname, agentstate and agentwithmodules (agentwithmodules alone lists every agent); agentname and agentstate cannot be combined. Either mistake is a 400 in the error envelope.
+         */
         get: operations["agentinfo"];
         put?: never;
         post?: never;
@@ -24,7 +27,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Agent records by name, by state, or all agents */
+        /**
+         * Agent records by name, by state, or all agents
+         * @description Needs at least one of agentname, agentstate and agentwithmodules (agentwithmodules alone lists every agent); agentname and agentstate cannot be combined. Either mistake is a 400 in the error envelope.
+         */
         get: operations["agentinfoJson"];
         put?: never;
         post?: never;
@@ -41,7 +47,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Agent records by name, by state, or all agents */
+        /**
+         * Agent records by name, by state, or all agents
+         * @description Needs at least one of agentname, agentstate and agentwithmodules (agentwithmodules alone lists every agent); agentname and agentstate cannot be combined. Either mistake is a 400 in the error envelope.
+         */
         get: operations["agentinfoXml"];
         put?: never;
         post?: never;
@@ -476,6 +485,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__admin/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Journal entries, oldest first, with what the journal holds and lastId, the cursor for after */
+        get: operations["adminListRequests"];
+        put?: never;
+        post?: never;
+        /** Clear the journal (and so the client report) */
+        delete: operations["adminClearRequests"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One journal entry, by its id */
+        get: operations["adminGetRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__admin/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The client report: what the client did and did wrong (docs/harness.md); HTML with Accept: text/html or format=html */
+        get: operations["adminGetReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__admin/health": {
         parameters: {
             query?: never;
@@ -489,7 +550,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** Health check, without credentials: 200 while the server answers */
+        head: operations["adminHealth-head"];
         patch?: never;
         trace?: never;
     };
@@ -740,7 +802,10 @@ export interface operations {
                 agentstate?: ("ONLINE" | "OFFLINE" | "ERROR" | "UNMANAGED" | "UNTRUSTED" | "FORGED")[];
                 agentwithmodules?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1017,7 +1082,10 @@ export interface operations {
                 agentstate?: ("ONLINE" | "OFFLINE" | "ERROR" | "UNMANAGED" | "UNTRUSTED" | "FORGED")[];
                 agentwithmodules?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1201,7 +1269,10 @@ export interface operations {
                 agentstate?: ("ONLINE" | "OFFLINE" | "ERROR" | "UNMANAGED" | "UNTRUSTED" | "FORGED")[];
                 agentwithmodules?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1337,7 +1408,10 @@ export interface operations {
     addagent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1517,7 +1591,10 @@ export interface operations {
             query: {
                 agentName: string;
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1702,7 +1779,10 @@ export interface operations {
                 subTemplateNames?: string[];
                 updateAgents?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1836,7 +1916,10 @@ export interface operations {
                 /** @description accepted; no effect in the simulator */
                 forceOverrideLocalChanges?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1968,7 +2051,10 @@ export interface operations {
                 /** @description agent UUIDs, comma-delimited (`a,b`); the repeated form (`x=a&x=b`) is accepted too */
                 agentUuids: string[];
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2100,7 +2186,10 @@ export interface operations {
                 /** @description agent UUIDs, comma-delimited (`a,b`); the repeated form (`x=a&x=b`) is accepted too */
                 agentUuids: string[];
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2233,7 +2322,10 @@ export interface operations {
                 agentUuids: string[];
                 revokeCert: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2377,7 +2469,10 @@ export interface operations {
                 /** @description accepted; no effect in the simulator */
                 scheduledUpdate?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2506,7 +2601,10 @@ export interface operations {
                 /** @description agent UUIDs, comma-delimited (`a,b`); the repeated form (`x=a&x=b`) is accepted too */
                 agentUuids?: string[];
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2617,7 +2715,10 @@ export interface operations {
     addmastertemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2795,7 +2896,10 @@ export interface operations {
     addsubtemplate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2945,7 +3049,10 @@ export interface operations {
             query: {
                 masterTemplateName: string;
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3125,7 +3232,10 @@ export interface operations {
             query: {
                 subTemplateName: string;
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3273,7 +3383,10 @@ export interface operations {
     agentmanager: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3428,7 +3541,10 @@ export interface operations {
     agentmanagerJson: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3533,7 +3649,10 @@ export interface operations {
     agentmanagerXml: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3626,7 +3745,10 @@ export interface operations {
     appinfo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3793,7 +3915,10 @@ export interface operations {
     appinfoJson: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3905,7 +4030,10 @@ export interface operations {
     appinfoXml: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4003,7 +4131,10 @@ export interface operations {
     createfield: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4174,7 +4305,10 @@ export interface operations {
                 /** @description days, comma-delimited (`a,b`); the repeated form (`x=a&x=b`) is accepted too */
                 expirein?: number[];
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4360,7 +4494,10 @@ export interface operations {
                 /** @description days, comma-delimited (`a,b`); the repeated form (`x=a&x=b`) is accepted too */
                 expirein?: number[];
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4479,7 +4616,10 @@ export interface operations {
                 /** @description days, comma-delimited (`a,b`); the repeated form (`x=a&x=b`) is accepted too */
                 expirein?: number[];
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4592,7 +4732,10 @@ export interface operations {
                 name: string;
                 agentwithmodules?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4901,7 +5044,10 @@ export interface operations {
             query?: {
                 agentwithmodules?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The tenant the request applies to, on multi-tenant managers; accepted and ignored: fleetsim has one tenant */
+                "REST-TENANT"?: string;
+            };
             path: {
                 name: string;
             };
@@ -5207,6 +5353,311 @@ export interface operations {
             };
         };
     };
+    adminListRequests: {
+        parameters: {
+            query?: {
+                /** @description operation names, comma-delimited (agentinfo,stopagent) */
+                operation?: string;
+                /** @description a status (503) or a class (5xx) */
+                status?: string;
+                /** @description entries received at or after this time: ISO 8601 or epoch milliseconds */
+                since?: string;
+                /** @description entries with an id above this one: the lastId of an earlier answer */
+                after?: string;
+                /** @description entries at most (default 1000) */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer (docs/admin.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description REST_USER or REST_PASSWORD missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request error: what was wrong and how to fix it */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    adminClearRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description REST_USER or REST_PASSWORD missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request error: what was wrong and how to fix it */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    adminGetRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer (docs/admin.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description REST_USER or REST_PASSWORD missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request error: what was wrong and how to fix it */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    adminGetReport: {
+        parameters: {
+            query?: {
+                /** @description json (the default) or html */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer (docs/admin.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description REST_USER or REST_PASSWORD missing or wrong */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request error: what was wrong and how to fix it */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     adminHealth: {
         parameters: {
             query?: never;
@@ -5237,6 +5688,58 @@ export interface operations {
                         timestamp: string;
                     };
                 };
+            };
+            /** @description A request error: what was wrong and how to fix it */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A server error */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        servicename: string;
+                        errors: {
+                            status: number;
+                            message: string;
+                            /** @description stable error code (request errors only) */
+                            code?: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    "adminHealth-head": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The headers of the GET answer, no body */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A request error: what was wrong and how to fix it */
             "4XX": {
