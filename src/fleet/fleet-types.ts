@@ -123,6 +123,11 @@ export interface EngineSnapshot {
   initialAgents: number
   used: number
   steppedTo: number
+  /**
+   * the clock, virtual ms since the start, when saved: a clock paused mid-second stands past
+   * steppedTo's second. Absent from files saved before it: the clock resumes at steppedTo.
+   */
+  clockMs?: number
   lockout: boolean
   lockoutEndsAt: number
   speed: number

@@ -28,6 +28,7 @@ export function takeSnapshot(core: FleetCore, scenario: ScenarioRuntime | undefi
     initialAgents: core.initialAgents,
     used: core.used,
     steppedTo: core.steppedTo,
+    clockMs: core.clock.elapsedMs(),
     lockout: core.lockout,
     lockoutEndsAt: core.lockoutEndsAt,
     speed: core.clock.speed,
@@ -55,7 +56,7 @@ export function resume(core: FleetCore, scenario: ScenarioRuntime | undefined, s
   core.lockout = saved.lockout
   core.lockoutEndsAt = saved.lockoutEndsAt
   core.clock = new VirtualClock(core.options.startTime, { speed: core.clock.speed, paused: core.clock.paused })
-  core.clock.advance(saved.steppedTo * 1000)
+  core.clock.advance(resumedClockMs(saved))
   for (const [i, name] of saved.names) core.overrides.setName(i, name)
   for (const [i, uuid] of saved.uuids) core.overrides.setUuid(i, uuid)
   for (const [i, config] of saved.configs) core.overrides.setConfig(i, config)
@@ -67,6 +68,18 @@ export function resume(core: FleetCore, scenario: ScenarioRuntime | undefined, s
     saved.failureSets.forEach((set, k) => (scenario.failureSets[k] = set === null ? null : new Set(set)))
   }
   core.census.recount(core)
+}
+
+/**
+ * Where the clock resumes: where it was saved, within the second the fleet stood at. Paused
+ * mid-second (by a pause at a wall moment), the clock stood up to a second past steppedTo, and a
+ * resume at steppedTo put it back by that much. A clock further ahead (a fleet behind a running
+ * clock), or a file saved before clockMs, resumes in steppedTo's second, the fleet's own time.
+ */
+function resumedClockMs(saved: EngineSnapshot): number {
+  const second = saved.steppedTo * 1000
+  const at = saved.clockMs
+  return at !== undefined && Number.isFinite(at) && at > second ? Math.min(at, second + 999) : second
 }
 
 /** A hash of the whole fleet: equal digests mean equal fleets, bit for bit. */

@@ -34,6 +34,25 @@ describe('saving and resuming a run', () => {
     expect(Object.values(resumed.counts().byState)).toEqual(resumed.scanCounts())
   })
 
+  it('puts the clock back where it was saved, within the fleet\'s second (a save paused mid-second resumed up to a second early)', async () => {
+    const engine = track(await createFleet({ agents: 10, seed: 3, workers: 1, paused: true, startTime: START, caFingerprint: 'AB' }))
+    await engine.advance(3600)
+    const saved = await engine.snapshot()
+    await engine.close()
+    expect(saved.clockMs).toBe(3_600_000)
+    const clockAt = async (clockMs: number | undefined) => {
+      const resumed = track(await FleetEngine.restore({ ...saved, clockMs }, { workers: 1, caFingerprint: 'AB' }))
+      const now = resumed.clockState().now - START
+      await resumed.close()
+      return now
+    }
+    // Paused 600 ms into the second the fleet stood at.
+    expect(await clockAt(3_600_600)).toBe(3_600_600)
+    // A file saved before clockMs; a clock saved seconds ahead of the fleet: the fleet's second.
+    expect(await clockAt(undefined)).toBe(3_600_000)
+    expect(await clockAt(3_605_000)).toBe(3_600_999)
+  })
+
   it('resumes a scenario where it stopped, timeline and reconnect picks included', async () => {
     const scenario = await loadScenarioFileOrThrow('scenarios/mass-outage-recovery.yaml')
     const compile = () => compileScenario(scenario, START, templateIds())
