@@ -53,7 +53,8 @@ export function openApiOptions(settings: OpenApiSettings): SwaggerOptions {
         description:
           'Simulated agent manager (fleetsim). Every operation needs the REST_USER and REST_PASSWORD headers, but the health check GET /__admin/health. ' +
           'Bodies and answers are JSON or XML: the Accept and Content-Type headers choose, or the `.json`/`.xml` suffix where an operation has one. ' +
-          'List parameters are comma-delimited (`agentstate=ONLINE,ERROR`); the repeated form (`agentstate=ONLINE&agentstate=ERROR`) is accepted too.',
+          'List parameters are comma-delimited (`agentstate=ONLINE,ERROR`); the repeated form (`agentstate=ONLINE&agentstate=ERROR`) is accepted too. ' +
+          'Booleans are `true` or `false`; as the manager\'s converters do, fleetsim also reads `on`/`off`, `yes`/`no` and `1`/`0` (any case), and numbers sent as text, which the journal reports and --strict refuses.',
         version: settings.version,
         license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' }
       },
