@@ -1,6 +1,6 @@
 /**
- * The traffic plugin: the request journal and strict checking (recorder.ts), and the admin
- * endpoints that read them:
+ * The traffic plugin: the request journal and strict checking (recorder.ts); and journalRoutes,
+ * the admin endpoints that read them:
  *
  * - `GET /__admin/requests?operation=&status=&since=&after=&limit=`: journal entries, oldest
  *   first, with what the journal holds (`stored`, `bytes`), its bounds (`capacity`, `maxBytes`)

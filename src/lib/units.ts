@@ -3,8 +3,9 @@
  *
  * Durations: a number of seconds (`90`, `0.5`) or a string of one or more number+unit parts,
  * `500ms`, `30s`, `5m`, `2h`, `1d`, `1h30m`, the units largest first and each once, as Prometheus
- * reads them: `1h1h` or `30m1h` is refused rather than read as 2h or 1h30m. Rates: `<count>/<unit>` with unit `s`, `m`, `h`
- * or `d` (`3/h`, `0.5/m`), or `0`. Both parse to seconds (durations) or per-second (rates).
+ * reads them: `1h1h` or `30m1h` is refused rather than read as 2h or 1h30m.
+ * Rates: `<count>/<unit>` with unit `s`, `m`, `h` or `d` (`3/h`, `0.5/m`), or `0`.
+ * Both parse to seconds (durations) or per-second (rates).
  */
 
 const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 }
