@@ -10,7 +10,7 @@
  * timeouts), and returns a frozen ServeConfig. A bad value throws a ConfigError whose message
  * names the flag and the rule: `--agents must be a positive integer, got "ten"`.
  */
-import { readFileSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { ConfigError } from './flags/config-error.js'
 import { RuleError, envName, switchFlag, valueFlag, type Rule, type SwitchFlag, type ValueFlag } from './flags/flag.js'
@@ -25,6 +25,7 @@ import { STORED_LIMIT_DEFAULTS, STORED_LIMIT_FLAGS, type StoredLimits } from './
 import { OPERATIONS, type OperationName } from './protocol/operations.js'
 import { DEFAULT_KEPT_BYTES } from './http/answer-cache.js'
 import { libraryHint } from './scenario/library-dir.js'
+import { PASSWORD_FILE_MAX_BYTES, readRegularFileSync, UnreadableFileError } from './lib/regular-file.js'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -60,7 +61,7 @@ export interface ConfigContext {
   now(): number
   /** the default of --workers */
   cpuCount(): number
-  /** contents of a file (for --password-file); throws when unreadable */
+  /** contents of a file (for --password-file); throws when unreadable, no regular file or too large */
   readFile(path: string): string
   isFile(path: string): boolean
 }
@@ -68,7 +69,7 @@ export interface ConfigContext {
 export const nodeConfigContext: ConfigContext = {
   now: () => Date.now(),
   cpuCount: () => availableParallelism(),
-  readFile: (path) => readFileSync(path, 'utf8'),
+  readFile: (path) => readRegularFileSync(path, PASSWORD_FILE_MAX_BYTES),
   isFile: (path) => {
     try {
       return statSync(path).isFile()
@@ -497,10 +498,11 @@ function passwordFromFile(flags: ParsedFlags, context: ConfigContext, textFlag: 
   let text: string
   try {
     text = context.readFile(path)
-  } catch {
-    throw invalidValue(fileFlag, path, 'name a readable file', fileFrom)
+  } catch (error) {
+    throw invalidValue(fileFlag, path, `name a readable file${error instanceof UnreadableFileError ? ` (${error.message})` : ''}`, fileFrom)
   }
-  const firstLine = text.split(/\r?\n/, 1)[0] ?? ''
+  // A byte order mark (an editor's, on Windows) is no part of the password.
+  const firstLine = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? ''
   if (firstLine === '') throw invalidValue(fileFlag, path, 'name a file whose first line is the password', fileFrom)
   try {
     return headerValue(firstLine)

@@ -7,13 +7,13 @@
  * (`<--data-dir>/tls/ca.pem`, the one `fleetsim serve` creates) when it exists; otherwise Node's
  * own CA store. The choice is kept as `trust` so an untrusted certificate can be explained.
  */
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ConfigError } from '../flags/config-error.js'
 import { RuleError, switchFlag, valueFlag, type Flag } from '../flags/flag.js'
 import { parseFlags, type ParsedFlags } from '../flags/parse.js'
 import { httpUrl, nonEmpty } from '../flags/rules.js'
 import { httpTransport, type Transport } from './http-client.js'
+import { PEM_MAX_BYTES, readRegularFileSync, UnreadableFileError } from '../lib/regular-file.js'
 
 /** serve's default --data-dir; a test keeps the two in step. */
 export const DEFAULT_DATA_DIR = '.fleetsim'
@@ -47,9 +47,9 @@ interface Pem {
 const readPem = (path: string): Pem => {
   let pem: string
   try {
-    pem = readFileSync(path, 'utf8')
-  } catch {
-    throw new RuleError('name a readable PEM file')
+    pem = readRegularFileSync(path, PEM_MAX_BYTES)
+  } catch (error) {
+    throw new RuleError(`name a readable PEM file${error instanceof UnreadableFileError ? ` (${error.message})` : ''}`)
   }
   // Else every HTTPS request failed as "not trusted by the CA in FILE", which the file was not.
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new RuleError('name a PEM file holding a CA certificate (-----BEGIN CERTIFICATE-----), such as the tls/ca.pem of fleetsim\'s --data-dir')
@@ -97,7 +97,7 @@ export function chooseTrust(target: string, flags: { insecure: boolean; ca?: Pem
   if (new URL(target).protocol !== 'https:' || !isLocalTarget(target)) return { trust: { kind: 'system' } }
   const path = join(flags.dataDir, CA_IN_DATA_DIR)
   try {
-    return { trust: { kind: 'local-ca', path }, pem: readFileSync(path, 'utf8') }
+    return { trust: { kind: 'local-ca', path }, pem: readRegularFileSync(path, PEM_MAX_BYTES) }
   } catch {
     // No simulator has started with this data directory (or it is not ours to read).
     return { trust: { kind: 'system', lookedFor: path } }

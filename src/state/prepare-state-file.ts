@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path'
 import { ConfigError } from '../flags/config-error.js'
 import { reason } from '../flags/output-dir.js'
 import { makeDirs } from '../lib/make-dirs.js'
+import { notAFile } from '../lib/regular-file.js'
 import { stateFilePath } from './state-path.js'
 
 /**
@@ -23,6 +24,9 @@ export async function prepareStateFile(path: string): Promise<void> {
     return undefined
   })
   if (info?.isDirectory() === true) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--state-file must name a file, got "${path}", which is a directory; name a file in it`)
+  // A named pipe waited for a writer for ever at the first read, and serve could not be stopped.
+  const kind = info === undefined ? undefined : notAFile(info)
+  if (kind !== undefined) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--state-file must name a regular file, got "${path}", which is ${kind}; name a file`)
   const file = stateFilePath(path)
   const through = file === resolve(path) ? '' : `, which stands for ${file}`
   const dir = dirname(file)

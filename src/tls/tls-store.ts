@@ -14,13 +14,14 @@
 import { X509Certificate as NodeX509Certificate, createPrivateKey, randomBytes, webcrypto } from 'node:crypto'
 type CryptoKey = webcrypto.CryptoKey
 type Algorithm = webcrypto.Algorithm
-import { readFile, rename, writeFile } from 'node:fs/promises'
+import { rename, writeFile } from 'node:fs/promises'
 import { isIP } from 'node:net'
 import { basename, join } from 'node:path'
 import { makeDirs } from '../lib/make-dirs.js'
 import { x509 } from './x509.js'
 import type { CaInfo } from './ca-info.js'
 import { describeCertificate } from './certificate-info.js'
+import { PEM_MAX_BYTES, readRegularFileSync } from '../lib/regular-file.js'
 
 export const TLS_DIR = 'tls'
 export const TLS_FILES = {
@@ -333,17 +334,18 @@ function randomSerial(): string {
 /** A file of the TLS directory, or undefined when it is not there; a path that cannot be read as a file is a TlsError naming it. */
 async function readOptional(path: string): Promise<string | undefined> {
   try {
-    return await readFile(path, 'utf8')
+    // Bounded and regular files only: a FIFO in its place hung the start, `/dev/zero` filled the memory.
+    return readRegularFileSync(path, PEM_MAX_BYTES)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT') return undefined
-    // Node's own message names no path for these (`EISDIR: illegal operation on a directory, read`).
+    // Node's own message names no path for some (`EISDIR: illegal operation on a directory, read`).
     // The CA's files are not to be replaced lightly: agents are configured with its fingerprint.
     const ca = basename(path).startsWith('ca')
     const remedy =
       code === 'EACCES' || code === 'EPERM'
         ? 'no permission to read it; give the user fleetsim runs as read access to it (chmod, chown), or pass another --data-dir'
-        : `${code === 'EISDIR' ? 'it is a directory, not a file' : (error as Error).message}; ${ca ? 'put the CA file back in its place (a new CA would not match the ca-fingerprint agents are configured with)' : 'remove or rename it (a new one is issued)'}, or pass another --data-dir`
+        : `${(error as Error).message}; ${ca ? 'put the CA file back in its place (a new CA would not match the ca-fingerprint agents are configured with)' : 'remove or rename it (a new one is issued)'}, or pass another --data-dir`
     throw new TlsError('FLEETSIM_TLS_FILE_UNREADABLE', `cannot read ${path}: ${remedy}`, { cause: error })
   }
 }

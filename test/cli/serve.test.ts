@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { X509Certificate } from 'node:crypto'
 import { mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
@@ -105,6 +105,11 @@ describe('startServer', () => {
     await symlink(loop, join(dataDir, 'loop-b.bin'))
     const looped = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir, '--state-file', loop], {})
     await expect(startServer(looped, quiet)).rejects.toThrow(`--state-file must name a file, got "${loop}", a symbolic link in a loop of links; point the link at a file, or name another`)
+    // A named pipe: the first read waited for a writer for ever, and serve could not be stopped.
+    const fifo = join(dataDir, 'state.fifo')
+    execFileSync('mkfifo', [fifo])
+    const piped = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir, '--state-file', fifo], {})
+    await expect(startServer(piped, quiet)).rejects.toThrow(`--state-file must name a regular file, got "${fifo}", which is a named pipe (FIFO); name a file`)
     // A directory that takes no new files: access() says yes to root, the lock failed with ENOENT and exit 1.
     const inProc = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir, '--state-file', '/proc/version'], {})
     await expect(startServer(inProc, quiet)).rejects.toThrow('--state-file must name a file in a directory fleetsim can write, got "/proc/version" (no file can be made there)')

@@ -8,6 +8,7 @@ const files: Record<string, string> = {
   'secret.txt': 's3cret\nignored second line\n',
   'spaced.txt': 'secret \n',
   'crlf.txt': 'secret\r\n',
+  'bom.txt': '\uFEFFs3cret\n',
   'empty.txt': '\n',
   'scenario.yaml': 'stages: []\n'
 }
@@ -215,6 +216,10 @@ describe('parseServeConfig defaults and precedence', () => {
 
   it('reads the password from the first line of --password-file', () => {
     expect(parse(['--password-file', 'secret.txt']).password).toBe('s3cret')
+  })
+
+  it('leaves a byte order mark out of the password (it was the password\'s first character)', () => {
+    expect(parse(['--password-file', 'bom.txt']).password).toBe('s3cret')
   })
 
   it('prefers --password-file over FLEETSIM_PASSWORD', () => {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { X509Certificate, webcrypto } from 'node:crypto'
 import { copyFile, mkdir, mkdtemp, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:https'
@@ -133,7 +134,14 @@ describe('loadOrCreateTls', () => {
     await unlink(tlsFile(name))
     await mkdir(tlsFile(name))
     const remedy = name.startsWith('ca') ? 'put the CA file back in its place \\(a new CA would not match the ca-fingerprint agents are configured with\\)' : 'remove or rename it \\(a new one is issued\\)'
-    await expectTlsError(loadOrCreateTls({ dataDir, hosts: [] }), 'FLEETSIM_TLS_FILE_UNREADABLE', new RegExp(`^cannot read .*tls/${name.replace('.', '\\.')}: it is a directory, not a file; ${remedy}, or pass another --data-dir$`))
+    await expectTlsError(loadOrCreateTls({ dataDir, hosts: [] }), 'FLEETSIM_TLS_FILE_UNREADABLE', new RegExp(`^cannot read .*tls/${name.replace('.', '\\.')}: it is a directory, not a regular file; ${remedy}, or pass another --data-dir$`))
+  })
+
+  it('refuses a named pipe as ca.pem at once (reading it waited for a writer for ever, and serve could not be stopped)', async () => {
+    await loadOrCreateTls({ dataDir, hosts: [] })
+    await unlink(tlsFile('ca.pem'))
+    execFileSync('mkfifo', [tlsFile('ca.pem')])
+    await expectTlsError(loadOrCreateTls({ dataDir, hosts: [] }), 'FLEETSIM_TLS_FILE_UNREADABLE', /^cannot read .*tls\/ca\.pem: it is a named pipe \(FIFO\), not a regular file; put the CA file back/)
   })
 
   it('refuses to start when the CA key does not belong to the CA certificate', async () => {
