@@ -4,9 +4,10 @@
  * (timeline events with their virtual times) and summary.json (final counts, transitions,
  * lockouts, digest, the command).
  */
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { makeDirs } from '../lib/make-dirs.js'
+import { replaceFiles } from '../lib/replace-files.js'
 import { UPLOT_FILES, webPath } from '../lib/web-assets.js'
 import { AGENT_STATES } from '../protocol/states.js'
 import { renderChart } from './chart.js'
@@ -89,11 +90,8 @@ export async function writeReport(dir: string, result: RunResult, context: Repor
     'events.json': json(eventsJson(result)),
     'summary.json': json(summaryJson(result, context))
   }
-  const paths: string[] = []
-  for (const name of REPORT_FILES) {
-    const path = join(dir, name)
-    await writeFile(path, contents[name])
-    paths.push(path)
-  }
-  return paths
+  const files = REPORT_FILES.map((name) => [join(dir, name), contents[name]] as const)
+  // All or none: an earlier report stays whole when a write fails (replace-files.ts).
+  await replaceFiles(files)
+  return files.map(([path]) => path)
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { lstat, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -80,6 +80,18 @@ describe('fleetsim run', () => {
       `--out "${dir}" holds states.json, which is the scenario file this run reads ("${scenario}"), and the run would write over it; choose another directory, or move the scenario file out of it`
     )
     expect(await readFile(scenario, 'utf8')).toBe(text)
+  })
+
+  it('replaces a symbolic link planted in an earlier report, not the file it names', async () => {
+    const dir = await tempDir()
+    expect(await run(['scenarios/manager-restart-lockout.yaml', '--duration', '1m', '--workers', '1', '--out', dir], capture().io)).toBe(0)
+    const victim = join(await tempDir(), 'victim.txt')
+    await writeFile(victim, 'precious\n')
+    await rm(join(dir, 'states.csv'))
+    await symlink(victim, join(dir, 'states.csv'))
+    expect(await run(['scenarios/manager-restart-lockout.yaml', '--duration', '1m', '--workers', '1', '--out', dir], capture().io)).toBe(0)
+    expect(await readFile(victim, 'utf8')).toBe('precious\n')
+    expect((await lstat(join(dir, 'states.csv'))).isFile()).toBe(true)
   })
 
   it('records when a lockout with for lifts, to the second, between two samples', async () => {
