@@ -19,6 +19,7 @@ import {
   type FleetProgram,
   type ModuleSet
 } from './program.js'
+import { MAX_MODULES } from './layout.js'
 import { cumulativeWeights } from './random.js'
 import { globToRegExp } from '../scenario/selector.js'
 import type { Action as ScenarioAction, Scenario, Selector, TimedAction } from '../scenario/types.js'
@@ -134,6 +135,12 @@ export function compileScenario(scenario: Scenario, epochMs: number, context: Co
   const modeWeights = MODES.map((mode) => fleet.modes.find((w) => w.value === mode)?.probability ?? 0)
   program.modes = cumulativeWeights(modeWeights)
 
+  // An agent holds MAX_MODULES modules (layout.ts): more were cut off without a word, and a
+  // crash-module naming one past them crashed another.
+  const crowded = fleet.moduleSets.find(({ value }) => value.modules.length > MAX_MODULES)
+  if (crowded !== undefined) {
+    throw new ScenarioCompileError(`a module set may hold at most ${MAX_MODULES} modules, the most an agent runs, got ${crowded.value.modules.length} in "${crowded.value.name}"; move the others to another module set`)
+  }
   program.moduleSets = fleet.moduleSets.map(({ value }): ModuleSet => ({
     name: value.name,
     modules: value.modules.map((m) => ({

@@ -32,6 +32,16 @@ describe('fleetsim scenario', () => {
     expect(io.stdout).toBe('OK scenarios/steady-fleet.yaml\n')
   })
 
+  it('validate refuses a module set of more modules than an agent runs (8 were cut to 6, and crash-module m7 crashed another)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fleetsim-'))
+    const file = join(dir, 'eight-modules.yaml')
+    const modules = Array.from({ length: 8 }, (_, k) => `{ name: m${k}, kind: im_file }`).join(', ')
+    await writeFile(file, `description: eight modules\nfleet:\n  moduleSets: [{ name: wide, modules: [${modules}] }]\ntimeline:\n  - { at: 10s, action: crash-module, module: m7, for: 1h }\n`)
+    const io = capture()
+    expect(await run(['validate', file], io)).toBe(1)
+    expect(io.stderr).toBe(`${file} a module set may hold at most 6 modules, the most an agent runs, got 8 in "wide"; move the others to another module set\nFAIL ${file}: 1 problem\n`)
+  })
+
   it('validate and run refuse what the checks pass and the engine cannot hold (17 stages), where validate said OK and run then failed without naming the file', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'fleetsim-'))
     const file = join(dir, 'seventeen.yaml')
