@@ -15,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { readFileSync, rmSync } from 'node:fs'
-import { open, readFile, rm } from 'node:fs/promises'
+import { open, readFile, rm, type FileHandle } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import type { Logger } from 'pino'
 import { isRunning } from '../lib/is-running.js'
@@ -76,17 +76,24 @@ export async function lockStateFile(stateFile: string): Promise<StateLock> {
   const token = randomUUID()
   let staleFrom: number | undefined
   for (let attempt = 0; attempt < 3; attempt++) {
+    let file: FileHandle | undefined
     try {
-      const file = await open(path, 'wx')
-      try {
-        await file.writeFile(lockText(token))
-      } finally {
-        await file.close()
-      }
-      return taken(path, token, staleFrom)
+      file = await open(path, 'wx')
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code !== 'EEXIST') throw new Error(`cannot make the lock ${path} of --state-file ${stateFile}: ${(error as Error).message}`, { cause: error })
+    }
+    if (file !== undefined) {
+      try {
+        await file.writeFile(lockText(token))
+      } catch (error) {
+        // An empty lock (a full disk) named no process, and refused every start after.
+        await file.close()
+        await rm(path, { force: true })
+        throw new Error(`cannot write the lock ${path} of --state-file ${stateFile}: ${(error as Error).message}`, { cause: error })
+      }
+      await file.close()
+      return taken(path, token, staleFrom)
     }
     const owner = await ownerOf(path).catch((error: unknown) => {
       // A directory in its place (EISDIR), a file this user may not read (EACCES): said as the lock it is.
