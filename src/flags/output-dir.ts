@@ -4,9 +4,10 @@
  * typo in `--junit` does not lose the conformance run it was to record.
  */
 import { constants } from 'node:fs'
-import { access, stat } from 'node:fs/promises'
+import { access, lstat, open, rm, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { makeDirs } from '../lib/make-dirs.js'
+import { notAFile } from '../lib/regular-file.js'
 import { ConfigError } from './config-error.js'
 
 /**
@@ -24,6 +25,7 @@ export async function prepareOutputDir(flag: string, dir: string, files: readonl
   try {
     if (info === undefined) await makeDirs(dir)
     await access(dir, constants.W_OK)
+    await makeAndRemoveFile(dir)
   } catch (error) {
     throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a directory fleetsim can write, got "${dir}" (${reason(error)})`)
   }
@@ -70,10 +72,16 @@ export async function refuseInputAmongOutputs(flag: string, dir: string, files: 
 export async function prepareOutputFile(flag: string, path: string): Promise<void> {
   const info = await stat(path).catch(() => undefined)
   if (info?.isDirectory() === true) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a file, got "${path}", which is a directory; name a file in it`)
+  const kind = info === undefined ? undefined : notAFile(info)
+  if (kind !== undefined) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a regular file, got "${path}", which is ${kind}; name a file`)
+  if (info === undefined && (await lstat(path).catch(() => undefined))?.isSymbolicLink() === true) {
+    throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a file, got "${path}", a symbolic link to a place that does not exist; point it at a file, or name another`)
+  }
   try {
     if (info === undefined) {
       await makeDirs(dirname(path))
       await access(dirname(path), constants.W_OK)
+      await makeAndRemoveFile(dirname(path))
     } else {
       await access(path, constants.W_OK)
     }
@@ -86,4 +94,20 @@ export async function prepareOutputFile(flag: string, path: string): Promise<voi
 export function reason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code
   return code === 'EACCES' || code === 'EPERM' ? 'no permission to write there' : code === 'ENOTDIR' ? 'a part of the path is a file' : code === 'EROFS' ? 'a read-only file system' : (error as Error).message
+}
+
+/**
+ * Makes a file in `dir` and removes it: the surest test that files can be made there, where
+ * access() says yes to root for a directory that takes none (`/proc`, `/sys`).
+ */
+export async function makeAndRemoveFile(dir: string): Promise<void> {
+  const probe = join(dir, `.fleetsim-write-check-${process.pid}`)
+  try {
+    await (await open(probe, 'wx')).close()
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    // ENOENT for a file in a directory that is there: a file system that makes no files (procfs, sysfs).
+    throw code === 'ENOENT' || code === 'EROFS' ? Object.assign(new Error('no file can be made there'), { code }) : error
+  }
+  await rm(probe, { force: true })
 }

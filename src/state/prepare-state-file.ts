@@ -2,10 +2,10 @@
  * --state-file checked before the server starts (server.ts), by the file it stands for.
  */
 import { constants } from 'node:fs'
-import { access, open, rm, stat } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { access, stat } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
 import { ConfigError } from '../flags/config-error.js'
-import { reason } from '../flags/output-dir.js'
+import { makeAndRemoveFile, reason } from '../flags/output-dir.js'
 import { makeDirs } from '../lib/make-dirs.js'
 import { notAFile } from '../lib/regular-file.js'
 import { stateFilePath } from './state-path.js'
@@ -37,20 +37,4 @@ export async function prepareStateFile(path: string): Promise<void> {
   } catch (error) {
     throw new ConfigError('FLEETSIM_INVALID_VALUE', `--state-file must name a file in a directory fleetsim can write, got "${path}"${through} (${reason(error)})`)
   }
-}
-
-/**
- * Makes a file in `dir` and removes it: the surest test that the saves and the lock can be made
- * there, where access() says yes to root for a directory that takes no new files (`/proc`).
- */
-async function makeAndRemoveFile(dir: string): Promise<void> {
-  const probe = join(dir, `.fleetsim-write-check-${process.pid}`)
-  try {
-    await (await open(probe, 'wx')).close()
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    // ENOENT for a file in a directory that is there: a file system that makes no files (procfs, sysfs).
-    throw code === 'ENOENT' || code === 'EROFS' ? Object.assign(new Error('no file can be made there'), { code }) : error
-  }
-  await rm(probe, { force: true })
 }

@@ -1,7 +1,8 @@
 /**
  * A lock that cannot be written (a full disk) is removed, not left empty: an empty lock names
  * no process, and every later start was refused by it until it was removed by hand. The disk is
- * made full for the lock's own write only, by wrapping the handle `open` returns.
+ * made full for the lock's own write only, by wrapping the handle `open` returns; while `diskFull`
+ * is false the mock is Node's own functions (files of this tier share a process: isolate false).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
