@@ -122,7 +122,17 @@ export function fields(
 // ---------------------------------------------------------------------------------------------
 // Readers
 
+/**
+ * Control characters but tab, line feed and carriage return: a terminal obeys them (ESC clears the
+ * screen or sets the window's title when `scenario list` or `run` prints a name), and XML answers
+ * cannot carry them (an OS or version name is shown in agentinfo).
+ */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
+
 export const text: Read<string> = (value, path, sink) => {
+  if (typeof value === 'string' && CONTROL.test(value)) {
+    return sink.add('FSC_FORMAT', path, `expected text without control characters (a terminal obeys them, an XML answer cannot carry them), got ${describe(value)}`)
+  }
   if (typeof value === 'string' && value.trim() !== '') return value
   if (typeof value === 'number' || typeof value === 'boolean') {
     return sink.add('FSC_TYPE', path, `expected a string, got ${describe(value)}; quote it: "${String(value)}"`)

@@ -1,7 +1,7 @@
 /** One test per kind of validation message. */
 import { describe, expect, it } from 'vitest'
 import { checkScenarioValue, formatIssue, loadScenarioFile, parseScenario } from '../../src/scenario/index.js'
-import { doc, invalid, onlyIssue } from './helpers.js'
+import { doc, invalid, onlyIssue, valid } from './helpers.js'
 
 describe('scenario validation messages', () => {
   it('reports a bad duration with the file, path, position, expectation and finding', () => {
@@ -200,6 +200,14 @@ faults:
     const issue = onlyIssue(doc('stages: [{ select: { label: "site==paris" }, rate: 1/h, next: offline }]\n'))
     expect(issue.code).toBe('FSC_FORMAT')
     expect(issue.message).toBe('expected a label like "site=paris" (one "=" between name and value), got "site==paris"')
+  })
+
+  it('reports a name or description holding a control character (ESC cleared the screen of scenario list)', () => {
+    const issue = onlyIssue('name: "evil\\e[2J"\ndescription: fine\n')
+    expect(issue.code).toBe('FSC_FORMAT')
+    expect(issue.message).toBe('expected text without control characters (a terminal obeys them, an XML answer cannot carry them), got "evil\\u001b[2J"')
+    expect(onlyIssue('description: "a\\u0007bell"\n').code).toBe('FSC_FORMAT')
+    expect(valid('description: "two lines\\nand a\\ttab"\n').description).toBe('two lines\nand a\ttab')
   })
 
   it('reports a fleet label name holding "=", which no stage could select', () => {
