@@ -62,11 +62,19 @@ export function parseIsoTime(value: string): number | undefined {
  * year 9999, past which `toISOString` writes them with a sign and six digits (`+010000-01-01…`).
  */
 const LATEST_START = Date.UTC(9000, 0, 1)
+/**
+ * Start times are at or after this, the Unix epoch: an agent's dates (started, lastOnline) reach
+ * back before the start, and a start in year 0 showed `started` as `-000001-12 27T16`.
+ */
+const EARLIEST_START = Date.UTC(1970, 0, 1)
 
-/** A run's start time (--start-time of serve and run): an ISO 8601 date-time with a zone, before LATEST_START. */
+/** A run's start time (--start-time of serve and run): an ISO 8601 date-time with a zone, from EARLIEST_START to before LATEST_START. */
 export const runStartTime: Rule<number> = (text) => {
   const time = parseIsoTime(text)
   if (time === undefined) throw new RuleError('be an ISO 8601 date-time with a time zone, like 2026-01-01T00:00:00Z')
+  if (time < EARLIEST_START) {
+    throw new RuleError('be at or after 1970-01-01T00:00:00Z: agents\' dates reach back before the start, and before year 0 they have no YYYY-MM-DD form')
+  }
   if (time >= LATEST_START) {
     throw new RuleError('be before 9000-01-01T00:00:00Z: dates past year 9999 are written with a sign and six digits (+010000-…), which ISO 8601 and XML Schema clients do not read')
   }

@@ -422,6 +422,13 @@ describe('parseServeConfig messages', () => {
     )
     expect(parse(['--start-time', '8999-12-31T23:59:59Z']).startTime).toBe(Date.UTC(8999, 11, 31, 23, 59, 59))
   })
+
+  it('rejects a start time before 1970, where an agent started before year 0 showed "-000001-12 27T16"', () => {
+    expect(errorOf(['--start-time', '0000-01-01T00:00:00Z']).message).toBe(
+      '--start-time must be at or after 1970-01-01T00:00:00Z: agents\' dates reach back before the start, and before year 0 they have no YYYY-MM-DD form, got "0000-01-01T00:00:00Z"'
+    )
+    expect(parse(['--start-time', '1970-01-01T00:00:00Z']).startTime).toBe(0)
+  })
 })
 
 describe('parseServeArgs', () => {
