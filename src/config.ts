@@ -15,7 +15,7 @@ import { availableParallelism } from 'node:os'
 import { ConfigError } from './flags/config-error.js'
 import { RuleError, envName, switchFlag, valueFlag, type Rule, type SwitchFlag, type ValueFlag } from './flags/flag.js'
 import { invalidValue, parseFlags, type ParsedFlags } from './flags/parse.js'
-import { durationWithSpread, integer, listOf, nonEmpty, oneOf, percentage, positiveNumber, runStartTime, wholeSeconds, wholeSecondsRange, workerCount } from './flags/rules.js'
+import { durationWithSpread, headerValue, integer, listOf, nonEmpty, oneOf, percentage, positiveNumber, runStartTime, wholeSeconds, wholeSecondsRange, workerCount } from './flags/rules.js'
 import { MAX_SPEED } from './fleet/clock.js'
 import { DEFAULT_JOIN_DELAY } from './fleet/fleet-types.js'
 import { DEFAULT_STATUS_POLL_SECONDS } from './fleet/status-poll.js'
@@ -149,19 +149,6 @@ const speedFactor: Rule<number> = (text) => {
   const speed = positiveNumber(text)
   if (speed > MAX_SPEED) throw new RuleError(`be at most ${MAX_SPEED} (11.6 days a second; the fleet steps back to back well below that)`)
   return speed
-}
-
-/**
- * A REST_USER or REST_PASSWORD value: text a client can send as a header. HTTP drops the spaces
- * and tabs around a header value and allows no control characters in it, so a password with a
- * space at either end was accepted here and then refused to every client that sent it.
- */
-const headerValue: Rule<string> = (text) => {
-  if (text === '') throw new RuleError('not be empty')
-  if (/^[ \t]|[ \t]$/.test(text)) throw new RuleError('not start or end with a space or tab (HTTP drops them around a header value, so no client could send it)')
-  // eslint-disable-next-line no-control-regex -- the control characters are what is refused
-  if (/[\x00-\x1f\x7f]/.test(text)) throw new RuleError('not hold a control character (a header value cannot)')
-  return text
 }
 
 const hostName: Rule<string> = (text) => {

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { ConfigError } from '../flags/config-error.js'
 import { RuleError, switchFlag, valueFlag, type Flag } from '../flags/flag.js'
 import { parseFlags, type ParsedFlags } from '../flags/parse.js'
-import { httpUrl, nonEmpty } from '../flags/rules.js'
+import { headerValue, httpUrl, nonEmpty } from '../flags/rules.js'
 import { httpTransport, type Transport } from './http-client.js'
 import { PEM_MAX_BYTES, readRegularFileSync, UnreadableFileError } from '../lib/regular-file.js'
 
@@ -70,8 +70,8 @@ const urlText = (text: string): string => {
 }
 
 export const TARGET = valueFlag({ name: 'target', valueName: '<url>', defaultText: 'none', help: 'where the manager or simulator is (see above)', rule: urlText })
-export const USER = valueFlag({ name: 'user', valueName: '<name>', defaultText: 'admin', help: 'REST_USER', rule: nonEmpty })
-export const PASSWORD = valueFlag({ name: 'password', valueName: '<text>', defaultText: 'admin', help: 'REST_PASSWORD', rule: nonEmpty })
+export const USER = valueFlag({ name: 'user', valueName: '<name>', defaultText: 'admin', help: 'REST_USER', rule: headerValue })
+export const PASSWORD = valueFlag({ name: 'password', valueName: '<text>', defaultText: 'admin', help: 'REST_PASSWORD', rule: headerValue })
 export const INSECURE = switchFlag({ name: 'insecure', help: 'accept any server certificate' })
 export const CA = valueFlag({ name: 'ca', valueName: '<file>', defaultText: 'none', help: 'trust this CA certificate (PEM)', rule: readPem })
 export const DATA_DIR = valueFlag({

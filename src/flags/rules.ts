@@ -195,3 +195,16 @@ export function listOf<const T extends string>(words: readonly T[], noun: string
     return Object.freeze([...new Set(items)]) as readonly T[]
   }
 }
+
+/**
+ * A REST_USER or REST_PASSWORD value: text a client can send as a header. HTTP drops the spaces
+ * and tabs around a header value and allows no control characters in it, so a password with a
+ * space at either end was accepted here and then refused to every client that sent it.
+ */
+export const headerValue: Rule<string> = (text) => {
+  if (text === '') throw new RuleError('not be empty')
+  if (/^[ \t]|[ \t]$/.test(text)) throw new RuleError('not start or end with a space or tab (HTTP drops them around a header value, so no client could send it)')
+  // eslint-disable-next-line no-control-regex -- the control characters are what is refused
+  if (/[\x00-\x1f\x7f]/.test(text)) throw new RuleError('not hold a control character (a header value cannot)')
+  return text
+}

@@ -54,6 +54,19 @@ describe('the trust of the client commands', () => {
     expect(parseTargetArgs(['--target', 'https://127.0.0.1:9443', '--ca', caPath], 'fleetsim report', [], {}).options.trust).toEqual({ kind: 'ca-file', path: caPath })
   })
 
+  it('refuses a --ca that is a device or a named pipe at once (/dev/zero filled the memory)', () => {
+    expect(() => parseTargetArgs(['--target', 'https://127.0.0.1:9443', '--ca', '/dev/zero'], 'fleetsim report', [], {})).toThrow(
+      '--ca must name a readable PEM file (it is a device, not a regular file), got "/dev/zero"'
+    )
+  })
+
+  it('refuses a --user or --password no header can carry, where it failed as "cannot reach" the target', () => {
+    expect(() => parseTargetArgs(['--target', 'http://127.0.0.1:9443', '--password', 'a\nb'], 'fleetsim report', [], {})).toThrow(
+      '--password must not hold a control character (a header value cannot)'
+    )
+    expect(() => parseTargetArgs(['--target', 'http://127.0.0.1:9443', '--user', ' admin'], 'fleetsim report', [], {})).toThrow('--user must not start or end with a space or tab')
+  })
+
   it('refuses --insecure with --ca, under which the CA checked nothing', () => {
     for (const argv of [['--insecure', '--ca', caPath], ['--ca', caPath, '--insecure']]) {
       expect(() => parseTargetArgs(['--target', 'https://127.0.0.1:9443', ...argv], 'fleetsim conformance', [], {}), argv.join(' ')).toThrow(
