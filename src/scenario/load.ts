@@ -22,7 +22,7 @@ import { deepFreeze } from './freeze.js'
 import { SCENARIO_LIMITS, checkText, tooLarge } from './limits.js'
 import { NO_POSITIONS, yamlLocator, type Locator } from './locate.js'
 import type { FaultRule, Scenario } from './types.js'
-import { duplicateKeys, rewrittenKeys } from './unique-keys.js'
+import { collectionKeys, duplicateKeys, rewrittenKeys } from './unique-keys.js'
 import { firstBadUtf8Byte } from '../lib/utf8.js'
 
 export type LoadResult =
@@ -179,6 +179,10 @@ export function parseYamlWith<T>(text: string, sourceName: string, read: (value:
     }
     for (const { written, read, as, offset } of rewrittenKeys(doc.contents, text)) {
       const message = `invalid YAML: the key ${written} is read as the ${as} ${read}, so it names "${read}", not "${written}"; quote it ("${written}") to keep it as written`
+      issues.push({ code: 'FSC_YAML', file: sourceName, path: '', ...at(offset), message })
+    }
+    for (const { kind, offset } of collectionKeys(doc.contents)) {
+      const message = `invalid YAML: a key here is a ${kind}, where keys are names; write the name as text`
       issues.push({ code: 'FSC_YAML', file: sourceName, path: '', ...at(offset), message })
     }
     for (const { key, offset, firstOffset } of duplicateKeys(doc.contents)) {

@@ -67,6 +67,25 @@ export function rewrittenKeys(root: unknown, text: string): RewrittenKey[] {
   return found
 }
 
+export interface CollectionKey {
+  readonly kind: 'list' | 'mapping'
+  readonly offset: number
+}
+
+/**
+ * Keys written as a list or a mapping (`{[a, b]: 1}`, `? {x: 1}`): the loader made them text,
+ * `[ a, b ]`, and a mix keyed by them ran the fleet at version "[ a, b ]" without a word.
+ */
+export function collectionKeys(root: unknown): CollectionKey[] {
+  const found: CollectionKey[] = []
+  eachMap(root, (map) => {
+    for (const item of map.items) {
+      if (isCollection(item.key)) found.push({ kind: isMap(item.key) ? 'mapping' : 'list', offset: item.key.range?.[0] ?? 0 })
+    }
+  })
+  return found
+}
+
 /** Calls `visit` with every mapping under `root`, each before those inside it. */
 function eachMap(root: unknown, visit: (map: YAMLMap) => void): void {
   const walk = (node: unknown): void => {

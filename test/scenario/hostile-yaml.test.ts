@@ -52,6 +52,15 @@ describe('YAML tags and merge keys', () => {
     ])
   })
 
+  it('refuses a key written as a list or a mapping at its place, which was made text ("[ a, b ]" ran as a version)', () => {
+    const issues = refused('description: x\nfleet:\n  versions: {[a, b]: 1}\n  os: {{x: 1}: 1}\n? [top]\n: 1\n')
+    expect(issues.map(formatIssue)).toEqual([
+      'hostile.yaml:3:14 invalid YAML: a key here is a list, where keys are names; write the name as text',
+      'hostile.yaml:4:8 invalid YAML: a key here is a mapping, where keys are names; write the name as text',
+      'hostile.yaml:5:3 invalid YAML: a key here is a list, where keys are names; write the name as text'
+    ])
+  })
+
   it('says an empty mix is empty, where it was told "expected a mapping …, got a mapping"', () => {
     expect(refused('description: x\nfleet:\n  versions: {}\n').map(formatIssue)).toEqual([
       'hostile.yaml:3:13 fleet.versions: expected a mapping of names to weights, or one name, got an empty mapping; name at least one, or leave the key out for the default'
