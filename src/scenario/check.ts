@@ -127,6 +127,7 @@ export function fields(
  * screen or sets the window's title when `scenario list` or `run` prints a name), and XML answers
  * cannot carry them (an OS or version name is shown in agentinfo).
  */
+// eslint-disable-next-line no-control-regex -- the control characters are what is refused
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
 
 export const text: Read<string> = (value, path, sink) => {
