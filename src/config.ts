@@ -152,7 +152,8 @@ const speedFactor: Rule<number> = (text) => {
 }
 
 const hostName: Rule<string> = (text) => {
-  if (text === '' || /[\s/]/.test(text)) throw new RuleError('be a host name or IP address')
+  // Brackets only around a whole IPv6 address: `[::1` passed, then failed to listen on `[[::1]`.
+  if (text === '' || /[\s/]/.test(text) || (/[[\]]/.test(text) && !/^\[[^[\]]+\]$/.test(text))) throw new RuleError('be a host name or IP address')
   return text.replace(/^\[(.*)\]$/, '$1')
 }
 

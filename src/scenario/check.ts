@@ -166,7 +166,7 @@ export const fraction: Read<number> = (value, path, sink) => {
 
 export const weight: Read<number> = (value, path, sink) => {
   if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value
-  return sink.add('FSC_WEIGHT', path, `expected a weight greater than 0, got ${describe(value)}`)
+  return sink.add('FSC_WEIGHT', path, `expected a finite weight greater than 0, got ${describe(value)}`)
 }
 
 export const duration: Read<number> = (value, path, sink) => {

@@ -300,6 +300,12 @@ describe('parseServeConfig messages', () => {
     expect(errorOf(['--host', 'http://x']).message).toBe('--host must be a host name or IP address, got "http://x"')
   })
 
+  it('rejects brackets that are not around a whole IPv6 address ([::1 failed to listen on "[[::1]")', () => {
+    expect(errorOf(['--host', '[::1']).message).toBe('--host must be a host name or IP address, got "[::1"')
+    expect(errorOf(['--host', '::1]']).message).toBe('--host must be a host name or IP address, got "::1]"')
+    expect(parse(['--host', '[::1]']).host).toBe('::1')
+  })
+
   it('rejects a port that is not an integer from 0 to 65535', () => {
     expect(errorOf(['--port', '70000']).message).toBe('--port must be an integer from 0 to 65535, got "70000"')
   })

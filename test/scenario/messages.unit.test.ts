@@ -111,7 +111,7 @@ faults:
     const issue = onlyIssue(doc('stages: [{ rate: 1/h, next: [{ weight: 0, action: offline }, { weight: 1, action: error }] }]\n'))
     expect(issue.code).toBe('FSC_WEIGHT')
     expect(issue.path).toBe('stages[0].next[0].weight')
-    expect(issue.message).toBe('expected a weight greater than 0, got 0')
+    expect(issue.message).toBe('expected a finite weight greater than 0, got 0')
   })
 
   it('reports a negative mix weight', () => {
