@@ -30,6 +30,7 @@ import { basename, dirname, join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { EngineSnapshot } from '../fleet/fleet.js'
 import { FIELDS, fieldBytes, type FieldName } from '../fleet/layout.js'
+import { speedProblem } from '../fleet/clock.js'
 import type { ManagerSnapshot } from '../manager/manager.js'
 import { jsonPieces, parseJsonBytes } from './large-json.js'
 import { isRunning } from '../lib/is-running.js'
@@ -235,6 +236,32 @@ export async function readStateFile(path: string, expectedCa?: string): Promise<
   }
 }
 
+const wholeNumber = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) >= 0
+const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v)
+/**
+ * The fleet's values resume reads, each with what it must be: a speed of -1 was taken to a stack
+ * trace, a scenario `{"x":1}` or names `null` to a TypeError, steppedTo 2^40 to a crash after the
+ * server listened, and a seed "x" or paused "maybe" were resumed and saved back.
+ */
+const ENGINE_CHECKS: ReadonlyArray<readonly [string, (value: unknown) => boolean, string]> = [
+  ['seed', wholeNumber, 'a whole number'],
+  ['startTime', (v) => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= 8.64e15, 'a time'],
+  ['initialAgents', wholeNumber, 'a whole number'],
+  // The fleet keeps its times as 32-bit whole seconds of its run (src/fleet/layout.ts).
+  ['steppedTo', (v) => wholeNumber(v) && (v as number) < 2 ** 32, 'a whole number of seconds under 2^32'],
+  ['clockMs', (v) => v === undefined || (typeof v === 'number' && Number.isFinite(v) && v >= 0), 'a number of milliseconds'],
+  ['speed', (v) => typeof v === 'number' && speedProblem(v) === undefined, 'a speed the clock takes'],
+  ['paused', (v) => typeof v === 'boolean', 'true or false'],
+  ['lockout', (v) => typeof v === 'boolean', 'true or false'],
+  ['lockoutEndsAt', (v) => typeof v === 'number' && Number.isFinite(v), 'a time'],
+  ['scenario', (v) => v === null || (isObject(v) && isObject((v as { fleet?: unknown }).fleet)), 'a scenario'],
+  ['names', Array.isArray, 'a list'],
+  ['uuids', Array.isArray, 'a list'],
+  ['configs', Array.isArray, 'a list'],
+  ['failureSets', Array.isArray, 'a list'],
+  ['stats', isObject, 'the fleet\'s totals']
+]
+
 /**
  * What is wrong with a header whose checksum holds (a file edited and hashed again by hand, or a
  * save by a fleetsim whose agents' fields differ under the same format version): the parts
@@ -249,6 +276,11 @@ function headerProblem(header: unknown, fieldsLength: number): string | undefine
   if (h.engine === null || typeof h.engine !== 'object' || h.manager === null || typeof h.manager !== 'object') return 'its header lacks the fleet or the manager'
   const used = h.engine.used
   if (!Number.isSafeInteger(used) || used < 0) return `its fleet's agent count is ${JSON.stringify(used)}, not a whole number`
+  const engineProblem = ENGINE_CHECKS.find(([key, holds]) => !holds((h.engine as unknown as Record<string, unknown>)[key]))
+  if (engineProblem !== undefined) {
+    const [key, , what] = engineProblem
+    return `its fleet's ${key} is ${JSON.stringify((h.engine as unknown as Record<string, unknown>)[key]) ?? 'missing'}, not ${what}`
+  }
   if (!Array.isArray(h.buffers)) return "its header lacks the table of the agents' fields"
   const seen = new Set<string>()
   let total = 0

@@ -172,6 +172,14 @@ describe('a state file with large stored data', () => {
     await expect(edited((h) => void (h.engine.used = 5000))).rejects.toEqual(refused('where 5000 agents take'))
     await expect(edited((h) => void (h.buffers = h.buffers.filter((b) => b.name !== 'seq')))).rejects.toEqual(refused('its field "seq" is missing'))
     await expect(edited((h) => void h.buffers.push({ name: '__proto__', bytes: 0 }))).rejects.toEqual(refused('its field "__proto__" is not one of the fleet\'s'))
+    // The fleet's values: a stack trace, a TypeError or a crash after listening before; or resumed and saved back.
+    const engineEdit = (key: string, value: unknown) => edited((h) => void ((h.engine as unknown as Record<string, unknown>)[key] = value))
+    await expect(engineEdit('speed', -1)).rejects.toEqual(refused("its fleet's speed is -1, not a speed the clock takes"))
+    await expect(engineEdit('scenario', { x: 1 })).rejects.toEqual(refused("its fleet's scenario is {\"x\":1}, not a scenario"))
+    await expect(engineEdit('names', null)).rejects.toEqual(refused("its fleet's names is null, not a list"))
+    await expect(engineEdit('steppedTo', 2 ** 40)).rejects.toEqual(refused("its fleet's steppedTo is 1099511627776, not a whole number of seconds under 2^32"))
+    await expect(engineEdit('seed', 'x')).rejects.toEqual(refused("its fleet's seed is \"x\", not a whole number"))
+    await expect(engineEdit('paused', 'maybe')).rejects.toEqual(refused("its fleet's paused is \"maybe\", not true or false"))
     // As saved, it reads.
     await expect(edited(() => undefined)).resolves.toMatchObject({ caFingerprint: ca.fingerprint })
   })
