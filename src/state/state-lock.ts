@@ -63,11 +63,16 @@ function lockText(token: string): string {
   return `${process.pid}\n${hostname()}\n${token}\n`
 }
 
+/** How the lock is made: Node's `open`; a test gives one whose handle meets a full disk. */
+export interface LockFiles {
+  open(path: string, flags: 'wx'): Promise<FileHandle>
+}
+
 /**
  * Takes the lock of `stateFile` for this server, or throws an Error saying who holds it and what
  * to do. The state file's directory must exist (prepareStateFile makes it).
  */
-export async function lockStateFile(stateFile: string): Promise<StateLock> {
+export async function lockStateFile(stateFile: string, files: LockFiles = { open }): Promise<StateLock> {
   // By the file it stands for: one file reached by two paths (a link to it or to its directory) has one lock.
   const path = lockPathOf(stateFilePath(stateFile))
   const inUse = `--state-file ${stateFile} is in use`
@@ -78,7 +83,7 @@ export async function lockStateFile(stateFile: string): Promise<StateLock> {
   for (let attempt = 0; attempt < 3; attempt++) {
     let file: FileHandle | undefined
     try {
-      file = await open(path, 'wx')
+      file = await files.open(path, 'wx')
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code !== 'EEXIST') throw new Error(`cannot make the lock ${path} of --state-file ${stateFile}: ${(error as Error).message}`, { cause: error })
