@@ -26,6 +26,9 @@ export function toCatalogueError(error: FastifyError | ApiError | Error, request
   return apiError('E_INTERNAL')
 }
 
+/** The 5xx a client causes; the request's own log line says them. */
+export const CLIENT_CAUSED: ReadonlySet<string> = new Set(['E_HTTP_VERSION', 'E_TOO_MANY_CONNECTIONS'])
+
 export function createErrorHandler(bodyLimit: number) {
   return function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
     // A body the not-found route cannot parse fails before its handler names the operation
@@ -33,8 +36,9 @@ export function createErrorHandler(bodyLimit: number) {
     if (request.is404 && request.operation === '') describeUnrouted(request)
     const apiErr = toCatalogueError(error, request, bodyLimit)
     const status = apiErr.statusCode
-    // 505 is the one 5xx the client causes (its request line's version): not the server's failure.
-    if (status >= 500 && apiErr.code !== 'E_HTTP_VERSION') request.log.error({ err: error, operation: request.operation }, 'request failed')
+    // 5xx the client causes are not the server's failure: its request line's version (505), its
+    // connections past --max-connections (503; a flood of them was a flood of stack traces).
+    if (status >= 500 && !CLIENT_CAUSED.has(apiErr.code)) request.log.error({ err: error, operation: request.operation }, 'request failed')
     const errors = [apiErr, ...apiErr.more].map((e) => ({ status, message: e.message, code: e.code }))
     return sendEnvelope(request, reply, { servicename: request.operation, errors }, status)
   }

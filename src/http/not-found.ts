@@ -9,7 +9,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { suggest } from '../lib/suggest.js'
-import { apiError, type ApiError } from '../protocol/errors.js'
+import { apiError, echoedName, type ApiError } from '../protocol/errors.js'
 import { negotiate } from '../protocol/negotiation.js'
 import { OPERATIONS, OPERATION_NAMES, isOperation, splitSuffix, withSuffix, type OperationName } from '../protocol/operations.js'
 import { otherMethods } from './allowed-methods.js'
@@ -36,7 +36,7 @@ export function createNotFoundHandler(appPath: string, switchedOff: readonly Swi
     // Outside the service the suffix of the last segment says what the client wants to read.
     const formatSuffix = rest === undefined ? splitSuffix(path.slice(path.lastIndexOf('/') + 1)).suffix : suffix
     request.format = negotiate(formatSuffix, request.headers.accept, request.headers['content-type']) ?? 'xml'
-    request.operation = written
+    request.operation = echoedName(written)
     let error: ApiError
     const off = rest === undefined ? offAt(path) : undefined
     const allowed = rest === undefined ? otherMethods(request.server, request.method, path) : []

@@ -5,7 +5,7 @@
  * format from the headers alone; the route hook, when it runs, does the same with the suffix.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { apiError, type ApiError } from '../protocol/errors.js'
+import { apiError, echoedName, type ApiError } from '../protocol/errors.js'
 import { JSON_TYPE, XML_TYPE, negotiate } from '../protocol/negotiation.js'
 import { xmlDocument } from './xml-writer.js'
 import '../protocol/request-context.js'
@@ -17,7 +17,7 @@ export function describeUnrouted(request: FastifyRequest): void {
   const path = question === -1 ? url : url.slice(0, question)
   const last = path.slice(path.lastIndexOf('/') + 1)
   const suffix = last.endsWith('.json') ? 'json' : last.endsWith('.xml') ? 'xml' : undefined
-  request.operation = suffix === undefined ? last : last.slice(0, last.lastIndexOf('.'))
+  request.operation = echoedName(suffix === undefined ? last : last.slice(0, last.lastIndexOf('.')))
   request.format = negotiate(suffix, headerText(request.headers.accept), headerText(request.headers['content-type'])) ?? 'xml'
 }
 

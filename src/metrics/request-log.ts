@@ -16,12 +16,16 @@ import { METRICS_PATH } from './plugin.js'
 export const REQUEST_COMPLETED = 'request completed'
 export const REQUEST_ERRORED = 'request errored'
 
+/** The path's characters a line shows at most: one request of a 1 MB path wrote a 1 MB line. */
+export const LOGGED_PATH_CHARS = 2048
+
 export function requestFields(request: FastifyRequest, reply: FastifyReply): Record<string, unknown> {
   const query = request.url.indexOf('?')
+  const path = query < 0 ? request.url : request.url.slice(0, query)
   return {
     operation: operationOf(request, METRICS_PATH),
     method: request.method,
-    path: query < 0 ? request.url : request.url.slice(0, query),
+    path: path.length > LOGGED_PATH_CHARS ? `${path.slice(0, LOGGED_PATH_CHARS)}… (${path.length} characters)` : path,
     status: reply.statusCode,
     responseTimeMs: Math.round(reply.elapsedTime * 1000) / 1000
   }

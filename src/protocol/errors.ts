@@ -39,6 +39,14 @@ export function sent(value: unknown): string {
   return text.length > LISTED_CHARS ? `${text.slice(0, LISTED_CHARS)}…` : text
 }
 
+/**
+ * A name the client wrote, shown back as an envelope's servicename (an unknown operation's):
+ * cut as `sent` cuts, so a 1 MB path is not sent back whole.
+ */
+export function echoedName(text: string): string {
+  return text.length > LISTED_CHARS ? `${text.slice(0, LISTED_CHARS)}…` : text
+}
+
 /** What a request sent under a name close to the one it lacks: parameter names are exact, case included. */
 function nearName(sentName: string | undefined, meant: string): string {
   return sentName === undefined ? '' : ` The request has ${sent(sentName)}: did you mean "${meant}"? Parameter names are spelled exactly, case included.`
@@ -391,7 +399,7 @@ export const ERRORS = {
   ),
   E_UNKNOWN_ADMIN_PATH: entry<{ method: string; path: string }>(
     404,
-    (p) => `No admin endpoint ${p.method} ${p.path}: see docs/admin.md for the list (health, clock, clock/advance, fleet, scenario, scenarios, scenarios/<name>, scenarios/<name>/start, reset, agents/<name>/override, agents/<name>/fail-next-reconnect, faults, faults/<id>, snapshot, requests, requests/<id>, report).`
+    (p) => `No admin endpoint ${p.method} ${sent(p.path)}: see docs/admin.md for the list (health, clock, clock/advance, fleet, scenario, scenarios, scenarios/<name>, scenarios/<name>/start, reset, agents/<name>/override, agents/<name>/fail-next-reconnect, faults, faults/<id>, snapshot, requests, requests/<id>, report).`
   ),
   E_NO_STATE_FILE: entry(
     409,
@@ -414,7 +422,7 @@ export const ERRORS = {
   ),
   E_UNKNOWN_CONSOLE_PATH: entry<{ method: string; path: string; pages: readonly string[] }>(
     404,
-    (p) => `Nothing in the console at ${p.method} ${p.path}: its pages are ${p.pages.join(', ')}; docs/console.md lists its API.`
+    (p) => `Nothing in the console at ${p.method} ${sent(p.path)}: its pages are ${p.pages.join(', ')}; docs/console.md lists its API.`
   ),
   E_CONSOLE_PATH_OUTSIDE: entry<{ path: string; target: string }>(
     404,

@@ -22,6 +22,16 @@ describe('an unknown operation under <app-path>/restservice/', () => {
     })
   })
 
+  it('sends back at most 200 characters of a long path it names, where 1 MB paths came back whole', async () => {
+    const long = 'x'.repeat(100_000)
+    for (const url of [`${REST}/${long}`, `/__admin/${long}`, `/console/${long}`, `/${long}`]) {
+      const response = await get(url, JSON_ACCEPT)
+      expect(response.statusCode, url.slice(0, 40)).toBe(404)
+      expect(response.body.length, url.slice(0, 40)).toBeLessThan(2_000)
+    }
+    expect((await get(`${REST}/${long}`, JSON_ACCEPT)).json().servicename).toBe(`${'x'.repeat(200)}…`)
+  })
+
   it('answers in XML with the .xml suffix the client used', async () => {
     const response = await get(`${REST}/agentinf.xml`)
     expect(response.statusCode).toBe(404)

@@ -3,7 +3,7 @@ import Fastify from 'fastify'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { startFleetLog } from '../../src/metrics/fleet-log.js'
-import { RequestLogController } from '../../src/metrics/request-log.js'
+import { LOGGED_PATH_CHARS, RequestLogController } from '../../src/metrics/request-log.js'
 import { fakeSource } from './helpers.js'
 
 function capture() {
@@ -37,6 +37,16 @@ describe('request logs', () => {
     ])
     expect(typeof requests[0].responseTimeMs).toBe('number')
     expect(requests[0].level).toBe(30)
+  })
+
+  it('cut a long path, where one request of a 1 MB path wrote a 1 MB line', async () => {
+    const { lines, logger } = capture()
+    const app = Fastify({ loggerInstance: logger, logController: new RequestLogController(), routerOptions: { maxParamLength: 2_000_000 } })
+    const path = `/${'a'.repeat(100_000)}`
+    await app.inject({ url: path })
+    await app.close()
+    await flush()
+    expect(lines[0].path).toBe(`${path.slice(0, LOGGED_PATH_CHARS)}… (100001 characters)`)
   })
 })
 
