@@ -34,6 +34,7 @@ import { createClientTraffic, journalRoutes, trafficPlugin, type ClientTraffic }
 import { AnswerCache, DEFAULT_KEPT_ANSWERS } from './http/answer-cache.js'
 import { createAuthCheck } from './protocol/auth.js'
 import { handleClientError } from './http/client-errors.js'
+import { originForm } from './http/origin-form.js'
 import { registerContentParsers } from './http/content-parsers.js'
 import { createErrorHandler } from './http/error-handler.js'
 import { fastPath } from './http/fast-path.js'
@@ -305,7 +306,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     },
     app.routing.bind(app) as RequestListener
   )
-  return { app, handler: oneAtATime(fast.handler), traffic, faults, registry, manager, fastPathAnswers: fast.answered, streams, close: () => app.close() }
+  return { app, handler: originForm(oneAtATime(fast.handler)), traffic, faults, registry, manager, fastPathAnswers: fast.answered, streams, close: () => app.close() }
 }
 
 /** `manager/mvc/` → `/manager/mvc` */

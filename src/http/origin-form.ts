@@ -1,0 +1,27 @@
+/**
+ * Requests in absolute form (`GET http://host:9443/manager/mvc/restservice/appinfo.json`, as a
+ * client sends them to a proxy) made origin-form before anything reads the URL: the router took
+ * them, but whatever cut the URL at a known prefix did not (the console's forwarders sent
+ * `/console/api/admin/fleet` to `/__admin/i/admin/fleet`), nor did the not-found answer's "did you
+ * mean". The authority in the target replaces the Host header, as RFC 9112 §3.2.2 asks, so links
+ * name it.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+
+const ABSOLUTE = /^https?:\/\/([^/?#]*)/i
+
+export function originForm(listener: RequestListener): RequestListener {
+  return (request: IncomingMessage, response: ServerResponse) => {
+    const url = request.url
+    // Origin form, the usual case, costs one character test.
+    if (url !== undefined && url.charCodeAt(0) !== 0x2f) {
+      const absolute = ABSOLUTE.exec(url)
+      if (absolute !== null) {
+        const rest = url.slice(absolute[0].length)
+        request.url = rest === '' || rest.startsWith('?') ? `/${rest}` : rest
+        if (absolute[1] !== '') request.headers.host = absolute[1]
+      }
+    }
+    return listener(request, response)
+  }
+}
