@@ -27,7 +27,9 @@ export class Links {
   constructor(private readonly appPath: string) {}
 
   base(request: FastifyRequest): LinkBase {
-    return this.baseOf(request.protocol, request.host)
+    // No Host (HTTP/1.0 may send none; HTTP/1.1 may send it empty): the address the request came
+    // to, where links read `http:///manager/…` before.
+    return this.baseOf(request.protocol, request.host || localAuthority(request.socket))
   }
 
   /** The base for a protocol and Host header, as `base` reads them from a fastify request. */
@@ -102,4 +104,10 @@ export function agentinfoItemLinks(base: LinkBase, name: string): Link[] {
     base.online,
     base.all
   ]
+}
+
+/** `address:port` the socket was reached at, the address bracketed when it is IPv6. */
+function localAuthority(socket: { localAddress?: string; localPort?: number }): string {
+  const address = socket.localAddress ?? 'localhost'
+  return `${address.includes(':') ? `[${address}]` : address}${socket.localPort === undefined ? '' : `:${socket.localPort}`}`
 }

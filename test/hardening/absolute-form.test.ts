@@ -52,3 +52,11 @@ describe('a request in absolute form', () => {
     expect(body.agents).toBe(20)
   })
 })
+
+describe('a request without a Host', () => {
+  it('gets links to the address it came to, where they read http:///manager/…', async () => {
+    const answer = await exchange(server.port, `GET ${REST}/appinfo.json HTTP/1.0\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\naccept: application/json\r\n\r\n`)
+    expect(answer.status).toBe(200)
+    expect((JSON.parse(bodyOf(answer)) as { links: unknown }).links).toEqual([{ rel: 'self', href: `http://127.0.0.1:${server.port}/manager/mvc/mvc/restservice/appinfo.json` }])
+  })
+})
