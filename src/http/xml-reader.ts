@@ -37,6 +37,8 @@ const CDATA = /<!\[CDATA\[([\s\S]*?)\]\]>/g
 /** A reference in text the validator let through: it refuses a `&` that starts none. */
 const REFERENCE = /&([^&;\s]*);/g
 const NUMERIC = /^#(?:x([0-9a-fA-F]+)|([0-9]+))$/
+/** fast-xml-parser's refusal of an element named `__proto__`, `constructor` or `prototype`. */
+const RESERVED_NAME = /^\[SECURITY\] Invalid name: "([^"]*)"/
 // Keys that would reach an object's prototype if assigned; dropped from XML input.
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
@@ -51,7 +53,10 @@ export function parseXmlBody(text: string): unknown {
   try {
     document = parser.parse(text.replace(CDATA, (_whole, literal: string) => escapeText(literal))) as Record<string, unknown>
   } catch (error) {
-    // The parser refuses some inputs the validator lets through (e.g. a `__proto__` element).
+    // The parser refuses elements named as an object's prototype keys, with a message for programmers.
+    const reserved = RESERVED_NAME.exec((error as Error).message)
+    if (reserved !== null) throw apiError('E_XML_RESERVED_NAME', { name: reserved[1] })
+    // It refuses some other inputs the validator lets through.
     throw apiError('E_MALFORMED_XML', { detail: (error as Error).message })
   }
   const roots = Object.keys(document)

@@ -214,6 +214,11 @@ export const ERRORS = {
     (p) =>
       `XML elements with a namespace prefix are not read: ${sent(`<${p.element}>`)} is one; send the elements without a prefix (${sent(`<${p.local}>`)}), as the spec's examples are. A namespace declared on the root element (xmlns="...") is fine.`
   ),
+  E_XML_RESERVED_NAME: entry<{ name: string }>(
+    400,
+    (p) =>
+      `The XML body has an element named ${sent(p.name)}: __proto__, constructor and prototype are refused as element names (they could reach an object's prototype, and no body of this interface has them); leave it out.`
+  ),
   E_XML_DOCTYPE: entry(
     400,
     () => 'XML bodies must not contain a DOCTYPE declaration (entity processing is off): remove the <!DOCTYPE ...> part.'
