@@ -89,7 +89,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
         // A wrong method on the health check's path (a routeless request here) is its 405, not a
         // 401: the path is open to everyone.
         if (request.routeOptions.url === undefined && request.url.split('?')[0] === HEALTH_PATH) return done()
-        done(authCheck(request.headers) ? undefined : apiError('E_UNAUTHORIZED', { problem: credentialProblem(request.headers, request.url) }))
+        done(authCheck(request.headers) ? undefined : apiError('E_UNAUTHORIZED', { problem: credentialProblem(request.headers, request.url, request.raw.rawHeaders) }))
       })
 
       scope.setErrorHandler(handleError)

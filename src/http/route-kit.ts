@@ -60,7 +60,7 @@ export function createRouteKit(parts: Omit<RouteKit, 'routes' | 'serial'> & { au
       }
       request.format = format
       if (!authCheck(request.headers)) {
-        done(apiError('E_UNAUTHORIZED', { problem: credentialProblem(request.headers, request.url) }))
+        done(apiError('E_UNAUTHORIZED', { problem: credentialProblem(request.headers, request.url, request.raw.rawHeaders) }))
         return
       }
       done()

@@ -148,7 +148,7 @@ export function journalRoutes(app: FastifyInstance, { traffic, authCheck }: { tr
   const onRequest = (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
     request.format = 'json'
     request.operation = 'admin'
-    done(authCheck(request.headers) ? undefined : apiError('E_UNAUTHORIZED', { problem: credentialProblem(request.headers, request.url) }))
+    done(authCheck(request.headers) ? undefined : apiError('E_UNAUTHORIZED', { problem: credentialProblem(request.headers, request.url, request.raw.rawHeaders) }))
   }
   // In the OpenAPI document as the other admin routes (src/admin/openapi.ts); `x-fleetsim-*` are
   // read by src/http/openapi.ts and validate nothing: parseFilter checks the query with its own messages.

@@ -14,7 +14,13 @@ const NEAR_NAME = /^(?:x[-_])?rest[-_. ]?(?:user(?:name)?|pass(?:word)?|pwd)$/
 /** Query parameters carrying credentials, any case. */
 const IN_QUERY = /(?:^|[?&])(?:rest[-_]?)?(?:user(?:name)?|pass(?:word)?)=/i
 
-export function credentialProblem(headers: IncomingHttpHeaders, url: string): string {
+/**
+ * `rawHeaders`: the headers as sent, name and value in turn (IncomingMessage.rawHeaders). Node
+ * joins a header sent twice into one value (`admin, admin`), which then read as a wrong password.
+ */
+export function credentialProblem(headers: IncomingHttpHeaders, url: string, rawHeaders: readonly string[] = []): string {
+  const twice = [USER, PASSWORD].filter((name) => sentTimes(rawHeaders, name) > 1)
+  if (twice.length > 0) return `the request sends ${twice.map((name) => name.toUpperCase()).join(' and ')} more than once, and the values are read joined ("a, b"): send each header once`
   const hasUser = typeof headers[USER] === 'string'
   const hasPassword = typeof headers[PASSWORD] === 'string'
   if (hasUser && hasPassword) return 'the user name or password is wrong'
@@ -29,4 +35,10 @@ export function credentialProblem(headers: IncomingHttpHeaders, url: string): st
   if (query !== -1 && IN_QUERY.test(url.slice(query))) return `${lacks}; credentials in the query string are not read: send them as headers`
   if (headers.authorization !== undefined) return `${lacks}; an Authorization header is not read: send REST_USER and REST_PASSWORD headers instead`
   return lacks
+}
+
+function sentTimes(rawHeaders: readonly string[], name: string): number {
+  let times = 0
+  for (let k = 0; k < rawHeaders.length; k += 2) if (rawHeaders[k].toLowerCase() === name) times++
+  return times
 }

@@ -1,8 +1,11 @@
 /**
- * Requests in absolute form (`GET http://host/path`, as a client configured with a proxy sends
- * them) are answered as their origin form: the console's forwarders cut the URL at a prefix and
- * sent `/console/api/admin/fleet` to `/__admin/i/admin/fleet`, an unknown operation got no "did you
- * mean", and links named the Host header rather than the target's authority.
+ * Requests as careless clients and proxies send them:
+ * - in absolute form (`GET http://host/path`, as a client set to use a proxy sends them), answered
+ *   as their origin form: the console's forwarders cut the URL at a prefix and sent
+ *   `/console/api/admin/fleet` to `/__admin/i/admin/fleet`, an unknown operation got no "did you
+ *   mean", and links named the Host header rather than the target's authority;
+ * - without a Host (links read `http:///manager/…`);
+ * - with a credential header sent twice (read as a wrong password).
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -58,5 +61,15 @@ describe('a request without a Host', () => {
     const answer = await exchange(server.port, `GET ${REST}/appinfo.json HTTP/1.0\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\naccept: application/json\r\n\r\n`)
     expect(answer.status).toBe(200)
     expect((JSON.parse(bodyOf(answer)) as { links: unknown }).links).toEqual([{ rel: 'self', href: `http://127.0.0.1:${server.port}/manager/mvc/mvc/restservice/appinfo.json` }])
+  })
+})
+
+describe('credentials sent twice', () => {
+  it('are said to be sent twice, where Node joined them ("admin, admin") into a wrong password', async () => {
+    const answer = await exchange(server.port, rawRequest('GET', `${REST}/appinfo.json`, { accept: 'application/json', REST_USER: 'admin', REST_PASSWORD: ['admin', 'admin'] }))
+    expect(answer.status).toBe(401)
+    expect((JSON.parse(bodyOf(answer)) as { errors: Array<{ message: string }> }).errors[0].message).toContain(
+      'the request sends REST_PASSWORD more than once, and the values are read joined ("a, b"): send each header once'
+    )
   })
 })
