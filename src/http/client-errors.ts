@@ -158,9 +158,32 @@ function catalogueErrorOf(error: Error & { code?: string; rawPacket?: unknown },
       if (version === undefined) return apiError('E_BAD_REQUEST', { detail: 'the request line must end with its HTTP version and CRLF, as in `GET /path HTTP/1.1\\r\\n`' })
       return apiError('E_HTTP_VERSION', { version })
     }
-    default:
-      return apiError('E_BAD_REQUEST', { detail: `the HTTP request is malformed (${error.code ?? error.message})` })
+    default: {
+      const advice = error.code === undefined ? undefined : PARSER_ADVICE[error.code]
+      return apiError('E_BAD_REQUEST', { detail: `${advice ?? 'the HTTP request is malformed'} (${error.code ?? error.message})` })
+    }
   }
+}
+
+/**
+ * What Node's HTTP parser (llhttp) refused, said so a client author can fix it: its codes alone
+ * (`HPE_INVALID_URL`) named no character, header or line. The code stays in the message.
+ */
+const PARSER_ADVICE: Readonly<Record<string, string>> = {
+  HPE_INVALID_METHOD:
+    'the method is not one HTTP defines, in upper case (GET, POST, PUT, DELETE; methods are case-sensitive); a TLS handshake sent to a plain HTTP port reads so too: use the http:// URL there',
+  HPE_INVALID_URL:
+    'the request target holds a character a URL cannot carry raw (a space, a tab, a control character, or one past ASCII such as in 東京-01): percent-encode it as UTF-8 (%E6%9D%B1…)',
+  HPE_INVALID_CONSTANT: 'the request line is not `METHOD /path HTTP/1.1`: a space in the path must be percent-encoded as %20',
+  HPE_INVALID_HEADER_TOKEN:
+    'a header line is malformed: a name holds a space or a character names cannot, a value holds a control character, or a line is folded onto the next; write each header as `Name: value` on one line',
+  HPE_UNEXPECTED_CONTENT_LENGTH: 'Content-Length is sent twice, or with Transfer-Encoding: send one Content-Length, or Transfer-Encoding: chunked alone',
+  HPE_INVALID_CONTENT_LENGTH: 'Content-Length is not a number of bytes, or comes with a Transfer-Encoding: send one Content-Length, or Transfer-Encoding: chunked alone',
+  HPE_INVALID_TRANSFER_ENCODING: 'Transfer-Encoding must end with chunked: send Transfer-Encoding: chunked, or a Content-Length',
+  HPE_INVALID_CHUNK_SIZE: 'a chunk of the chunked body does not start with its size in hexadecimal digits and CRLF',
+  HPE_CR_EXPECTED: 'a line ends with a bare LF or CR: HTTP lines end with CRLF (\\r\\n)',
+  HPE_LF_EXPECTED: 'a line ends with a bare CR: HTTP lines end with CRLF (\\r\\n)',
+  HPE_STRICT: 'a line ends with a bare LF or CR: HTTP lines end with CRLF (\\r\\n)'
 }
 
 /**

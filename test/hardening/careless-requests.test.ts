@@ -5,7 +5,8 @@
  *   `/console/api/admin/fleet` to `/__admin/i/admin/fleet`, an unknown operation got no "did you
  *   mean", and links named the Host header rather than the target's authority;
  * - without a Host (links read `http:///manager/…`);
- * - with a credential header sent twice (read as a wrong password).
+ * - with a credential header sent twice (read as a wrong password);
+ * - malformed where Node's parser refuses them: the answer says what to fix, where it gave a code.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -71,5 +72,26 @@ describe('credentials sent twice', () => {
     expect((JSON.parse(bodyOf(answer)) as { errors: Array<{ message: string }> }).errors[0].message).toContain(
       'the request sends REST_PASSWORD more than once, and the values are read joined ("a, b"): send each header once'
     )
+  })
+})
+
+describe('a request the HTTP parser refuses', () => {
+  const messageOf = async (bytes: string) => {
+    const answer = await exchange(server.port, bytes, { end: true })
+    expect(answer.status).toBe(400)
+    // The head was not read, so its Accept neither: the answer is XML, the default.
+    const escaped = /<message>([\s\S]*?)<\/message>/.exec(bodyOf(answer))?.[1] ?? ''
+    return escaped.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+  }
+
+  it.each([
+    ['a raw character past ASCII in the path', `GET ${REST}/agentinfo.json?agentname=東京-01 HTTP/1.1\r\nHost: x\r\n\r\n`, 'percent-encode it as UTF-8', 'HPE_INVALID_URL'],
+    ['a method in lower case', `get ${REST}/appinfo.json HTTP/1.1\r\nHost: x\r\n\r\n`, 'methods are case-sensitive', 'HPE_INVALID_METHOD'],
+    ['a space in a header name', `GET ${REST}/appinfo.json HTTP/1.1\r\nHost: x\r\nREST USER: admin\r\n\r\n`, 'write each header as `Name: value` on one line', 'HPE_INVALID_HEADER_TOKEN'],
+    ['Content-Length twice', `POST ${REST}/addagent HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}`, 'send one Content-Length', 'HPE_UNEXPECTED_CONTENT_LENGTH']
+  ])('says what to fix: %s', async (_what, bytes, advice, code) => {
+    const message = await messageOf(bytes)
+    expect(message).toContain(advice)
+    expect(message).toContain(`(${code})`)
   })
 })
