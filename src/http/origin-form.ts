@@ -1,18 +1,28 @@
 /**
- * Requests in absolute form (`GET http://host:9443/manager/mvc/restservice/appinfo.json`, as a
+ * The request target's other forms than a path. Requests in absolute form
+ * (`GET http://host:9443/manager/mvc/restservice/appinfo.json`, as a
  * client sends them to a proxy) made origin-form before anything reads the URL: the router took
  * them, but whatever cut the URL at a known prefix did not (the console's forwarders sent
  * `/console/api/admin/fleet` to `/__admin/i/admin/fleet`), nor did the not-found answer's "did you
  * mean". The authority in the target replaces the Host header, as RFC 9112 §3.2.2 asks, so links
- * name it.
+ * name it. `OPTIONS *` is answered here, for the server.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 
 const ABSOLUTE = /^https?:\/\/([^/?#]*)/i
 
+/** The methods fleetsim serves some path with: `OPTIONS *` asks the server, not a path. */
+export const SERVER_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS'
+
 export function originForm(listener: RequestListener): RequestListener {
   return (request: IncomingMessage, response: ServerResponse) => {
     const url = request.url
+    // `OPTIONS *` (asterisk form), a ping some load balancers send: it names no path, so no route
+    // answers it (it was a 404 "Nothing is served at *").
+    if (url === '*' && request.method === 'OPTIONS') {
+      response.writeHead(204, { allow: SERVER_METHODS }).end()
+      return
+    }
     // Origin form, the usual case, costs one character test.
     if (url !== undefined && url.charCodeAt(0) !== 0x2f) {
       const absolute = ABSOLUTE.exec(url)

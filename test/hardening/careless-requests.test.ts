@@ -6,7 +6,8 @@
  *   mean", and links named the Host header rather than the target's authority;
  * - without a Host (links read `http:///manager/…`);
  * - with a credential header sent twice (read as a wrong password);
- * - malformed where Node's parser refuses them: the answer says what to fix, where it gave a code.
+ * - malformed where Node's parser refuses them: the answer says what to fix, where it gave a code;
+ * - `OPTIONS *`, a load balancer's ping.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -93,5 +94,13 @@ describe('a request the HTTP parser refuses', () => {
     const message = await messageOf(bytes)
     expect(message).toContain(advice)
     expect(message).toContain(`(${code})`)
+  })
+})
+
+describe('OPTIONS *', () => {
+  it('answers 204 with the methods the server serves, where it was a 404 "Nothing is served at *"', async () => {
+    const answer = await exchange(server.port, 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    expect(answer.status).toBe(204)
+    expect(answer.text).toMatch(/\r\nallow: GET, HEAD, POST, PUT, DELETE, OPTIONS\r\n/i)
   })
 })
