@@ -11,11 +11,12 @@ import { notAFile } from '../lib/regular-file.js'
 import { stateFilePath } from './state-path.js'
 
 /**
- * Checks --state-file before the server starts: a directory is refused, and the directory of the
- * file it stands for (through links, as the lock and the saves go by it: state-path.ts) is made if
- * missing, and a file is made and removed in it. Without this a state file in a missing directory
- * failed every save, the one at exit too, after a run of hours; a link into a missing directory,
- * or a directory that takes no new files (`/proc`), failed on the lock with Node's bare message.
+ * Checks --state-file before the server starts: a directory, a named pipe, a socket or a device
+ * is refused (a named pipe hung the start for good), and the directory of the file it stands for
+ * (through links, as the lock and the saves go by it: state-path.ts) is made if missing, and a
+ * file is made and removed in it. Without this a state file in a missing directory failed every
+ * save, the one at exit too, after a run of hours; a link into a missing directory, or a
+ * directory that takes no new files (`/proc`), failed on the lock with Node's bare message.
  */
 export async function prepareStateFile(path: string): Promise<void> {
   const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
