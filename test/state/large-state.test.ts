@@ -184,6 +184,18 @@ describe('a state file with large stored data', () => {
     await expect(edited(() => undefined)).resolves.toMatchObject({ caFingerprint: ca.fingerprint })
   })
 
+  it('refuses a file by its header before reading its agents\' part, where gigabytes of garbage were read whole first', async () => {
+    const path = join(dir, 'garbage.bin')
+    const head = Buffer.alloc('FLEETSIM-STATE\n'.length + 8)
+    head.write('FLEETSIM-STATE\n', 'latin1')
+    head.writeUInt32BE(STATE_FORMAT_VERSION, 'FLEETSIM-STATE\n'.length)
+    head.writeUInt32BE(16, 'FLEETSIM-STATE\n'.length + 4)
+    await writeFile(path, Buffer.concat([head, Buffer.from('\u0000'.repeat(16))]))
+    // A sparse 256 MiB after the first line: it takes no disk, and the answer comes from the header.
+    await truncate(path, 256 * 1024 * 1024)
+    await expect(readStateFile(path)).rejects.toEqual(expect.objectContaining({ code: 'E_STATE_CORRUPT', message: expect.stringContaining('its header is not valid JSON') }))
+  })
+
   it('refuses a file whose header length runs past its end, as damaged', async () => {
     const engine = await fleet(10)
     const path = join(dir, 'state.bin')
