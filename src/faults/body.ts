@@ -6,7 +6,8 @@
 import { Readable } from 'node:stream'
 import type { Socket } from 'node:net'
 
-export type Wait = (ms: number) => Promise<void>
+/** Waiting wall time; `signal` ends the wait early (src/lib/wall-wait.ts). */
+export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>
 
 /** Chunks per second of a slow body: small enough to trickle, large enough to stay cheap. */
 const SLOW_TICKS_PER_SECOND = 10

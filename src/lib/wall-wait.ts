@@ -6,11 +6,20 @@
  */
 export const MAX_TIMER_MS = 2 ** 31 - 1
 
-export async function waitWall(ms: number): Promise<void> {
+/** `signal`: the wait ends early when it is aborted (the client that waits has left), its timer cleared. */
+export async function waitWall(ms: number, signal?: AbortSignal): Promise<void> {
   let left = ms
-  while (left > MAX_TIMER_MS) {
-    await new Promise((resolve) => setTimeout(resolve, MAX_TIMER_MS))
-    left -= MAX_TIMER_MS
+  while (left > 0 && signal?.aborted !== true) {
+    const turn = Math.min(left, MAX_TIMER_MS)
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', done)
+        resolve()
+      }
+      const timer = setTimeout(done, turn)
+      signal?.addEventListener('abort', done, { once: true })
+    })
+    left -= turn
   }
-  await new Promise((resolve) => setTimeout(resolve, left))
 }

@@ -1,5 +1,6 @@
-/** Faults that only a real connection shows: a reset, and a body cut short. */
+/** Faults that only a real connection shows: a reset, a body cut short, a client that leaves during a wait. */
 import { request } from 'node:http'
+import { connect } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AdminHarness } from '../admin/helpers.js'
@@ -52,5 +53,24 @@ describe('faults on a real connection', () => {
     expect(outcome.received).toBe(Math.floor((outcome.contentLength as number) / 2))
     expect(outcome.error).toBeDefined()
     expect(h.engine.stats.faultsInjected).toEqual({ 'truncate agentinfo': 1 })
+  })
+
+  it('ends a latency wait when its client leaves, where the call stayed held, body and all, until the wait ended', async () => {
+    const signals: AbortSignal[] = []
+    // A wait that ends only when its signal says the client left.
+    const wait = (_ms: number, signal?: AbortSignal) =>
+      new Promise<void>((resolve) => {
+        if (signal !== undefined) signals.push(signal)
+        signal?.addEventListener('abort', () => resolve(), { once: true })
+      })
+    h = await withFaults('  - { name: slow, operation: appinfo, latency: 1h }\n', { wait })
+    await h.app.listen({ host: '127.0.0.1', port: 0 })
+    const { port } = h.app.server.address() as AddressInfo
+    const socket = connect(port, '127.0.0.1')
+    socket.write(`GET ${REST}/appinfo HTTP/1.1\r\nHost: x\r\nREST_USER: ${AUTH.REST_USER}\r\nREST_PASSWORD: ${AUTH.REST_PASSWORD}\r\n\r\n`)
+    await expect.poll(() => signals.length).toBe(1)
+    expect(signals[0].aborted).toBe(false)
+    socket.destroy()
+    await expect.poll(() => signals[0].aborted).toBe(true)
   })
 })

@@ -27,4 +27,17 @@ describe('waitWall', () => {
     await vi.advanceTimersByTimeAsync(1)
     expect(done).toBe(true)
   })
+
+  it('ends when its signal is aborted, its timer cleared (a client that left was held until the wait ended)', async () => {
+    vi.useFakeTimers()
+    const left = new AbortController()
+    let done = false
+    void waitWall(60_000, left.signal).then(() => (done = true))
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(done).toBe(false)
+    left.abort()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(done).toBe(true)
+    expect(vi.getTimerCount()).toBe(0)
+  })
 })
