@@ -99,7 +99,10 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
         const path = request.url.split('?')[0]
         // A path served with other methods: 405 with Allow, as every other path outside the operations.
         const allowed = otherMethods(request.server, request.method, path)
-        if (allowed.length > 0) reply.header('allow', allowed.join(', '))
+        if (allowed.length > 0) {
+          request.servedPath = path
+          reply.header('allow', allowed.join(', '))
+        }
         const error =
           allowed.length > 0 ? apiError('E_PATH_METHOD_NOT_ALLOWED', { path, method: request.method, allowed }) : apiError('E_UNKNOWN_ADMIN_PATH', { method: request.method, path })
         return sendErrors(reply, error.statusCode, [{ status: error.statusCode, message: error.message, code: error.code }])

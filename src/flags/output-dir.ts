@@ -3,11 +3,11 @@
  * so a run of minutes does not end in `EEXIST: file already exists, mkdir '/etc/passwd'`, and a
  * typo in `--junit` does not lose the conformance run it was to record.
  */
+import { randomUUID } from 'node:crypto'
 import { constants } from 'node:fs'
-import { access, lstat, open, rm, stat } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { access, open, readlink, rm, stat } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
 import { makeDirs } from '../lib/make-dirs.js'
-import { notAFile } from '../lib/regular-file.js'
 import { ConfigError } from './config-error.js'
 
 /**
@@ -72,16 +72,19 @@ export async function refuseInputAmongOutputs(flag: string, dir: string, files: 
 export async function prepareOutputFile(flag: string, path: string): Promise<void> {
   const info = await stat(path).catch(() => undefined)
   if (info?.isDirectory() === true) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a file, got "${path}", which is a directory; name a file in it`)
-  const kind = info === undefined ? undefined : notAFile(info)
-  if (kind !== undefined) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a regular file, got "${path}", which is ${kind}; name a file`)
-  if (info === undefined && (await lstat(path).catch(() => undefined))?.isSymbolicLink() === true) {
-    throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a file, got "${path}", a symbolic link to a place that does not exist; point it at a file, or name another`)
+  // A device or a pipe takes the output as it comes (`--junit /dev/stdout`, `/dev/null`); a socket cannot be opened.
+  if (info?.isSocket() === true) throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a file, got "${path}", which is a socket; name a file`)
+  // A link to no file yet is written through, into its target's directory, which must be there.
+  const target = info === undefined ? await linkTarget(path) : undefined
+  if (target !== undefined && (await stat(dirname(target)).catch(() => undefined))?.isDirectory() !== true) {
+    throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a file, got "${path}", a symbolic link to ${target}, whose directory is not there; point it at a file in a directory, or name another`)
   }
   try {
     if (info === undefined) {
-      await makeDirs(dirname(path))
-      await access(dirname(path), constants.W_OK)
-      await makeAndRemoveFile(dirname(path))
+      const dir = dirname(target ?? path)
+      await makeDirs(dir)
+      await access(dir, constants.W_OK)
+      await makeAndRemoveFile(dir)
     } else {
       await access(path, constants.W_OK)
     }
@@ -101,7 +104,7 @@ export function reason(error: unknown): string {
  * access() says yes to root for a directory that takes none (`/proc`, `/sys`).
  */
 export async function makeAndRemoveFile(dir: string): Promise<void> {
-  const probe = join(dir, `.fleetsim-write-check-${process.pid}`)
+  const probe = join(dir, `.fleetsim-write-check-${randomUUID()}`)
   try {
     await (await open(probe, 'wx')).close()
   } catch (error) {
@@ -110,4 +113,10 @@ export async function makeAndRemoveFile(dir: string): Promise<void> {
     throw code === 'ENOENT' || code === 'EROFS' ? Object.assign(new Error('no file can be made there'), { code }) : error
   }
   await rm(probe, { force: true })
+}
+
+/** Where the symbolic link at `path` points, resolved; undefined when `path` is no link. */
+async function linkTarget(path: string): Promise<string | undefined> {
+  const target = await readlink(path).catch(() => undefined)
+  return target === undefined ? undefined : resolve(dirname(path), target)
 }

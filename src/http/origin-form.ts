@@ -8,6 +8,7 @@
  * name it. `OPTIONS *` is answered here, for the server.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+import { refusedAfterClientError } from './client-errors.js'
 
 const ABSOLUTE = /^https?:\/\/([^/?#]*)/i
 
@@ -19,7 +20,9 @@ export function originForm(listener: RequestListener): RequestListener {
     const url = request.url
     // `OPTIONS *` (asterisk form), a ping some load balancers send: it names no path, so no route
     // answers it (it was a 404 "Nothing is served at *").
-    if (url === '*' && request.method === 'OPTIONS') {
+    // HTTP/1.1 without a Host goes on to be refused as any request without one (limits.ts).
+    if (url === '*' && request.method === 'OPTIONS' && (request.headers.host !== undefined || request.httpVersion === '1.0')) {
+      if (refusedAfterClientError(request)) return
       response.writeHead(204, { allow: SERVER_METHODS }).end()
       return
     }
@@ -29,7 +32,10 @@ export function originForm(listener: RequestListener): RequestListener {
       if (absolute !== null) {
         const rest = url.slice(absolute[0].length)
         request.url = rest === '' || rest.startsWith('?') ? `/${rest}` : rest
-        if (absolute[1] !== '') request.headers.host = absolute[1]
+        // Only in place of a Host sent: HTTP/1.1 without one is refused (RFC 9112 §3.2), target or not.
+        // A user name before `@` is no part of the host (RFC 9110 §4.2.4: a client sends none).
+        const authority = absolute[1].slice(absolute[1].lastIndexOf('@') + 1)
+        if (authority !== '' && request.headers.host !== undefined) request.headers.host = authority
       }
     }
     return listener(request, response)

@@ -1,8 +1,10 @@
 /**
- * Reading a small file a user names (a password file, a PEM file), refusing what is no regular
- * file and what is larger than such a file can be. Why: `readFile` on a FIFO waits for a writer
- * for ever (`serve` hung at start and its signal handlers waited behind it), and on `/dev/zero`
- * fills the memory (7 GB in 18 s for `--password-file /dev/zero`).
+ * Reading a small file a user names (a password file, a PEM file): a regular file or a pipe
+ * (`--password-file <(pass show fleetsim)`, `/dev/stdin`), of at most the size such a file has.
+ * Why: `readFile` on a named pipe nobody writes waited for a writer for ever (`serve` hung at
+ * start, its signal handlers waiting behind it), and on `/dev/zero` filled the memory (7 GB in
+ * 18 s for `--password-file /dev/zero`). A pipe is opened without waiting for a writer and read to
+ * its end (nothing, when nobody writes it); a device, a socket or a directory is refused.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
 
@@ -32,12 +34,16 @@ export class UnreadableFileError extends Error {
   }
 }
 
+/** How long a pipe's writer may take to write (a command in `<(…)` starting). */
+const PIPE_WAIT_MS = 5000
+const PAUSE = new Int32Array(new SharedArrayBuffer(4))
+
 // O_NONBLOCK: opening a FIFO for reading waits for a writer otherwise, before fstat can say what it is.
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
 
 function refusal(stats: Stats, maxBytes: number): UnreadableFileError | undefined {
   const kind = notAFile(stats)
-  if (kind !== undefined) return new UnreadableFileError(`it is ${kind}, not a regular file`, 'ENOTREG')
+  if (kind !== undefined && !stats.isFIFO()) return new UnreadableFileError(`it is ${kind}, not a regular file`, 'ENOTREG')
   if (stats.size > maxBytes) return new UnreadableFileError(`it is ${stats.size} bytes, more than the ${maxBytes} such a file can hold`, 'ETOOBIG')
   return undefined
 }
@@ -54,8 +60,17 @@ export function readRegularFileSync(path: string, maxBytes: number): string {
     // Read to one byte past the limit: a file that grew since its stat is refused, not read whole.
     const buffer = Buffer.alloc(maxBytes + 1)
     let length = 0
+    const waitUntil = Date.now() + PIPE_WAIT_MS
     for (;;) {
-      const bytesRead = readSync(fd, buffer, length, buffer.length - length, null)
+      let bytesRead: number
+      try {
+        bytesRead = readSync(fd, buffer, length, buffer.length - length, null)
+      } catch (error) {
+        // A pipe whose writer has not written yet: wait a little, as its writer is starting (<(…)).
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > waitUntil) throw error
+        Atomics.wait(PAUSE, 0, 0, 10)
+        continue
+      }
       if (bytesRead === 0) break
       length += bytesRead
       if (length > maxBytes) throw new UnreadableFileError(`it is more than the ${maxBytes} bytes such a file can hold`, 'ETOOBIG')

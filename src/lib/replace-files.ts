@@ -5,12 +5,15 @@
  * symbolic link planted where a file goes had the file it names written over; a rename replaces
  * the link itself.
  */
+import { randomUUID } from 'node:crypto'
 import { rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 
 /** Writes each `[path, content]`; on a failure removes what it wrote and throws, naming the file. */
 export async function replaceFiles(files: ReadonlyArray<readonly [string, string]>): Promise<void> {
-  const temporaries = files.map(([path]) => join(dirname(path), `.${basename(path)}.${process.pid}.tmp`))
+  // Named anew each time: a run killed midway under the same pid (a container's 1) left one behind.
+  const run = randomUUID()
+  const temporaries = files.map(([path]) => join(dirname(path), `.${basename(path)}.${run}.tmp`))
   try {
     for (const [k, [path, content]] of files.entries()) {
       await writeFile(temporaries[k], content, { flag: 'wx' }).catch((error: unknown) => {
@@ -21,5 +24,10 @@ export async function replaceFiles(files: ReadonlyArray<readonly [string, string
     await Promise.all(temporaries.map((temporary) => rm(temporary, { force: true })))
     throw error
   }
-  for (const [k, [path]] of files.entries()) await rename(temporaries[k], path)
+  try {
+    for (const [k, [path]] of files.entries()) await rename(temporaries[k], path)
+  } finally {
+    // A rename that failed leaves the others' temporaries, not renamed: removed, as a failed write's are.
+    await Promise.all(temporaries.map((temporary) => rm(temporary, { force: true })))
+  }
 }

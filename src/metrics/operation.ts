@@ -20,6 +20,6 @@ export function operationOf(request: FastifyRequest, metricsPath: string): strin
   const route = request.routeOptions.url ?? request.servedPath ?? undefined
   if (route === undefined) return OTHER_OPERATIONS.notFound
   if (route === metricsPath) return OTHER_OPERATIONS.metrics
-  if (route === '/openapi.json') return OTHER_OPERATIONS.openapi
+  if (route === '/openapi.json' || route === '/openapi.yaml') return OTHER_OPERATIONS.openapi
   return OTHER_OPERATIONS.other
 }

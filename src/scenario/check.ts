@@ -56,7 +56,8 @@ export function describe(value: unknown): string {
   if (typeof value === 'object') return 'a mapping'
   if (typeof value === 'string') {
     const shown = value.length > 40 ? `${value.slice(0, 37)}...` : value
-    return JSON.stringify(shown)
+    // JSON escapes C0 controls but not DEL and C1 (U+0080 to U+009F), which a terminal obeys too.
+    return JSON.stringify(shown).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
   }
   return String(value)
 }
@@ -123,12 +124,13 @@ export function fields(
 // Readers
 
 /**
- * Control characters but tab, line feed and carriage return: a terminal obeys them (ESC clears the
- * screen or sets the window's title when `scenario list` or `run` prints a name), and XML answers
+ * Control characters but tab and line feed: a terminal obeys them (ESC clears the
+ * screen or sets the window's title when `scenario list` or `run` prints a name; CR writes over
+ * the line), and XML answers
  * cannot carry them (an OS or version name is shown in agentinfo).
  */
 // eslint-disable-next-line no-control-regex -- the control characters are what is refused
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
 
 export const text: Read<string> = (value, path, sink) => {
   if (typeof value === 'string' && CONTROL.test(value)) {

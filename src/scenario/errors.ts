@@ -26,7 +26,7 @@ export const SCENARIO_ERROR_CODES = {
   FSC_DUPLICATE: 'a name is used twice where names must be unique',
   FSC_REFERENCE: 'a name refers to something the scenario does not define',
   FSC_FORMAT: 'a string does not have the expected form (for example a label "name=value")',
-  FSC_UNSUPPORTED: 'more stages, labels, operating systems or versions than the engine holds (16 stages; 31 of each of the others)',
+  FSC_UNSUPPORTED: 'more stages, labels, operating systems or versions than the engine holds (16 stages; 31 of each of the others), or a module set of more than 6 modules',
   FSC_MORE: 'more problems than are listed: the first ones are, this one counts the rest'
 } as const
 

@@ -9,7 +9,9 @@
  * becomes an issue too: a bad scenario is a list of problems, never an exception.
  */
 import { Buffer, isUtf8 } from 'node:buffer'
+import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { basename, extname } from 'node:path'
 import { LineCounter, parseDocument, visit, type YAMLError } from 'yaml'
 import { aliasProblem, type AliasProblem } from './aliases.js'
@@ -213,18 +215,31 @@ export function parseFaultRule(text: string, sourceName: string, defaultName: st
   return parseYamlWith(text, sourceName, (value, sink) => faultRule(0, defaultName)(value, [], sink))
 }
 
+/** How long a pipe's writer may take to write. */
+const PIPE_WAIT_MS = 5000
+
 /** The file's text; or `tooLarge` without reading more than one byte past the limit; or the bytes when they are not UTF-8. */
 async function readText(path: string): Promise<{ text: string } | { tooLarge: number | undefined } | { notUtf8: Buffer }> {
   const max = SCENARIO_LIMITS.maxBytes
-  const file = await open(path, 'r')
+  // Without waiting for a writer: a named pipe nobody writes hung `scenario validate` and `run`.
+  const file = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
   try {
     const { size } = await file.stat()
     if (size > max) return { tooLarge: size }
     // A pipe or a device says size 0: read up to one byte past the limit to know.
     const buffer = Buffer.alloc(max + 1)
     let length = 0
+    const waitUntil = Date.now() + PIPE_WAIT_MS
     while (length < buffer.length) {
-      const { bytesRead } = await file.read(buffer, length, buffer.length - length, null)
+      let bytesRead: number
+      try {
+        ;({ bytesRead } = await file.read(buffer, length, buffer.length - length, null))
+      } catch (error) {
+        // A pipe whose writer has not written yet (`<(…)`): wait a little for it.
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > waitUntil) throw error
+        await sleep(10)
+        continue
+      }
       if (bytesRead === 0) break
       length += bytesRead
     }

@@ -93,8 +93,11 @@ export async function lockStateFile(stateFile: string, files: LockFiles = { open
         await file.writeFile(lockText(token))
       } catch (error) {
         // An empty lock (a full disk) named no process, and refused every start after.
-        await file.close()
-        await rm(path, { force: true })
+        try {
+          await file.close()
+        } finally {
+          await rm(path, { force: true })
+        }
         throw new Error(`cannot write the lock ${path} of --state-file ${stateFile}: ${(error as Error).message}`, { cause: error })
       }
       await file.close()

@@ -44,6 +44,19 @@ describe('a request in absolute form', () => {
     expect(body.links).toEqual([{ rel: 'self', href: 'http://manager.example:9443/manager/mvc/mvc/restservice/appinfo.json' }])
   })
 
+  it('still needs a Host on HTTP/1.1, as every request does (RFC 9112 §3.2)', async () => {
+    const answer = await exchange(server.port, `GET http://manager.example${REST}/appinfo.json HTTP/1.1\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
+    expect(answer.status).toBe(400)
+    const noHost = await exchange(server.port, 'OPTIONS * HTTP/1.1\r\nConnection: close\r\n\r\n')
+    expect(noHost.status).not.toBe(204)
+  })
+
+  it('names the host, not a user name before @, in place of the Host', async () => {
+    const { status, body } = await json(`http://user@manager.example:9443${REST}/appinfo.json`)
+    expect(status).toBe(200)
+    expect(body.links).toEqual([{ rel: 'self', href: 'http://manager.example:9443/manager/mvc/mvc/restservice/appinfo.json' }])
+  })
+
   it('gets the "did you mean" of its operation', async () => {
     const { status, body } = await json(`HTTP://manager.example${REST}/agentinf.json?x=1`)
     expect(status).toBe(404)
@@ -89,7 +102,7 @@ describe('a request the HTTP parser refuses', () => {
     ['a raw character past ASCII in the path', `GET ${REST}/agentinfo.json?agentname=東京-01 HTTP/1.1\r\nHost: x\r\n\r\n`, 'percent-encode it as UTF-8', 'HPE_INVALID_URL'],
     ['a method in lower case', `get ${REST}/appinfo.json HTTP/1.1\r\nHost: x\r\n\r\n`, 'methods are case-sensitive', 'HPE_INVALID_METHOD'],
     ['a space in a header name', `GET ${REST}/appinfo.json HTTP/1.1\r\nHost: x\r\nREST USER: admin\r\n\r\n`, 'write each header as `Name: value` on one line', 'HPE_INVALID_HEADER_TOKEN'],
-    ['Content-Length twice', `POST ${REST}/addagent HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}`, 'send one Content-Length', 'HPE_UNEXPECTED_CONTENT_LENGTH']
+    ['Content-Length twice', `POST ${REST}/addagent HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}`, 'Content-Length is sent twice: send it once', 'HPE_UNEXPECTED_CONTENT_LENGTH']
   ])('says what to fix: %s', async (_what, bytes, advice, code) => {
     const message = await messageOf(bytes)
     expect(message).toContain(advice)

@@ -61,7 +61,12 @@ describe('API metrics', () => {
     const samples = await scrape()
     expect(valueOf(samples, COUNT, { operation: 'metrics', method: 'POST', status: '405' })).toBe(1)
     expect(valueOf(samples, COUNT, { operation: 'openapi', method: 'DELETE', status: '405' })).toBe(1)
-    expect(valueOf(samples, COUNT, { operation: 'not_found', method: 'POST', status: '405' })).toBeUndefined()
+    expect((await app.inject({ method: 'POST', url: '/__admin/health' })).statusCode).toBe(405)
+    expect((await app.inject({ method: 'POST', url: '/openapi.yaml' })).statusCode).toBe(405)
+    const after = await scrape()
+    expect(valueOf(after, COUNT, { operation: 'other', method: 'POST', status: '405' })).toBe(1)
+    expect(valueOf(after, COUNT, { operation: 'openapi', method: 'POST', status: '405' })).toBe(1)
+    expect(valueOf(after, COUNT, { operation: 'not_found', method: 'POST', status: '405' })).toBeUndefined()
   })
 
   it('label /metrics itself as the metrics operation', async () => {

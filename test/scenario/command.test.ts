@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -30,6 +31,15 @@ describe('fleetsim scenario', () => {
     expect(io.stderr).toContain(`${file}:4:11 stages[0].next: expected an action`)
     expect(io.stderr).toContain(`FAIL ${file}: 2 problems`)
     expect(io.stdout).toBe('OK scenarios/steady-fleet.yaml\n')
+  })
+
+  it('validate reads a named pipe nobody writes as empty, at once, where it waited for a writer for ever', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fleetsim-'))
+    const fifo = join(dir, 'scenario.fifo')
+    execFileSync('mkfifo', [fifo])
+    const io = capture()
+    expect(await run(['validate', fifo], io)).toBe(1)
+    expect(io.stderr).toContain(`${fifo} expected a scenario mapping at the top of the document, got nothing`)
   })
 
   it('validate refuses a module set of more modules than an agent runs (8 were cut to 6, and crash-module m7 crashed another)', async () => {

@@ -207,6 +207,9 @@ faults:
     expect(issue.code).toBe('FSC_FORMAT')
     expect(issue.message).toBe('expected text without control characters (a terminal obeys them, an XML answer cannot carry them), got "evil\\u001b[2J"')
     expect(onlyIssue('description: "a\\u0007bell"\n').code).toBe('FSC_FORMAT')
+    expect(onlyIssue('name: "safe\\rEVIL"\ndescription: fine\n').code).toBe('FSC_FORMAT')
+    // Shown escaped, C1 included: the message itself must not carry what it refuses.
+    expect(onlyIssue('description: "caf\\u009b2J"\n').message).toContain('got "caf\\u009b2J"')
     expect(valid('description: "two lines\\nand a\\ttab"\n').description).toBe('two lines\nand a\ttab')
   })
 
