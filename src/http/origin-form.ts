@@ -4,8 +4,9 @@
  * client sends them to a proxy) made origin-form before anything reads the URL: the router took
  * them, but whatever cut the URL at a known prefix did not (the console's forwarders sent
  * `/console/api/admin/fleet` to `/__admin/i/admin/fleet`), nor did the not-found answer's "did you
- * mean". The authority in the target replaces the Host header, as RFC 9112 §3.2.2 asks, so links
- * name it. `OPTIONS *` is answered here, for the server.
+ * mean". The authority in the target replaces the Host header sent, as RFC 9112 §3.2.2 asks, so
+ * links name it; an HTTP/1.1 request without a Host is still refused. `OPTIONS *` is answered
+ * here, for the server.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import { refusedAfterClientError } from './client-errors.js'
