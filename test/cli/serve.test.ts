@@ -113,7 +113,7 @@ describe('startServer', () => {
     // A directory that takes no new files: access() says yes to root, the lock failed with ENOENT and exit 1.
     const inProc = parseServeConfig(['--port', '0', '--agents', '5', '--workers', '1', '--data-dir', dataDir, '--state-file', '/proc/version'], {})
     // As root the file made and removed finds it; as another user access() does first.
-    await expect(startServer(inProc, quiet)).rejects.toThrow(/^--state-file must name a file in a directory fleetsim can write, got "\/proc\/version" \((no file can be made there|no permission to write there)\)$/)
+    await expect(startServer(inProc, quiet)).rejects.toThrow(/^--state-file must name a file in a directory fleetsim can write, got "\/proc\/version" \((no file can be made there|no permission to write there|a read-only file system)\)$/)
     // A link into a missing directory: that directory is made, as the file's own would be, and the save goes through the link.
     const linked = join(dataDir, 'linked.bin')
     const farDir = join(dataDir, 'far', 'away')

@@ -14,7 +14,7 @@ import { prepareOutputDir, prepareOutputFile } from '../../src/flags/output-dir.
 const dir = mkdtempSync(join(tmpdir(), 'fleetsim-output-dir-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 // As root the file made and removed finds them; as another user access() does first.
-const CANNOT = /\((no file can be made there|no permission to write there|EACCES[^)]*|EPERM[^)]*)\)$/
+const CANNOT = /\((no file can be made there|no permission to write there|a read-only file system|EACCES[^)]*|EPERM[^)]*)\)$/
 
 describe('output files and directories', () => {
   it('refuses a directory where no file can be made, whatever access() says', async () => {
