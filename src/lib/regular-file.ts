@@ -4,7 +4,8 @@
  * Why: `readFile` on a named pipe nobody writes waited for a writer for ever (`serve` hung at
  * start, its signal handlers waiting behind it), and on `/dev/zero` filled the memory (7 GB in
  * 18 s for `--password-file /dev/zero`). A pipe is opened without waiting for a writer and read to
- * its end (nothing, when nobody writes it); a device, a socket or a directory is refused.
+ * its end (nothing, when nobody writes it); a device, a socket or a directory is refused. The
+ * scenario loader reads its files so too (src/scenario/load.ts).
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
 
@@ -23,11 +24,12 @@ export function notAFile(stats: Stats): string | undefined {
   return 'no regular file'
 }
 
-/** A file refused before it was read: what it is, or how large; `code` as Node's errors carry one. */
+/** A file refused before it was read whole: what it is (`kind`), or how large (`size`, when its stat said). */
 export class UnreadableFileError extends Error {
   constructor(
     message: string,
-    readonly code: 'ENOTREG' | 'ETOOBIG'
+    readonly code: 'ENOTREG' | 'ETOOBIG',
+    readonly detail: { readonly kind?: string; readonly size?: number } = {}
   ) {
     super(message)
     this.name = 'UnreadableFileError'
@@ -41,23 +43,27 @@ const PAUSE = new Int32Array(new SharedArrayBuffer(4))
 // O_NONBLOCK: opening a FIFO for reading waits for a writer otherwise, before fstat can say what it is.
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
 
-function refusal(stats: Stats, maxBytes: number): UnreadableFileError | undefined {
+function refusal(stats: Stats, maxBytes: number, devices: boolean): UnreadableFileError | undefined {
   const kind = notAFile(stats)
-  if (kind !== undefined && !stats.isFIFO()) return new UnreadableFileError(`it is ${kind}, not a regular file`, 'ENOTREG')
-  if (stats.size > maxBytes) return new UnreadableFileError(`it is ${stats.size} bytes, more than the ${maxBytes} such a file can hold`, 'ETOOBIG')
+  const readable = kind === undefined || stats.isFIFO() || (devices && (stats.isCharacterDevice() || stats.isBlockDevice()))
+  if (!readable) return new UnreadableFileError(`it is ${kind}, not a regular file`, 'ENOTREG', { kind })
+  if (stats.size > maxBytes) return new UnreadableFileError(`it is ${stats.size} bytes, more than the ${maxBytes} such a file can hold`, 'ETOOBIG', { size: stats.size })
   return undefined
 }
 
 /**
- * The text of the regular file at `path`, at most `maxBytes` long; throws UnreadableFileError, or
- * Node's error (ENOENT, EACCES). Synchronous: flag parsing is, and the files are small.
+ * The bytes of the file at `path`, at most `maxBytes` of them: a regular file, or a pipe read to
+ * its end; a device too with `devices` (read to one byte past the limit, as `/dev/zero` is
+ * refused as too large). Throws UnreadableFileError, or Node's error (ENOENT, EACCES).
+ * Synchronous: flag parsing is, and the files are small.
  */
-export function readRegularFileSync(path: string, maxBytes: number): string {
+export function readBoundedSync(path: string, maxBytes: number, options: { devices?: boolean } = {}): Buffer {
   const fd = openSync(path, READ_FLAGS)
   try {
-    const problem = refusal(fstatSync(fd), maxBytes)
+    const problem = refusal(fstatSync(fd), maxBytes, options.devices === true)
     if (problem !== undefined) throw problem
-    // Read to one byte past the limit: a file that grew since its stat is refused, not read whole.
+    // Read to one byte past the limit: a file that grew since its stat, or a pipe or device with
+    // no size, is refused, not read whole.
     const buffer = Buffer.alloc(maxBytes + 1)
     let length = 0
     const waitUntil = Date.now() + PIPE_WAIT_MS
@@ -75,8 +81,13 @@ export function readRegularFileSync(path: string, maxBytes: number): string {
       length += bytesRead
       if (length > maxBytes) throw new UnreadableFileError(`it is more than the ${maxBytes} bytes such a file can hold`, 'ETOOBIG')
     }
-    return buffer.toString('utf8', 0, length)
+    return buffer.subarray(0, length)
   } finally {
     closeSync(fd)
   }
+}
+
+/** readBoundedSync's bytes as UTF-8 text, no device read. */
+export function readRegularFileSync(path: string, maxBytes: number): string {
+  return readBoundedSync(path, maxBytes).toString('utf8')
 }

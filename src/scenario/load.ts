@@ -9,9 +9,6 @@
  * becomes an issue too: a bad scenario is a list of problems, never an exception.
  */
 import { Buffer, isUtf8 } from 'node:buffer'
-import { constants } from 'node:fs'
-import { open } from 'node:fs/promises'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { basename, extname } from 'node:path'
 import { LineCounter, parseDocument, visit, type YAMLError } from 'yaml'
 import { aliasProblem, type AliasProblem } from './aliases.js'
@@ -26,6 +23,7 @@ import { NO_POSITIONS, yamlLocator, type Locator } from './locate.js'
 import type { FaultRule, Scenario } from './types.js'
 import { collectionKeys, duplicateKeys, rewrittenKeys } from './unique-keys.js'
 import { firstBadUtf8Byte } from '../lib/utf8.js'
+import { UnreadableFileError, readBoundedSync } from '../lib/regular-file.js'
 
 export type LoadResult =
   | { readonly ok: true; readonly scenario: Scenario }
@@ -215,41 +213,21 @@ export function parseFaultRule(text: string, sourceName: string, defaultName: st
   return parseYamlWith(text, sourceName, (value, sink) => faultRule(0, defaultName)(value, [], sink))
 }
 
-/** How long a pipe's writer may take to write. */
-const PIPE_WAIT_MS = 5000
-
-/** The file's text; or `tooLarge` without reading more than one byte past the limit; or the bytes when they are not UTF-8. */
-async function readText(path: string): Promise<{ text: string } | { tooLarge: number | undefined } | { notUtf8: Buffer }> {
-  const max = SCENARIO_LIMITS.maxBytes
-  // Without waiting for a writer: a named pipe nobody writes hung `scenario validate` and `run`.
-  const file = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+/**
+ * The file's text; or `tooLarge` without reading more than one byte past the limit; or the bytes
+ * when they are not UTF-8. A named pipe is read without waiting for a writer (one nobody wrote
+ * hung `scenario validate` and `run`), a device up to the limit (src/lib/regular-file.ts).
+ */
+function readText(path: string): { text: string } | { tooLarge: number | undefined } | { notUtf8: Buffer } {
+  let bytes: Buffer
   try {
-    const { size } = await file.stat()
-    if (size > max) return { tooLarge: size }
-    // A pipe or a device says size 0: read up to one byte past the limit to know.
-    const buffer = Buffer.alloc(max + 1)
-    let length = 0
-    const waitUntil = Date.now() + PIPE_WAIT_MS
-    while (length < buffer.length) {
-      let bytesRead: number
-      try {
-        ;({ bytesRead } = await file.read(buffer, length, buffer.length - length, null))
-      } catch (error) {
-        // A pipe whose writer has not written yet (`<(…)`): wait a little for it.
-        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > waitUntil) throw error
-        await sleep(10)
-        continue
-      }
-      if (bytesRead === 0) break
-      length += bytesRead
-    }
-    if (length > max) return { tooLarge: undefined }
-    const bytes = buffer.subarray(0, length)
-    // Decoded as it is, a byte that is not UTF-8 became U+FFFD in silence: a name saved as Latin-1 changed.
-    return isUtf8(bytes) ? { text: bytes.toString('utf8') } : { notUtf8: bytes }
-  } finally {
-    await file.close()
+    bytes = readBoundedSync(path, SCENARIO_LIMITS.maxBytes, { devices: true })
+  } catch (error) {
+    if (error instanceof UnreadableFileError && error.code === 'ETOOBIG') return { tooLarge: error.detail.size }
+    throw error
   }
+  // Decoded as it is, a byte that is not UTF-8 became U+FFFD in silence: a name saved as Latin-1 changed.
+  return isUtf8(bytes) ? { text: bytes.toString('utf8') } : { notUtf8: bytes }
 }
 
 /**
@@ -279,11 +257,18 @@ function notUtf8(path: string, bytes: Buffer): ScenarioIssue {
 export async function loadScenarioFile(path: string): Promise<LoadResult> {
   let read: Awaited<ReturnType<typeof readText>>
   try {
-    read = await readText(path)
+    read = readText(path)
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message
+    const kind = err instanceof UnreadableFileError ? err.detail.kind : undefined
     const message =
-      reason === 'ENOENT' ? `no such file${libraryHint(path)}` : reason === 'EISDIR' ? 'is a directory, not a scenario file; name a .yaml or .json file in it' : `cannot read the file (${reason})`
+      reason === 'ENOENT'
+        ? `no such file${libraryHint(path)}`
+        : kind === 'a directory'
+          ? 'is a directory, not a scenario file; name a .yaml or .json file in it'
+          : kind !== undefined
+            ? `is ${kind}, not a scenario file; name a .yaml or .json file`
+            : `cannot read the file (${reason})`
     const issue: ScenarioIssue = { code: 'FSC_READ', file: path, path: '', line: null, column: null, message }
     return { ok: false, issues: [issue] }
   }
