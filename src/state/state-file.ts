@@ -206,20 +206,18 @@ export async function readStateFile(path: string, expectedCa?: string): Promise<
     const headerBytes = await readHashed(file, headerStart, headerLength, hash)
     // The header is read and checked before the agents' part: a damaged file refused by its
     // header is not read whole first (3 GB of garbage after the first line took 3.2 GB and 15 s).
-    let header: Header | undefined
-    let headerFault: string | undefined
+    let header: Header
     try {
       header = parseJsonBytes(headerBytes) as Header
-      headerFault = headerProblem(header, fieldsLength)
     } catch (error) {
-      headerFault = `its header is not valid JSON (${(error as Error).message})`
+      throw corrupt(`its header is not valid JSON (${(error as Error).message})`)
     }
-    if (headerFault !== undefined) throw corrupt(headerFault)
+    const shapeProblem = headerProblem(header, fieldsLength)
+    if (shapeProblem !== undefined) throw corrupt(shapeProblem)
     const fields = await readHashed(file, headerStart + headerLength, fieldsLength, hash)
     const checksum = Buffer.alloc(32)
     await file.read(checksum, 0, 32, size - 32)
     if (!hash.digest().equals(checksum)) throw corrupt('its checksum does not match its content (truncated or edited?)')
-    if (header === undefined) throw corrupt('its header is missing')
     if (expectedCa !== undefined && header.caFingerprint !== expectedCa) {
       throw new StateFileError(
         'E_STATE_FOREIGN',
