@@ -35,13 +35,12 @@ const sentence = (text: string): string => text.trim().replace(/\.+$/, '')
  * LISTED_CHARS: a 60 kB Accept header came back whole in its 406.
  */
 export function sent(value: unknown): string {
-  const text = JSON.stringify(value)
-  return text.length > LISTED_CHARS ? `${text.slice(0, LISTED_CHARS)}…` : text
+  return echoedName(JSON.stringify(value))
 }
 
 /**
- * A name the client wrote, shown back as an envelope's servicename (an unknown operation's):
- * cut as `sent` cuts, so a 1 MB path is not sent back whole.
+ * A name the client wrote, shown back as it is (an unknown operation's, as an envelope's
+ * servicename) and cut at LISTED_CHARS, as `sent` cuts: a 1 MB path came back whole.
  */
 export function echoedName(text: string): string {
   return text.length > LISTED_CHARS ? `${text.slice(0, LISTED_CHARS)}…` : text
