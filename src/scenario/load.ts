@@ -21,7 +21,7 @@ import { deepFreeze } from './freeze.js'
 import { SCENARIO_LIMITS, checkText, tooLarge } from './limits.js'
 import { NO_POSITIONS, yamlLocator, type Locator } from './locate.js'
 import type { FaultRule, Scenario } from './types.js'
-import { collectionKeys, duplicateKeys, rewrittenKeys } from './unique-keys.js'
+import { keyProblems, type KeyProblem } from './unique-keys.js'
 import { firstBadUtf8Byte } from '../lib/utf8.js'
 import { UnreadableFileError, readBoundedSync } from '../lib/regular-file.js'
 
@@ -36,6 +36,18 @@ export type LoadResult =
  * aliases they name count against the alias limits as any alias does (aliases.ts).
  */
 const YAML_OPTIONS = { prettyErrors: true, uniqueKeys: false, logLevel: 'error', merge: true } as const
+
+/** What is wrong with a key (unique-keys.ts), for an FSC_YAML issue; `lineOf` an offset's line. */
+function keyMessage(problem: KeyProblem, lineOf: (offset: number) => number | null): string {
+  switch (problem.kind) {
+    case 'rewritten':
+      return `the key ${problem.written} is read as the ${problem.as} ${problem.read}, so it names "${problem.read}", not "${problem.written}"; quote it ("${problem.written}") to keep it as written`
+    case 'collection':
+      return `a key here is a ${problem.shape}, where keys are names; write the name as text`
+    case 'duplicate':
+      return `the key ${JSON.stringify(problem.key)} is already in this mapping at line ${lineOf(problem.firstOffset)}; keep one of the two`
+  }
+}
 
 /** `scenarios/steady-fleet.yaml` → `steady-fleet` */
 function nameOf(sourceName: string): string {
@@ -177,17 +189,8 @@ export function parseYamlWith<T>(text: string, sourceName: string, read: (value:
       const message = `invalid YAML: the tag ${tag} is not read here (a scenario's values are plain YAML: text, numbers, true and false, lists and mappings); remove the tag and write the value itself`
       issues.push({ code: 'FSC_YAML', file: sourceName, path: '', ...at(offset), message })
     }
-    for (const { written, read, as, offset } of rewrittenKeys(doc.contents, text)) {
-      const message = `invalid YAML: the key ${written} is read as the ${as} ${read}, so it names "${read}", not "${written}"; quote it ("${written}") to keep it as written`
-      issues.push({ code: 'FSC_YAML', file: sourceName, path: '', ...at(offset), message })
-    }
-    for (const { kind, offset } of collectionKeys(doc.contents)) {
-      const message = `invalid YAML: a key here is a ${kind}, where keys are names; write the name as text`
-      issues.push({ code: 'FSC_YAML', file: sourceName, path: '', ...at(offset), message })
-    }
-    for (const { key, offset, firstOffset } of duplicateKeys(doc.contents)) {
-      const message = `invalid YAML: the key ${JSON.stringify(key)} is already in this mapping at line ${at(firstOffset).line}; keep one of the two`
-      issues.push({ code: 'FSC_YAML', file: sourceName, path: '', ...at(offset), message })
+    for (const problem of keyProblems(doc.contents, text)) {
+      issues.push({ code: 'FSC_YAML', file: sourceName, path: '', ...at(problem.offset), message: `invalid YAML: ${keyMessage(problem, (offset) => at(offset).line)}` })
     }
     if (issues.length > 0) return { ok: false, issues: inDocumentOrder(issues, sourceName) }
     const alias = aliasProblem(doc.contents)
