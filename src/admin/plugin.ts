@@ -10,7 +10,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createAuthCheck, type AuthCheck, type Credentials } from '../protocol/auth.js'
-import { CLIENT_CAUSED, toCatalogueError } from '../http/error-handler.js'
+import { isServerFailure, toCatalogueError } from '../http/error-handler.js'
 import { otherMethods } from '../http/allowed-methods.js'
 import { readJsonOnly } from '../http/content-parsers.js'
 import { apiError } from '../protocol/errors.js'
@@ -68,7 +68,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     // By the route matched, not the path as sent: `/__admin/scenario/` is the same route.
     const what = apiErr.code === 'E_UNSUPPORTED_MEDIA_TYPE' ? SCENARIO_LANGUAGE_BODIES[`${request.method} ${request.routeOptions.url ?? ''}`] : undefined
     if (what !== undefined) apiErr = apiError('E_SCENARIO_MEDIA_TYPE', { contentType: request.headers['content-type'] ?? '', what })
-    if (apiErr.statusCode >= 500 && !CLIENT_CAUSED.has(apiErr.code)) request.log.error({ err: error }, 'admin request failed')
+    if (isServerFailure(apiErr)) request.log.error({ err: error }, 'admin request failed')
     const status = apiErr.statusCode
     return sendErrors(reply, status, [apiErr, ...apiErr.more].map((e) => ({ status, message: e.message, code: e.code })))
   }

@@ -17,7 +17,7 @@
  */
 import fastifyStatic from '@fastify/static'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { CLIENT_CAUSED, toCatalogueError } from '../http/error-handler.js'
+import { isServerFailure, toCatalogueError } from '../http/error-handler.js'
 import { UNDOCUMENTED } from '../http/openapi.js'
 import type { FleetEngine } from '../fleet/fleet.js'
 import { Journal } from '../journal/journal.js'
@@ -109,7 +109,7 @@ export async function consolePlugin(app: FastifyInstance, options: ConsolePlugin
           !(error instanceof ApiError) && error.statusCode === 403
             ? apiError('E_BAD_REQUEST', { detail: `the path ${shown(request.url.split('?')[0])} names no file of the console: a file's path has no ".." segment or NUL byte, plain or percent-encoded` })
             : toCatalogueError(error, request, bodyLimit)
-        if (apiErr.statusCode >= 500 && !CLIENT_CAUSED.has(apiErr.code)) request.log.error({ err: error }, 'console request failed')
+        if (isServerFailure(apiErr)) request.log.error({ err: error }, 'console request failed')
         const status = apiErr.statusCode
         return sendErrors(reply, status, [apiErr, ...apiErr.more].map((e) => ({ status, message: e.message, code: e.code })))
       })

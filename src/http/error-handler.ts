@@ -26,8 +26,17 @@ export function toCatalogueError(error: FastifyError | ApiError | Error, request
   return apiError('E_INTERNAL')
 }
 
-/** The 5xx a client causes; the request's own log line says them. */
-export const CLIENT_CAUSED: ReadonlySet<string> = new Set(['E_HTTP_VERSION', 'E_TOO_MANY_CONNECTIONS'])
+/**
+ * The 5xx a client causes, not the server's failure: its request line's version (505), its
+ * connections past --max-connections (503; a flood of them was a flood of stack traces). The
+ * request's own log line says them.
+ */
+const CLIENT_CAUSED: ReadonlySet<string> = new Set(['E_HTTP_VERSION', 'E_TOO_MANY_CONNECTIONS'])
+
+/** Whether an error answer is the server's own failure, for the error handlers' log (the facade's, the admin API's, the console's). */
+export function isServerFailure(error: ApiError): boolean {
+  return error.statusCode >= 500 && !CLIENT_CAUSED.has(error.code)
+}
 
 export function createErrorHandler(bodyLimit: number) {
   return function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -36,9 +45,7 @@ export function createErrorHandler(bodyLimit: number) {
     if (request.is404 && request.operation === '') describeUnrouted(request)
     const apiErr = toCatalogueError(error, request, bodyLimit)
     const status = apiErr.statusCode
-    // 5xx the client causes are not the server's failure: its request line's version (505), its
-    // connections past --max-connections (503; a flood of them was a flood of stack traces).
-    if (status >= 500 && !CLIENT_CAUSED.has(apiErr.code)) request.log.error({ err: error, operation: request.operation }, 'request failed')
+    if (isServerFailure(apiErr)) request.log.error({ err: error, operation: request.operation }, 'request failed')
     const errors = [apiErr, ...apiErr.more].map((e) => ({ status, message: e.message, code: e.code }))
     return sendEnvelope(request, reply, { servicename: request.operation, errors }, status)
   }
