@@ -71,7 +71,7 @@ async function faultsPluginImpl(app: FastifyInstance, options: FaultsPluginOptio
 
   /**
    * Waits as a rule asks, ended when the client leaves: a call whose client gave up stayed held,
-   * body and all, until its wait ended (512 left calls of 60 KB held 62 MB).
+   * body and all, until its wait ended (an hour, or for good).
    */
   const waitOrLeft = async (reply: FastifyReply, ms: number): Promise<void> => {
     const left = new AbortController()

@@ -2,8 +2,8 @@
  * Reading a small file a user names (a password file, a PEM file): a regular file or a pipe
  * (`--password-file <(pass show fleetsim)`, `/dev/stdin`), of at most the size such a file has.
  * Why: `readFile` on a named pipe nobody writes waited for a writer for ever (`serve` hung at
- * start, its signal handlers waiting behind it), and on `/dev/zero` filled the memory (7 GB in
- * 18 s for `--password-file /dev/zero`). A pipe is opened without waiting for a writer and read to
+ * start, its signal handlers waiting behind it), and on `/dev/zero` read until the memory ran out
+ * (`--password-file /dev/zero`). A pipe is opened without waiting for a writer and read to
  * its end (nothing, when nobody writes it); a device, a socket or a directory is refused. The
  * scenario loader reads its files so too (src/scenario/load.ts).
  */

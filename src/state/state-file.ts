@@ -205,7 +205,7 @@ export async function readStateFile(path: string, expectedCa?: string): Promise<
     if (fieldsLength > bufferConstants.MAX_LENGTH) throw corrupt(`its agents' part would be ${fieldsLength} bytes, more than a state file holds`)
     const headerBytes = await readHashed(file, headerStart, headerLength, hash)
     // The header is read and checked before the agents' part: a damaged file refused by its
-    // header is not read whole first (3 GB of garbage after the first line took 3.2 GB and 15 s).
+    // header is not read whole first (a file of gigabytes of garbage was held in memory whole).
     let header: Header
     try {
       header = parseJsonBytes(headerBytes) as Header
