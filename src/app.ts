@@ -38,6 +38,7 @@ import { originForm } from './http/origin-form.js'
 import { registerContentParsers } from './http/content-parsers.js'
 import { createErrorHandler } from './http/error-handler.js'
 import { fastPath } from './http/fast-path.js'
+import { registerUnsentAnswers } from './http/unsent-answers.js'
 import { oneAtATime } from './http/pipelined.js'
 import lightMyRequest from 'light-my-request'
 import { registerLimits } from './http/limits.js'
@@ -116,6 +117,7 @@ export type AppSettings = Pick<
   | 'journalMaxBytes'
   | 'journalBodyBytes'
   | 'keptAnswersMaxBytes'
+  | 'unsentAnswersMaxBytes'
   | 'metricsAuth'
   | 'console'
   | 'latency'
@@ -143,6 +145,7 @@ export const APP_DEFAULTS: AppSettings = Object.freeze({
   journalMaxBytes: SERVE_DEFAULTS.journalMaxBytes,
   journalBodyBytes: SERVE_DEFAULTS.journalBodyBytes,
   keptAnswersMaxBytes: SERVE_DEFAULTS.keptAnswersMaxBytes,
+  unsentAnswersMaxBytes: SERVE_DEFAULTS.unsentAnswersMaxBytes,
   metricsAuth: SERVE_DEFAULTS.metricsAuth,
   console: SERVE_DEFAULTS.console,
   latency: SERVE_DEFAULTS.latency,
@@ -244,6 +247,8 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     registerContentParsers(app)
     app.setErrorHandler(createErrorHandler(settings.bodyLimit))
     app.setNotFoundHandler(createNotFoundHandler(settings.appPath, settings.console ? [] : [{ path: '/console', flag: '--no-console' }]))
+    // First of the onSend hooks, so the journal and the metrics record the 503 it may answer instead.
+    registerUnsentAnswers(app, { maxBytes: settings.unsentAnswersMaxBytes, gauge: api.unsentBytes })
     // Before the routes, so its hooks wrap every one of them (see src/journal/recorder.ts).
     await app.register(trafficPlugin, {
       traffic,

@@ -43,6 +43,10 @@ export const MAX_LIMIT = 1024 * 1024 * 1024
 export const MAX_QUERY_LENGTH = 16 * 1024 * 1024
 /** Lower bound of --journal-max-bytes (1 MiB): room for hundreds of ordinary entries. */
 export const MIN_JOURNAL_BYTES = 1024 * 1024
+/** --unsent-answers-max-bytes: 256 MiB by default (src/http/unsent-answers.ts), from 1 MiB to 1 TiB. */
+export const DEFAULT_UNSENT_ANSWER_BYTES = 256 * 1024 * 1024
+const MIN_UNSENT_ANSWER_BYTES = 1024 * 1024
+const MAX_UNSENT_ANSWER_BYTES = 1024 * 1024 * 1024 * 1024
 /** Upper bound of the timeout flags: one day. */
 export const MAX_TIMEOUT_MS = 86_400_000
 /** Upper bound of --join-delay: a day of virtual time. */
@@ -264,6 +268,13 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
   headersTimeout: value({ name: 'headers-timeout', valueName: '<ms>', rule: milliseconds(1, MAX_TIMEOUT_MS), default: 10_000, help: 'time a client has to send the request headers (at most --request-timeout)' }),
   keepAliveTimeout: value({ name: 'keep-alive-timeout', valueName: '<ms>', rule: milliseconds(1, MAX_TIMEOUT_MS), default: 5_000, help: 'an idle keep-alive connection is closed after this long' }),
   sendTimeout: value({ name: 'send-timeout', valueName: '<ms>', rule: milliseconds(1, MAX_TIMEOUT_MS), default: 60_000, help: 'a connection whose client reads none of its answer for this long is closed' }),
+  unsentAnswersMaxBytes: value({
+    name: 'unsent-answers-max-bytes',
+    valueName: '<bytes>',
+    rule: integer(MIN_UNSENT_ANSWER_BYTES, MAX_UNSENT_ANSWER_BYTES, 'bytes'),
+    default: DEFAULT_UNSENT_ANSWER_BYTES,
+    help: 'bytes of answers of 64 KiB or more waiting for their clients to read them the server may hold together; an answer that would take them past it gets 503 (one answer alone is always sent)'
+  }),
   maxConnections: value({ name: 'max-connections', valueName: '<n>', rule: integer(1, 1_000_000), default: 1024, help: 'open connections served at once; requests on further ones get 503' }),
   maxConnectionsPerClient: value({
     name: 'max-connections-per-client',

@@ -28,10 +28,11 @@ export function toCatalogueError(error: FastifyError | ApiError | Error, request
 
 /**
  * The 5xx a client causes, not the server's failure: its request line's version (505), its
- * connections past --max-connections (503; a flood of them was a flood of stack traces). The
- * request's own log line says them.
+ * connections past --max-connections (503; a flood of them was a flood of stack traces), answers
+ * it asked for and did not read past --unsent-answers-max-bytes (503). The request's own log line
+ * says them.
  */
-const CLIENT_CAUSED: ReadonlySet<string> = new Set(['E_HTTP_VERSION', 'E_TOO_MANY_CONNECTIONS'])
+const CLIENT_CAUSED: ReadonlySet<string> = new Set(['E_HTTP_VERSION', 'E_TOO_MANY_CONNECTIONS', 'E_UNREAD_ANSWERS'])
 
 /** Whether an error answer is the server's own failure, for the error handlers' log (the facade's, the admin API's, the console's). */
 export function isServerFailure(error: ApiError): boolean {

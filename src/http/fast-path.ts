@@ -48,6 +48,7 @@ export const AGENTINFO_HOOKS = {
   preValidation: { strictRules: 'shut in strict mode (open())' },
   preHandler: { injectFault: 'shut while a fault rule is in force (open())' },
   onSend: {
+    holdUnsentAnswer: 'nothing to count: answers by name of a few agents, and kept answers sent as their shared bytes (unsent-answers.ts)',
     journalAnswer: 'the answer\'s facts: the kept answer\'s, or a built one\'s own URL and text (FastPathJournal)',
     shapeFaultyAnswer: 'shut while a fault rule is in force (open())',
     measureAnswer: 'observeAnswer() with the body\'s length'

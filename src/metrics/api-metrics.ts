@@ -1,6 +1,6 @@
 /**
  * API metrics: a request duration histogram by operation, method and status; requests in
- * flight; and response sizes by operation. Labels are bounded: `operation` is one of the spec's
+ * flight; bytes of answers their clients have not read; and response sizes by operation. Labels are bounded: `operation` is one of the spec's
  * operation names or one of OTHER_OPERATIONS, never a URL. The histograms are SeriesHistograms:
  * every request observes both, and the label sets are looked up once (series-histogram.ts).
  */
@@ -10,6 +10,7 @@ import { SeriesHistogram, type HistogramSeries } from './series-histogram.js'
 export const API_METRICS = {
   duration: 'fleetsim_http_request_duration_seconds',
   inFlight: 'fleetsim_http_requests_in_flight',
+  unsentBytes: 'fleetsim_http_unsent_answer_bytes',
   responseSize: 'fleetsim_http_response_size_bytes'
 } as const
 
@@ -31,6 +32,8 @@ export const SIZE_BUCKETS = [256, 1024, 4096, 16384, 65536, 262144, 1048576, 419
 export interface ApiMetrics {
   duration: SeriesHistogram<'operation' | 'method' | 'status'>
   inFlight: Gauge
+  /** bytes of large answers waiting for their clients to read them (src/http/unsent-answers.ts) */
+  unsentBytes: Gauge
   responseSize: SeriesHistogram<'operation'>
 }
 
@@ -47,6 +50,11 @@ export function registerApiMetrics(registry: Registry): ApiMetrics {
     inFlight: new Gauge({
       name: API_METRICS.inFlight,
       help: 'Requests received and not yet answered.',
+      registers
+    }),
+    unsentBytes: new Gauge({
+      name: API_METRICS.unsentBytes,
+      help: 'Bytes of answers of 64 KiB or more sent and not yet read by their clients, which --unsent-answers-max-bytes bounds (an answer of bytes sent to several clients counts once).',
       registers
     }),
     responseSize: new SeriesHistogram({

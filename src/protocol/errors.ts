@@ -155,6 +155,13 @@ export const ERRORS = {
     503,
     (p) => `The simulator already serves ${p.limit} connections, its limit: retry after the time in Retry-After, or reuse fewer connections.`
   ),
+  // src/http/unsent-answers.ts: `held` bytes of answers wait for their clients; this answer has `bytes`.
+  E_UNREAD_ANSWERS: entry<{ held: number; bytes: number; limit: number }>(
+    503,
+    (p) =>
+      `The simulator holds ${p.held} bytes of answers its clients have not read yet, and this answer of ${p.bytes} bytes would take them past the limit of ${p.limit} (--unsent-answers-max-bytes): ` +
+      'read the answers you ask for (a connection that asks and does not read holds its answer until --send-timeout), then retry after the time in Retry-After.'
+  ),
   // `http2`: the client began with HTTP/2's preface (h2c with prior knowledge), answered with a GOAWAY.
   E_HTTPS_REQUIRED: entry<{ url: string; http2?: boolean }>(
     400,

@@ -75,6 +75,7 @@ describe('parseServeConfig defaults and precedence', () => {
       journalMaxBytes: 33554432,
       journalBodyBytes: 4096,
       keptAnswersMaxBytes: 33554432,
+      unsentAnswersMaxBytes: 268435456,
       stateFile: undefined,
       snapshotInterval: 300,
       maxLabels: 10000,
@@ -98,7 +99,7 @@ describe('parseServeConfig defaults and precedence', () => {
       '--host', '0.0.0.0', '--port=8443', '--http', '--app-path', '/nx/mvc/', '--user', 'ops', '--password', 'pw',
       '--agents', '50', '--seed', '7', '--scenario', 'scenario.yaml', '--speed', '3600', '--workers', '2',
       '--data-dir', '/tmp/sim', '--log-level', 'debug', '--start-time', '2024-01-01T00:00:00Z', '--paused',
-      '--strict', '--journal-size', '50', '--journal-max-bytes', '2097152', '--journal-body-bytes', '0', '--kept-answers-max-bytes', '0', '--metrics-auth', '--no-console', '--state-file', '/tmp/sim/state.bin', '--snapshot-interval', '0'
+      '--strict', '--journal-size', '50', '--journal-max-bytes', '2097152', '--journal-body-bytes', '0', '--kept-answers-max-bytes', '0', '--unsent-answers-max-bytes', '1048576', '--metrics-auth', '--no-console', '--state-file', '/tmp/sim/state.bin', '--snapshot-interval', '0'
     ])
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -137,6 +138,7 @@ describe('parseServeConfig defaults and precedence', () => {
       journalMaxBytes: 2097152,
       journalBodyBytes: 0,
       keptAnswersMaxBytes: 0,
+      unsentAnswersMaxBytes: 1048576,
       stateFile: '/tmp/sim/state.bin',
       snapshotInterval: 0,
       ...STORED_LIMIT_DEFAULTS,
