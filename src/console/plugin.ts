@@ -15,6 +15,7 @@
  * error envelope (servicename `console`). Requests that change something must carry the header
  * X-Fleetsim-Console (auth.ts says why).
  */
+import { Readable } from 'node:stream'
 import fastifyStatic from '@fastify/static'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isServerFailure, toCatalogueError } from '../http/error-handler.js'
@@ -171,7 +172,9 @@ export async function consolePlugin(app: FastifyInstance, options: ConsolePlugin
               const unknown = wanted.find((topic) => !topics.includes(topic))
               if (unknown !== undefined) throw apiError('E_NOT_IN_ENUM', { where: 'query parameter', name: 'topics', allowed: topics, got: shown(unknown) })
               // HEAD (fastify answers it with the GET route): the stream's head, and no stream, which would never end.
-              if (request.method === 'HEAD') return reply.code(200).headers(STREAM_HEAD).send()
+              // An empty stream rather than no body: fastify's HEAD handler then sends no Content-Length, where for
+              // no body it sent `Content-Length: 0`, which RFC 9110 (8.6) forbids for an answer whose GET has no end.
+              if (request.method === 'HEAD') return reply.code(200).headers(STREAM_HEAD).send(Readable.from([]))
               // The stream outlives the handler: fastify hands the socket over and sends nothing itself.
               reply.hijack()
               // A stream opened with a session lasts as long as the session: log-out or expiry ends it.

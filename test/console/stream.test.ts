@@ -134,6 +134,8 @@ describe('the console stream', () => {
     expect(head.statusCode).toBe(200)
     expect(head.headers['content-type']).toBe('text/event-stream; charset=utf-8')
     expect(head.body).toBe('')
+    // The GET's answer has no end: a HEAD says no length (RFC 9110 8.6), where it said 0.
+    expect(head.headers['content-length']).toBeUndefined()
     expect(hub.clientCount()).toBe(0)
   })
 
