@@ -71,8 +71,8 @@ export function loginRoutes(scope: FastifyInstance, sessions: SessionStore, admi
     return sendPage(reply, 200, loginPage(next))
   })
 
-  // The one body of the console's own that is not JSON: a 415 names the form's type (error-handler.ts).
-  const form = { bodyTypes: "application/x-www-form-urlencoded (the login form's fields user, password and next)" }
+  // The one body of the console's own that may be other than JSON: a 415 names both types it takes (error-handler.ts).
+  const form = { bodyTypes: 'application/x-www-form-urlencoded (as the login form posts it) or application/json, with the fields user, password and next' }
   scope.post<{ Body: Record<string, string> | undefined }>('/login', { config: form }, async (request, reply) => {
     const body = typeof request.body === 'object' && request.body !== null ? request.body : {}
     const next = safeNext(body.next)

@@ -129,12 +129,15 @@ describe('console authentication', () => {
     expect((await h.app.inject({ method: 'POST', url: '/console/nothing' })).statusCode).toBe(404)
   })
 
-  it('tells a login posted in another type to send the form', async () => {
+  it('tells a login posted in another type to send the form or JSON, and takes JSON', async () => {
     const response = await h.app.inject({ method: 'POST', url: '/console/login', headers: { 'content-type': 'text/plain' }, payload: 'user=admin' })
     expect(response.statusCode).toBe(415)
     expect((response.json() as Envelope).errors[0].message).toBe(
-      'Content-Type "text/plain" is not supported: send the body as application/x-www-form-urlencoded (the login form\'s fields user, password and next).'
+      'Content-Type "text/plain" is not supported: send the body as application/x-www-form-urlencoded (as the login form posts it) or application/json, with the fields user, password and next.'
     )
+    const json = await h.app.inject({ method: 'POST', url: '/console/login', headers: { 'content-type': 'application/json' }, payload: { user: 'admin', password: 'secret' } })
+    expect(json.statusCode).toBe(303)
+    expect(sessionOf(json)).not.toBe('')
   })
 
   it('ends the session at log-out', async () => {
