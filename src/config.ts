@@ -377,6 +377,8 @@ export type ServeConfig = { readonly [K in ConfigKey]: ValueOf<Table[K]> } & {
    * resumed from --state-file keeps its saved clock, and says these are ignored.
    */
   readonly clockFlagsGiven?: readonly string[]
+  /** `--agents` and `--seed` given by their env twins, by those twins' names (`FLEETSIM_AGENTS`), for the messages of src/scenario/fleet-flags.ts */
+  readonly fleetFlagsGivenAs?: { readonly agents?: string; readonly seed?: string }
 }
 
 /** The default of every flag; where it depends on the machine, the moment or another flag, the text help shows. */
@@ -429,7 +431,11 @@ export function parseServeArgs(
     // The admin endpoints take the REST credentials unless told otherwise.
     adminUser: flags.maybe(F.adminUser) ?? given.user,
     adminPassword: passwordFromFile(flags, context, F.adminPassword, F.adminPasswordFile) ?? flags.maybe(F.adminPassword) ?? restPassword,
-    clockFlagsGiven: [F.speed, F.startTime, F.paused].filter((flag) => flags.origin(flag) !== undefined).map((flag) => `--${flag.name}`)
+    clockFlagsGiven: [F.speed, F.startTime, F.paused].filter((flag) => flags.origin(flag) !== undefined).map((flag) => `--${flag.name}`),
+    fleetFlagsGivenAs: {
+      ...(flags.origin(F.agents) === 'env' ? { agents: envName(F.agents.name) } : {}),
+      ...(flags.origin(F.seed) === 'env' ? { seed: envName(F.seed.name) } : {})
+    }
   }
   /** A flag as it was given: its name, or its env twin's. */
   const asGiven = (flag: ServeFlag) => (flags.origin(flag) === 'env' ? envName(flag.name) : `--${flag.name}`)

@@ -34,7 +34,7 @@ export interface ServeScenario {
  */
 export async function loadServeScenario(config: ServeConfig): Promise<ServeScenario | undefined> {
   if (config.scenario === undefined) return undefined
-  return withFleetFlags(await loadScenarioFileOrThrow(config.scenario), { agents: config.agents, seed: config.seed })
+  return withFleetFlags(await loadScenarioFileOrThrow(config.scenario), { agents: config.agents, seed: config.seed, ...(config.fleetFlagsGivenAs === undefined ? {} : { givenAs: config.fleetFlagsGivenAs }) })
 }
 
 export async function startSimulation(config: ServeConfig, ca: CaInfo, logger: Logger, served: ServeScenario | undefined): Promise<Simulation> {

@@ -13,12 +13,14 @@ import type { Scenario } from './types.js'
 export interface FleetFlags {
   readonly agents?: number | undefined
   readonly seed?: number | undefined
+  /** how each was given, for messages: its flag (the default) or its env twin (`FLEETSIM_AGENTS`) */
+  readonly givenAs?: { readonly agents?: string; readonly seed?: string }
 }
 
 /** What replaced what, for a log line or a summary; empty when nothing was given. */
 export interface FleetReplacement {
-  readonly agents?: { readonly scenario: number; readonly flag: number }
-  readonly seed?: { readonly scenario: number; readonly flag: number }
+  readonly agents?: { readonly scenario: number; readonly flag: number; readonly givenAs?: string }
+  readonly seed?: { readonly scenario: number; readonly flag: number; readonly givenAs?: string }
 }
 
 /**
@@ -27,19 +29,20 @@ export interface FleetReplacement {
  * when `--agents` is below `fleet.ramp.initial`.
  */
 export function withFleetFlags(scenario: Scenario, flags: FleetFlags): { scenario: Scenario; replaced: FleetReplacement } {
-  const { agents, seed } = flags
+  const { agents, seed, givenAs = {} } = flags
   if (agents === undefined && seed === undefined) return { scenario, replaced: {} }
   const ramp = scenario.fleet.ramp
   if (agents !== undefined && ramp !== null && ramp.initial > agents) {
+    const as = givenAs.agents ?? '--agents'
     throw new ConfigError(
       'FLEETSIM_CONFLICTING_FLAGS',
-      `--agents ${agents} is fewer than the ${ramp.initial} agents the ramp of ${scenario.source} has present at the start (fleet.ramp.initial); give --agents ${ramp.initial} or more, or lower fleet.ramp.initial`
+      `${setting(as, agents)} is fewer than the ${ramp.initial} agents the ramp of ${scenario.source} has present at the start (fleet.ramp.initial); give ${setting(as, ramp.initial)} or more, or lower fleet.ramp.initial`
     )
   }
   const fleet = { ...scenario.fleet, ...(agents === undefined ? {} : { agents }), ...(seed === undefined ? {} : { seed }) }
   const replaced: FleetReplacement = {
-    ...(agents === undefined ? {} : { agents: { scenario: scenario.fleet.agents, flag: agents } }),
-    ...(seed === undefined ? {} : { seed: { scenario: scenario.fleet.seed, flag: seed } })
+    ...(agents === undefined ? {} : { agents: { scenario: scenario.fleet.agents, flag: agents, ...(givenAs.agents === undefined ? {} : { givenAs: givenAs.agents }) } }),
+    ...(seed === undefined ? {} : { seed: { scenario: scenario.fleet.seed, flag: seed, ...(givenAs.seed === undefined ? {} : { givenAs: givenAs.seed }) } })
   }
   return { scenario: deepFreeze({ ...scenario, fleet }), replaced }
 }
@@ -48,7 +51,12 @@ export function withFleetFlags(scenario: Scenario, flags: FleetFlags): { scenari
 export function describeReplacement(replaced: FleetReplacement): string | undefined {
   const parts = (['agents', 'seed'] as const).flatMap((key) => {
     const pair = replaced[key]
-    return pair === undefined ? [] : [`--${key} ${pair.flag} replaces the scenario's fleet.${key} ${pair.scenario}`]
+    return pair === undefined ? [] : [`${setting(pair.givenAs ?? `--${key}`, pair.flag)} replaces the scenario's fleet.${key} ${pair.scenario}`]
   })
   return parts.length === 0 ? undefined : parts.join('; ')
+}
+
+/** `--agents 50`, or `FLEETSIM_AGENTS=50` for a value given by the env twin. */
+function setting(name: string, value: number): string {
+  return name.startsWith('--') ? `${name} ${value}` : `${name}=${value}`
 }

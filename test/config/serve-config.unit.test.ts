@@ -86,7 +86,8 @@ describe('parseServeConfig defaults and precedence', () => {
       maxVerbatimBytes: 65536,
       maxTemplates: 10000,
       maxFields: 1000,
-      clockFlagsGiven: []
+      clockFlagsGiven: [],
+      fleetFlagsGivenAs: {}
     })
   })
 
@@ -143,7 +144,8 @@ describe('parseServeConfig defaults and precedence', () => {
       snapshotInterval: 0,
       ...STORED_LIMIT_DEFAULTS,
       // what a run resumed from --state-file names as ignored
-      clockFlagsGiven: ['--speed', '--start-time', '--paused']
+      clockFlagsGiven: ['--speed', '--start-time', '--paused'],
+      fleetFlagsGivenAs: {}
     })
   })
 
@@ -194,8 +196,11 @@ describe('parseServeConfig defaults and precedence', () => {
     expect(config).toMatchObject({
       host: '::1', port: 1234, http: true, appPath: '/x/mvc', user: 'u', password: 'p', agents: 3, seed: 9,
       scenario: 'scenario.yaml', speed: 0.5, workers: 4, dataDir: 'd', logLevel: 'warn',
-      startTime: Date.UTC(2024, 5, 1, 10), paused: true, metricsAuth: true
+      startTime: Date.UTC(2024, 5, 1, 10), paused: true, metricsAuth: true,
+      // For the messages that name them as they were given (src/scenario/fleet-flags.ts).
+      fleetFlagsGivenAs: { agents: 'FLEETSIM_AGENTS', seed: 'FLEETSIM_SEED' }
     })
+    expect(parse(['--agents', '3'], { FLEETSIM_SEED: '9' }).fleetFlagsGivenAs).toEqual({ seed: 'FLEETSIM_SEED' })
   })
 
   it('names each env twin FLEETSIM_ and the flag in upper case with underscores', () => {

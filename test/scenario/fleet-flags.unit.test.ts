@@ -39,4 +39,12 @@ describe('withFleetFlags', () => {
       '--agents 10 is fewer than the 50 agents the ramp of test.yaml has present at the start (fleet.ramp.initial); give --agents 50 or more, or lower fleet.ramp.initial'
     )
   })
+
+  it('names the env twin a value came from, as it was given', () => {
+    expect(() => withFleetFlags(scenario, { agents: 10, givenAs: { agents: 'FLEETSIM_AGENTS' } })).toThrow(
+      'FLEETSIM_AGENTS=10 is fewer than the 50 agents the ramp of test.yaml has present at the start (fleet.ramp.initial); give FLEETSIM_AGENTS=50 or more, or lower fleet.ramp.initial'
+    )
+    const { replaced } = withFleetFlags(scenario, { agents: 200, seed: 7, givenAs: { seed: 'FLEETSIM_SEED' } })
+    expect(describeReplacement(replaced)).toBe("--agents 200 replaces the scenario's fleet.agents 5000; FLEETSIM_SEED=7 replaces the scenario's fleet.seed 4242")
+  })
 })
