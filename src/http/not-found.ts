@@ -7,7 +7,7 @@
  * (`/console` with --no-console) the flag. Neither checks credentials: they reveal only what
  * the public spec, /openapi.json and the README already say.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { suggest } from '../lib/suggest.js'
 import { apiError, echoedName, type ApiError } from '../protocol/errors.js'
 import { negotiate } from '../protocol/negotiation.js'
@@ -89,4 +89,20 @@ function insteadOf(path: string, servicePath: string): { instead?: string } {
   if (after !== '') return { instead: servicePath + after }
   const last = path.slice(path.lastIndexOf('/') + 1)
   return last !== '' && isOperation(splitSuffix(last).name) ? { instead: servicePath + last } : {}
+}
+
+/**
+ * A QUERY request without Content-Type gets the answer its path's not-found handler gives (405
+ * with Allow for an operation, or 404), rather than fastify's 400 "must provide a Content-Type":
+ * fastify refuses such a request before any handler runs, as RFC 10008 (2) has a server fail it,
+ * and no route here takes QUERY, so a client that added the header was told 405 next. Every
+ * QUERY request is one of the not-found routes'; this hook answers with the handler of the one
+ * the path fell to (the root's, the admin API's or the console's).
+ */
+export function answerQueryWithoutType(app: FastifyInstance): void {
+  app.addHook('onRequest', function answerUntypedQuery(request, reply, done) {
+    if (request.method !== 'QUERY' || !request.is404 || request.headers['content-type'] !== undefined) return done()
+    // Answered here: the hook chain stops, and fastify's check of the Content-Type never runs.
+    void request.routeOptions.handler.call(request.server, request, reply)
+  })
 }

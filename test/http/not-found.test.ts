@@ -157,6 +157,18 @@ describe('a path outside the operations asked for with a method it is not served
     }
   })
 
+  it('answers QUERY without Content-Type as every other method it is not served with (405, 404), not 400 for the missing type', async () => {
+    for (const [url, status, allow, code] of [
+      [`${REST}/appinfo.json`, 405, 'GET, HEAD', 'E_METHOD_NOT_ALLOWED'],
+      ['/metrics', 405, 'GET, HEAD', 'E_PATH_METHOD_NOT_ALLOWED'],
+      ['/__admin/fleet', 405, 'GET, HEAD', 'E_PATH_METHOD_NOT_ALLOWED'],
+      [`${REST}/nope.json`, 404, undefined, 'E_UNKNOWN_OPERATION']
+    ] as const) {
+      const response = await h.app.inject({ method: 'QUERY' as 'GET', url, headers: { ...AUTH, ...JSON_ACCEPT } })
+      expect({ url, status: response.statusCode, allow: response.headers.allow, code: response.json().errors[0].code }).toEqual({ url, status, allow, code })
+    }
+  })
+
   it('still answers 404 for a path served with no method', async () => {
     const response = await h.app.inject({ method: 'POST', url: '/nothing', headers: { ...AUTH, ...JSON_ACCEPT } })
     expect([response.statusCode, response.json().errors[0].code]).toEqual([404, 'E_UNKNOWN_PATH'])
