@@ -39,6 +39,7 @@ export const RULES: readonly Rule[] = Object.freeze([
   rule('missing-accept', 'E_STRICT_MISSING_ACCEPT', true, 'Requests name their format with accept: application/json or application/xml, or with the .json/.xml suffix where the operation has one.'),
   rule('suffix-accept-conflict', 'E_STRICT_SUFFIX_ACCEPT_CONFLICT', true, 'The .json/.xml suffix replaces the accept header; an accept header naming the other format contradicts it.'),
   rule('lenient-conversion', 'E_STRICT_LENIENT_CONVERSION', true, 'Body fields have the type the operation defines: numbers as numbers ("port": 4041, not "4041"), booleans as true or false (not 1, yes or on).'),
+  rule('query-encoding', 'E_STRICT_QUERY_ENCODING', true, 'The query string is percent-encoded as UTF-8: a % starts an escape of two hex digits, and a % within a value is sent as %25.'),
   rule('credentials-in-query', 'E_STRICT_CREDENTIALS_IN_QUERY', true, 'Credentials travel only in the REST_USER and REST_PASSWORD headers, never in the query string.'),
   rule('agentname-with-agentstate', 'E_EXCLUSIVE_PARAMETERS', false, 'agentinfo takes agentname or agentstate, not both.'),
   rule('missing-content-type', 'E_UNSUPPORTED_MEDIA_TYPE', false, 'A request with a body names its type with Content-Type: application/json or application/xml.'),
@@ -137,6 +138,8 @@ export function checkRequest(facts: RequestFacts): JournalViolation[] {
       }
     }
   }
+  const badlyEncoded = badEscape(facts.rawQuery)
+  if (badlyEncoded !== undefined) add('query-encoding', badlyEncoded)
   // One finding per request, however many credentials it carries: the report counts findings.
   const credentialKeys = [...params.keys()].filter((key) => CREDENTIAL_KEY.test(key))
   if (credentialKeys.length > 0) add('credentials-in-query', `query ${credentialKeys.length === 1 ? 'parameter' : 'parameters'} ${credentialKeys.map((key) => `"${key}"`).join(' and ')}`)
@@ -169,4 +172,47 @@ export function checkRequest(facts: RequestFacts): JournalViolation[] {
 
 function bodyKeys(body: unknown): string[] {
   return body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : []
+}
+
+/** `%` followed by anything but two hex digits. */
+const BROKEN_ESCAPE = /%(?![0-9A-Fa-f]{2})/
+
+/**
+ * What is wrong with the first key or value of the query whose percent-encoding does not decode,
+ * or undefined: a `%` without two hex digits after it (a `%` sent unencoded, as `50%` or `%zz`),
+ * or escapes that are not UTF-8 (`%E6` alone, a Latin-1 `%E9`). The server reads such a value as
+ * it came (the `%` kept) or with U+FFFD in place of the bytes, which is rarely what the client
+ * meant. A credential's value is not shown.
+ */
+function badEscape(rawQuery: string): string | undefined {
+  if (!rawQuery.includes('%')) return undefined
+  for (const pair of rawQuery.split('&')) {
+    const equals = pair.indexOf('=')
+    const key = equals === -1 ? pair : pair.slice(0, equals)
+    for (const [part, text] of [['key', key], ['value', equals === -1 ? '' : pair.slice(equals + 1)]] as const) {
+      if (!text.includes('%')) continue
+      try {
+        decodeURIComponent(text)
+        continue
+      } catch {
+        // below
+      }
+      const shownKey = JSON.stringify(safeDecode(key).slice(0, 100))
+      const broken = BROKEN_ESCAPE.exec(text)
+      const what = part === 'key' ? `the parameter name ${shownKey}` : `the value of ${shownKey}`
+      if (CREDENTIAL_KEY.test(safeDecode(key)) && part === 'value') return `${what} is not percent-encoded UTF-8`
+      if (broken !== null) return `${what} holds ${JSON.stringify(text.slice(broken.index, broken.index + 3))}, a "%" without two hex digits after it (send a "%" as %25)`
+      return `${what} holds percent-escapes that are not UTF-8 (encode the text as UTF-8 before escaping it)`
+    }
+  }
+  return undefined
+}
+
+/** The key as far as it decodes: its escapes decoded where they are whole, for naming it. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '))
+  } catch {
+    return text
+  }
 }

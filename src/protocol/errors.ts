@@ -351,6 +351,7 @@ export const ERRORS = {
   E_STRICT_MISSING_ACCEPT: entry<{ detail: string }>(400, (p) => `Strict mode, rule missing-accept: ${p.detail}; send accept: application/json or application/xml, or use the .json/.xml suffix where the operation has one.`),
   E_STRICT_SUFFIX_ACCEPT_CONFLICT: entry<{ detail: string }>(400, (p) => `Strict mode, rule suffix-accept-conflict: ${p.detail}; drop the accept header or make it name the suffix's format.`),
   E_STRICT_LENIENT_CONVERSION: entry<{ detail: string }>(400, (p) => `Strict mode, rule lenient-conversion: ${p.detail}; send numbers as numbers and booleans as true or false.`),
+  E_STRICT_QUERY_ENCODING: entry<{ detail: string }>(400, (p) => `Strict mode, rule query-encoding: ${p.detail}.`),
   E_STRICT_CREDENTIALS_IN_QUERY: entry<{ detail: string }>(400, (p) => `Strict mode, rule credentials-in-query: ${p.detail}; send credentials only in the REST_USER and REST_PASSWORD headers.`),
   E_INVALID_SCENARIO: entry<{ problem: string }>(
     400,

@@ -92,6 +92,18 @@ describe('the strict-mode rules', () => {
     expect(rules({ accept: 'application/xml', suffix: 'json', pathName: 'agentinfo.json' }, agentinfo)).toEqual(['suffix-accept-conflict'])
   })
 
+  it('query-encoding: a % without two hex digits, or escapes that are not UTF-8, named by the parameter', () => {
+    const detail = (rawQuery: string) => checkRequest({ ...agentinfo, rawQuery }).find((v) => v.rule === 'query-encoding')?.detail
+    expect(detail('agentname=web%ZZ')).toBe('the value of "agentname" holds "%ZZ", a "%" without two hex digits after it (send a "%" as %25)')
+    expect(detail('agentstate=ONLINE&agentname=50%')).toBe('the value of "agentname" holds "%", a "%" without two hex digits after it (send a "%" as %25)')
+    expect(detail('agentname=caf%E9')).toBe('the value of "agentname" holds percent-escapes that are not UTF-8 (encode the text as UTF-8 before escaping it)')
+    expect(detail('agent%Gname=x')).toBe('the parameter name "agent%Gname" holds "%Gn", a "%" without two hex digits after it (send a "%" as %25)')
+    // A credential's value is not shown (credentials-in-query names the key too).
+    expect(detail('agentname=a&password=se%cret')).toBe('the value of "password" is not percent-encoded UTF-8')
+    // Well encoded: escapes of UTF-8, %25 for a "%", "+" for a space.
+    for (const rawQuery of ['agentname=%E6%9D%B1%E4%BA%AC-01', 'agentname=50%25', 'agentname=a+b', 'agentname=web%2dx']) expect(detail(rawQuery), rawQuery).toBeUndefined()
+  })
+
   it('credentials-in-query: credentials in the query string', () => {
     expect(rules({ rawQuery: 'agentUuids=a&REST_PASSWORD=x' })).toEqual(['credentials-in-query'])
     // Once per request, naming both: the report counted such a request twice.

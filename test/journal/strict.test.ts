@@ -28,6 +28,15 @@ describe('strict mode', () => {
     expect(response.body).toContain('<code>E_STRICT_MISSING_ACCEPT</code>')
   })
 
+  it('rejects a query whose percent-encoding does not decode, where lenient mode reads it as it came', async () => {
+    const response = await call(h.app, 'GET', 'agentinfo.json?agentname=50%')
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors[0]).toMatchObject({
+      code: 'E_STRICT_QUERY_ENCODING',
+      message: 'Strict mode, rule query-encoding: the value of "agentname" holds "%", a "%" without two hex digits after it (send a "%" as %25).'
+    })
+  })
+
   it('answers well-formed requests as usual', async () => {
     expect((await call(h.app, 'GET', 'agentinfo?agentstate=ONLINE')).statusCode).toBe(200)
   })
@@ -54,5 +63,12 @@ describe('lenient mode (the default)', () => {
     const entry = state.journal.entries().at(-1)
     expect(entry?.rejected).toBe(false)
     expect(entry?.violations.map((v) => v.rule)).toEqual(['list-repeated', 'unknown-parameter'])
+  })
+
+  it('answers a query with a broken percent-escape, the value read as it came, and records the violation', async () => {
+    const response = await call(h.app, 'GET', 'agentinfo.json?agentname=web%ZZ')
+    expect(response.statusCode).toBe(404)
+    expect(response.json().errors[0].message).toContain('"web%ZZ"')
+    expect(state.journal.entries().at(-1)?.violations.map((v) => v.rule)).toEqual(['query-encoding'])
   })
 })
