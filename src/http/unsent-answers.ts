@@ -5,10 +5,10 @@
  * Why: an answer written to a socket whose client does not read stays in the server's memory
  * until the client reads it or --send-timeout resets the connection (60 s by default). A client
  * that asks for large answers and never reads them (a script that opens connections and hangs,
- * a stuck consumer) pinned a copy of each: forty connections asking for the whole journal held
- * gigabytes, and a few hundred would have had the server killed for its memory. Past the bound,
- * a large answer gets 503 E_UNREAD_ANSWERS with Retry-After instead, as a proxy's overload
- * protection refuses work rather than falling over, and the clients that read go on.
+ * a stuck consumer) pinned a copy of each, and the server's memory grew with the connections until
+ * it was killed (`npm run bench:unread-answers`, bench/README.md "Answers clients do not read").
+ * Past the bound, a large answer gets 503 E_UNREAD_ANSWERS with Retry-After instead, as a proxy's
+ * overload protection refuses work rather than falling over, and the clients that read go on.
  *
  * What counts: every answer fastify sends of at least HELD_FROM_BYTES, from when it is handed to
  * the socket until its response is over (sent, or cut off).

@@ -1,7 +1,7 @@
 /**
  * Clients that ask for large answers and never read them (src/http/unsent-answers.ts), against
- * the whole server: before --unsent-answers-max-bytes, forty connections asking for the whole
- * journal and reading nothing held gigabytes until --send-timeout.
+ * the whole server: before --unsent-answers-max-bytes, connections asking for the whole journal and
+ * reading nothing each held its answer until --send-timeout (`npm run bench:unread-answers`).
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import type { Socket } from 'node:net'
