@@ -1,0 +1,29 @@
+/**
+ * `npm run bench:unread-answers` on a small journal: the connections that read nothing get the
+ * answers the bound allows (the first always; past the bound, 503), the server counts what they
+ * hold, and the RSS figures are read. A bad command line is refused with a sentence and the usage.
+ */
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { measureUnread } from '../../bench/unread-answers.js'
+
+describe('the unread answers benchmark', () => {
+  it('has connections that read nothing refused past the bound, and counts what the first holds', { timeout: 90_000 }, async () => {
+    const run = await measureUnread(1024 * 1024, 3, 2000)
+    // 2,000 entries of about 4 KiB each: far more than the kernel's socket buffers take.
+    expect(run.journalBytes).toBeGreaterThan(4_000_000)
+    expect(run.answers).toEqual({ 'HTTP/1.1 200 OK': 1, 'HTTP/1.1 503 Service Unavailable': 2 })
+    expect(run.unsentBytes).toBeGreaterThan(1024 * 1024)
+    expect(run.unsentBytes).toBeLessThanOrEqual(run.journalBytes)
+    expect(run.rssBeforeMb).toBeGreaterThan(0)
+    expect(run.rssPeakMb).toBeGreaterThanOrEqual(run.rssBeforeMb)
+  })
+
+  it('refuses a bad option with what was wrong and the usage', { timeout: 30_000 }, async () => {
+    const failed = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/unread-answers.ts', '--bounds', 'default,lots']).catch((error: { code: number; stderr: string }) => error)
+    expect('code' in failed ? failed.code : 0).toBe(2)
+    expect('stderr' in failed ? failed.stderr : '').toContain('--bounds takes default, off or a number of bytes from 1048576 to 1099511627776, comma-separated, got "lots"')
+    expect('stderr' in failed ? failed.stderr : '').toContain('usage: npm run bench:unread-answers')
+  })
+})
