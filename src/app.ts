@@ -38,7 +38,7 @@ import { originForm } from './http/origin-form.js'
 import { registerContentParsers } from './http/content-parsers.js'
 import { createErrorHandler } from './http/error-handler.js'
 import { fastPath } from './http/fast-path.js'
-import { registerUnsentAnswers } from './http/unsent-answers.js'
+import { registerUnsentAnswers, unsentAnswers } from './http/unsent-answers.js'
 import { oneAtATime } from './http/pipelined.js'
 import lightMyRequest from 'light-my-request'
 import { registerLimits } from './http/limits.js'
@@ -209,6 +209,8 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
   const faults = new FaultState(fleet, { flagRules: quickFaultRules(settings) })
   const streams = new EventHub()
   const { registry, api } = createRegistry(fleet, { process: parts.processMetrics ?? true, ...(parts.saveState === undefined ? {} : { stateSaves: parts.saveState.totals }) })
+  // Answers clients have not read, bounded where fastify sends them and where the fast path does.
+  const unsent = unsentAnswers({ maxBytes: settings.unsentAnswersMaxBytes, gauge: api.unsentBytes })
 
   const kit = createRouteKit({
     manager,
@@ -248,7 +250,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     app.setErrorHandler(createErrorHandler(settings.bodyLimit))
     app.setNotFoundHandler(createNotFoundHandler(settings.appPath, settings.console ? [] : [{ path: '/console', flag: '--no-console' }]))
     // First of the onSend hooks, so the journal and the metrics record the 503 it may answer instead.
-    registerUnsentAnswers(app, { maxBytes: settings.unsentAnswersMaxBytes, gauge: api.unsentBytes })
+    registerUnsentAnswers(app, unsent)
     // Before the routes, so its hooks wrap every one of them (see src/journal/recorder.ts).
     await app.register(trafficPlugin, {
       traffic,
@@ -307,6 +309,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
       journal: traffic.journal,
       now: () => fleet.now(),
       api,
+      unsent,
       // Strict rules, fault rules and request lines need fastify's hooks for every request.
       open: () => !traffic.strict && !faults.active() && parts.logger?.isLevelEnabled('info') !== true && allowed()
     },

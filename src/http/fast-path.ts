@@ -31,6 +31,7 @@ import type { AuthCheck } from '../protocol/auth.js'
 import { connectionOverLimit, headError } from './limits.js'
 import { JSON_TYPE, XML_TYPE, negotiate, type Format } from '../protocol/negotiation.js'
 import { keepByName } from './routes/agentinfo.js'
+import type { UnsentAnswers } from './unsent-answers.js'
 
 /**
  * Every hook fastify runs for GET agentinfo, by phase in fastify's order, and what the fast
@@ -49,7 +50,7 @@ export const AGENTINFO_HOOKS = {
   preValidation: { strictRules: 'shut in strict mode (open())' },
   preHandler: { injectFault: 'shut while a fault rule is in force (open())' },
   onSend: {
-    holdUnsentAnswer: 'nothing to count: answers by name of a few agents, and kept answers sent as their shared bytes (unsent-answers.ts)',
+    holdUnsentAnswer: 'unsent.hold() before the answer is written; an answer it refuses goes to fastify, whose hook answers the 503',
     journalAnswer: 'the answer\'s facts: the kept answer\'s, or a built one\'s own URL and text (FastPathJournal)',
     shapeFaultyAnswer: 'shut while a fault rule is in force (open())',
     measureAnswer: 'observeAnswer() with the body\'s length'
@@ -73,6 +74,8 @@ export interface FastPathOptions {
   /** virtual time (epoch ms), for the journal */
   now: () => number
   api: ApiMetrics
+  /** the bound on answers clients have not read (kept lists are large: over TLS each connection holds a copy) */
+  unsent: UnsentAnswers
   /** whether a request may skip fastify's hooks now (see above) */
   open: () => boolean
 }
@@ -87,7 +90,7 @@ export interface FastPath {
 }
 
 export function fastPath(options: FastPathOptions, routing: RequestListener): FastPath {
-  const { answers, authCheck, journal, now, open } = options
+  const { answers, authCheck, journal, now, open, unsent } = options
   const build = byNameBuilder(options)
   const recorder = new FastPathJournal(journal)
   const series = answerSeries(options.api, OPERATION, 'GET', 200)
@@ -125,6 +128,8 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
     const kept = found ?? built
     if (kept === undefined) return routing(request, response)
 
+    // Past --unsent-answers-max-bytes: fastify's route sends the same answer, and its hook refuses it in the envelope.
+    if (unsent.hold(kept.body, 'GET', response, socket) !== undefined) return routing(request, response)
     const wallMs = Date.now()
     // As bytes: an answer built just now was written as bytes (keepByName), a kept one encoded when first sent again.
     const bytes = kept.body.length

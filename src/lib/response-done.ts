@@ -15,6 +15,8 @@ const pendingByConnection = new WeakMap<Socket, Set<() => void>>()
 
 /** Calls `done` once, when `response` (on `connection`) is over. */
 export function onResponseDone(response: ServerResponse, connection: Socket, done: () => void): void {
+  // Already over: its 'close' (or its connection's) came before this was asked, and does not come again.
+  if (response.destroyed || connection.destroyed) return done()
   let pending = pendingByConnection.get(connection)
   if (pending === undefined) {
     const responses = new Set<() => void>()

@@ -5,6 +5,7 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import type { Socket } from 'node:net'
+import { connect as connectTls } from 'node:tls'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -87,3 +88,62 @@ describe('--unsent-answers-max-bytes', () => {
     expect((await exchange(server.port, rawRequest('GET', JOURNAL, AUTH), { boundMs: 10_000 })).status).toBe(200)
   })
 })
+
+describe('--unsent-answers-max-bytes over HTTPS', () => {
+  let tlsDir: string
+  let tlsServer: RunningServer
+  const tlsSockets: Socket[] = []
+  const LIST = '/manager/mvc/restservice/agentinfo.json?agentstate=ONLINE'
+  afterAll(async () => {
+    for (const socket of tlsSockets) socket.destroy()
+    await tlsServer?.close()
+    await rm(tlsDir, { recursive: true, force: true })
+  })
+
+  /** Asks for the list over TLS on a new connection and reads its status line, nothing more. */
+  function askAndStall(): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = connectTls({ host: '127.0.0.1', port: tlsServer.port, rejectUnauthorized: false }, () => {
+        socket.write(`GET ${LIST} HTTP/1.1\r\nHost: x\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\n\r\n`)
+      })
+      tlsSockets.push(socket)
+      socket.once('error', reject)
+      socket.once('data', (chunk: Buffer) => {
+        socket.pause()
+        socket.on('error', () => undefined)
+        resolve(chunk.toString('latin1').split('\r\n')[0])
+      })
+    })
+  }
+
+  it('counts a kept list once per connection, as each encrypts its own copy, and refuses past the bound', async () => {
+    tlsDir = await mkdtemp(join(tmpdir(), 'fleetsim-unread-tls-'))
+    const size = 12_000
+    tlsServer = await startServer(
+      parseServeConfig(['--port', '0', '--agents', String(size), '--workers', '1', '--data-dir', tlsDir, '--paused', '--unsent-answers-max-bytes', String(12 * 1024 * 1024)], {}),
+      { announce: () => undefined, logger: createLogger('silent', { pretty: false }) }
+    )
+    // Made, then kept: the answers below are the same bytes, sent by the fast path.
+    let listBytes = 0
+    for (let k = 0; k < 3; k++) listBytes = (await collectTls(tlsServer.port, LIST)).length
+    expect(listBytes).toBeGreaterThan(6 * 1024 * 1024)
+    expect(await askAndStall()).toBe('HTTP/1.1 200 OK')
+    expect(await askAndStall()).toBe('HTTP/1.1 503 Service Unavailable')
+  })
+})
+
+/** The body of a GET over TLS, read whole. */
+function collectTls(port: number, path: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    const socket = connectTls({ host: '127.0.0.1', port, rejectUnauthorized: false }, () => {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
+    })
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    socket.once('error', reject)
+    socket.once('close', () => {
+      const whole = Buffer.concat(chunks)
+      resolve(whole.subarray(whole.indexOf('\r\n\r\n') + 4))
+    })
+  })
+}

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../../src/protocol/errors.js'
-import { HELD_FROM_BYTES, registerUnsentAnswers, type UnsentAnswers } from '../../src/http/unsent-answers.js'
+import { HELD_FROM_BYTES, registerUnsentAnswers, unsentAnswers, type UnsentAnswers } from '../../src/http/unsent-answers.js'
 import { collect, open } from '../hardening/socket.js'
 
 const MiB = 1024 * 1024
@@ -33,21 +33,27 @@ async function serve(maxBytes: number): Promise<void> {
     if (!(error instanceof ApiError)) return reply.code(500).send({ code: 'not a catalogue error' })
     return reply.code(error.statusCode).send({ code: error.code, message: error.message })
   })
-  unsent = registerUnsentAnswers(app, { maxBytes })
+  unsent = unsentAnswers({ maxBytes })
+  registerUnsentAnswers(app, unsent)
   app.get('/text', async (_request, reply) => reply.type('text/plain').send(TEXT))
   app.get('/bytes', async (_request, reply) => reply.type('application/octet-stream').send(BYTES))
   app.get('/small', async (_request, reply) => reply.type('text/plain').send('y'.repeat(HELD_FROM_BYTES - 1)))
+  app.post('/text', async (_request, reply) => reply.type('text/plain').send(TEXT))
+  app.get('/late', async (_request, reply) => {
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    return reply.type('text/plain').send(TEXT)
+  })
   await app.listen({ host: '127.0.0.1', port: 0 })
   port = (app.server.address() as AddressInfo).port
 }
 
 /** Sends a request on a new connection and reads nothing. */
-async function askAndStall(path: string): Promise<import('node:net').Socket> {
+async function askAndStall(path: string, method = 'GET'): Promise<import('node:net').Socket> {
   const socket = await open(port)
   sockets.push(socket)
   socket.on('error', () => undefined)
   socket.pause()
-  socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`)
+  socket.write(`${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`)
   return socket
 }
 
@@ -64,10 +70,10 @@ async function statusLine(socket: import('node:net').Socket): Promise<string> {
 }
 
 /** Sends a request on a new connection and reads the whole answer. */
-async function ask(path: string): Promise<{ status: number | undefined; head: string; body: string }> {
+async function ask(path: string, method = 'GET'): Promise<{ status: number | undefined; head: string; body: string }> {
   const socket = await open(port)
   const answer = collect(socket, 10_000)
-  socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)
+  socket.write(`${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`)
   const { text, status } = await answer
   const end = text.indexOf('\r\n\r\n')
   return { status, head: text.slice(0, end), body: text.slice(end + 4) }
@@ -132,5 +138,34 @@ describe('answers held for clients that do not read them', () => {
     expect(answer.statusCode).toBe(200)
     await until(() => unsent.held() === 0)
     expect((await app!.inject({ method: 'GET', url: '/text' })).statusCode).toBe(200)
+  })
+
+  it('gives the bytes back when the client left before its answer was sent (the response was over when the hook came)', async () => {
+    await serve(40 * MiB)
+    const socket = await askAndStall('/late')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    socket.resetAndDestroy()
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(unsent.held()).toBe(0)
+    await askAndStall('/text')
+    await until(() => unsent.held() === LARGE)
+  })
+
+  it('counts no answer to HEAD, which sends no body, and refuses none', async () => {
+    await serve(40 * MiB)
+    await askAndStall('/text')
+    await until(() => unsent.held() === LARGE)
+    expect((await ask('/text', 'HEAD')).status).toBe(200)
+    expect(unsent.held()).toBe(LARGE)
+  })
+
+  it('counts the answer to another method but never refuses it: its operation was carried out', async () => {
+    await serve(40 * MiB)
+    await askAndStall('/text')
+    await until(() => unsent.held() === LARGE)
+    const socket = await askAndStall('/text', 'POST')
+    expect(await statusLine(socket)).toBe('HTTP/1.1 200 OK')
+    expect(unsent.held()).toBe(2 * LARGE)
+    expect((await ask('/text')).status).toBe(503)
   })
 })
