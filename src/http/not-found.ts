@@ -92,17 +92,18 @@ function insteadOf(path: string, servicePath: string): { instead?: string } {
 }
 
 /**
- * A QUERY request without Content-Type gets the answer its path's not-found handler gives (405
- * with Allow for an operation, or 404), rather than fastify's 400 "must provide a Content-Type":
- * fastify refuses such a request before any handler runs, as RFC 10008 (2) has a server fail it,
- * and no route here takes QUERY, so a client that added the header was told 405 next. Every
- * QUERY request is one of the not-found routes'; this hook answers with the handler of the one
- * the path fell to (the root's, the admin API's or the console's).
+ * A QUERY request without Content-Type to a path no route takes QUERY for gets the answer that
+ * path's not-found handler gives (405 with Allow for an operation, or 404), rather than fastify's
+ * 400 "must provide a Content-Type": fastify refuses such a request before any handler runs, as
+ * RFC 10008 (2) has a server fail it, so a client that added the header was told 405 next. The
+ * hook runs at preParsing, after every onRequest hook (the admin API's and the console's
+ * credential checks answer first, as for any other method), and answers with the handler of the
+ * not-found route the path fell to (the root's, the admin API's or the console's).
  */
 export function answerQueryWithoutType(app: FastifyInstance): void {
-  app.addHook('onRequest', function answerUntypedQuery(request, reply, done) {
-    if (request.method !== 'QUERY' || !request.is404 || request.headers['content-type'] !== undefined) return done()
+  app.addHook('preParsing', function answerUntypedQuery(request, reply, payload, done) {
+    if (request.method !== 'QUERY' || !request.is404 || request.headers['content-type'] !== undefined) return done(null, payload)
     // Answered here: the hook chain stops, and fastify's check of the Content-Type never runs.
-    void request.routeOptions.handler.call(request.server, request, reply)
+    Promise.resolve(request.routeOptions.handler.call(request.server, request, reply)).catch((error: unknown) => reply.send(error))
   })
 }

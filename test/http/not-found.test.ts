@@ -167,6 +167,13 @@ describe('a path outside the operations asked for with a method it is not served
       const response = await h.app.inject({ method: 'QUERY' as 'GET', url, headers: { ...AUTH, ...JSON_ACCEPT } })
       expect({ url, status: response.statusCode, allow: response.headers.allow, code: response.json().errors[0].code }).toEqual({ url, status, allow, code })
     }
+    // Without credentials, as PATCH: the admin API's credential check answers first (401).
+    for (const url of ['/__admin/fleet', '/__admin/nothing', '/console/api/nothing', `${REST}/appinfo.json`]) {
+      const query = await h.app.inject({ method: 'QUERY' as 'GET', url, headers: JSON_ACCEPT })
+      const patch = await h.app.inject({ method: 'PATCH', url, headers: JSON_ACCEPT })
+      expect({ url, status: query.statusCode, body: query.json() }).toEqual({ url, status: patch.statusCode, body: JSON.parse(patch.body.replaceAll('PATCH', 'QUERY')) })
+    }
+    expect((await h.app.inject({ method: 'QUERY' as 'GET', url: '/__admin/fleet' })).statusCode).toBe(401)
   })
 
   it('still answers 404 for a path served with no method', async () => {
