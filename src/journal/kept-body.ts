@@ -19,7 +19,7 @@
  * repeat a request's credentials only where they echo it (the self link repeats the query).
  */
 import type { KeptBody } from './entry.js'
-import { CREDENTIAL_KEYS } from './rules.js'
+import { CREDENTIAL_KEY, CREDENTIAL_KEYS, isCredentialKey, parseQuery } from './rules.js'
 
 export type { KeptBody }
 
@@ -83,12 +83,16 @@ export const REDACTED = '[redacted]'
 const JSON_SECRET = new RegExp(`("(?:${CREDENTIAL_KEYS})"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"?|[-+\\w.]+)`, 'gi')
 const XML_SECRET = new RegExp(`(<(?:${CREDENTIAL_KEYS})(?:\\s[^>]*)?>)([^<]*)`, 'gi')
 // Answers link to themselves with the query as sent (`…/appinfo?REST_PASSWORD=…`), so a
-// credential a client put in the query comes back in the body (`&amp;` in XML).
-const URL_SECRET = new RegExp(`((?:[?&]|&amp;)(?:${CREDENTIAL_KEYS})=)([^&"'<>\\s\\\\]*)`, 'gi')
+// credential a client put in the query comes back in the body (`&amp;` in XML), its key written
+// as the client wrote it (`REST%5FPASSWORD`, `password[]`): each parameter's key is decoded to tell.
+const URL_PARAMETER = /((?:&amp;|[?&])([^=&"'<>\s\\]+)=)([^&"'<>\s\\]*)/g
 
 /** `text` with the values of JSON fields, XML elements and URL parameters named like credentials replaced. */
 export function redactSecrets(text: string): string {
-  return text.replace(JSON_SECRET, `$1"${REDACTED}"`).replace(XML_SECRET, `$1${REDACTED}`).replace(URL_SECRET, `$1${REDACTED}`)
+  return text
+    .replace(JSON_SECRET, `$1"${REDACTED}"`)
+    .replace(XML_SECRET, `$1${REDACTED}`)
+    .replace(URL_PARAMETER, (whole: string, head: string, key: string) => (isCredentialKey(key) ? `${head}${REDACTED}` : whole))
 }
 
 /** A kept body with the values named like credentials replaced (redactSecrets). */
@@ -97,14 +101,14 @@ export function redactBody(body: KeptBody): KeptBody {
   return text === body.text ? body : { ...body, text }
 }
 
-const CREDENTIAL_PARAMETER = new RegExp(`[?&](?:${CREDENTIAL_KEYS})=`, 'i')
-
 /**
  * Whether a request sent something named like a credential that its answer may repeat: a
  * query parameter (`url`: the request's path and query), or a body field (kept redacted).
  */
 export function sentCredentials(url: string, requestBody: KeptBody | undefined): boolean {
-  return CREDENTIAL_PARAMETER.test(url) || (requestBody !== undefined && requestBody.text.includes(REDACTED))
+  const mark = url.indexOf('?')
+  const sentInQuery = mark !== -1 && [...parseQuery(url.slice(mark + 1)).keys()].some((key) => CREDENTIAL_KEY.test(key))
+  return sentInQuery || (requestBody !== undefined && requestBody.text.includes(REDACTED))
 }
 
 /** The beginning of an answer as the journal keeps it: redacted when its request sent credentials. */

@@ -83,8 +83,13 @@ export interface RequestFacts {
 /** Names that look like credentials, as a regular expression's alternatives (query keys, body fields). */
 export const CREDENTIAL_KEYS = 'rest[_-]?user|rest[_-]?password|user(?:name)?|password|passwd|pwd|token|api[_-]?key|secret'
 
-/** Query keys that look like credentials; their values are never recorded. */
-export const CREDENTIAL_KEY = new RegExp(`^(?:${CREDENTIAL_KEYS})$`, 'i')
+/** Query keys (decoded) that look like credentials, with a list's brackets or without; their values are never recorded. */
+export const CREDENTIAL_KEY = new RegExp(`^(?:${CREDENTIAL_KEYS})(?:\\[\\])?$`, 'i')
+
+/** Whether a query key as written in a URL (`REST%5FPASSWORD`, `password[]`) looks like a credential once decoded. */
+export function isCredentialKey(written: string): boolean {
+  return CREDENTIAL_KEY.test(safeDecode(written))
+}
 
 export function parseQuery(rawQuery: string): Map<string, string[]> {
   const params = new Map<string, string[]>()
@@ -200,7 +205,7 @@ function badEscape(rawQuery: string): string | undefined {
       const shownKey = JSON.stringify(safeDecode(key).slice(0, 100))
       const broken = BROKEN_ESCAPE.exec(text)
       const what = part === 'key' ? `the parameter name ${shownKey}` : `the value of ${shownKey}`
-      if (CREDENTIAL_KEY.test(safeDecode(key)) && part === 'value') return `${what} is not percent-encoded UTF-8`
+      if (isCredentialKey(key) && part === 'value') return `${what} is not percent-encoded UTF-8`
       if (broken !== null) return `${what} holds ${JSON.stringify(text.slice(broken.index, broken.index + 3))}, a "%" without two hex digits after it (send a "%" as %25)`
       return `${what} holds percent-escapes that are not UTF-8 (encode the text as UTF-8 before escaping it)`
     }

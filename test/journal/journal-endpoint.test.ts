@@ -58,6 +58,17 @@ describe('the request journal', () => {
     expect(entry.violations.map((v) => v.rule)).toContain('credentials-in-query')
   })
 
+  it('never records credentials named with brackets (REST_PASSWORD[]) or escaped, nor a piece of one badly encoded', async () => {
+    for (const query of ['REST_PASSWORD[]=secret', 'REST_PASSWORD%5B%5D=secret', 'password[]=se%zzcret', 'REST%5FPASSWORD=secret']) {
+      await h.built.traffic.journal.clear()
+      await call(h.app, 'GET', `appinfo?${query}`)
+      const [entry] = await entries()
+      expect(JSON.stringify(entry), query).not.toContain('secret')
+      expect(JSON.stringify(entry), query).not.toContain('zzc')
+      expect(entry.violations.map((v) => v.rule), query).toContain('credentials-in-query')
+    }
+  })
+
   it('records the error codes of a rejected request', async () => {
     await call(h.app, 'GET', 'agentinfo?agentstate=BOGUS')
     const [entry] = await entries()

@@ -75,6 +75,11 @@ describe('secrets in a kept body', () => {
   it('replaces credentials in URLs an answer links to (the query as sent)', () => {
     expect(redactSecrets('{"href":"https://h/x/appinfo?a=1&REST_PASSWORD=pw&b=2"}')).toBe(`{"href":"https://h/x/appinfo?a=1&REST_PASSWORD=${REDACTED}&b=2"}`)
     expect(redactSecrets('<href>https://h/x/appinfo?a=1&amp;password=pw</href>')).toBe(`<href>https://h/x/appinfo?a=1&amp;password=${REDACTED}</href>`)
+    // Keys as a client may write them: with a list's brackets, escaped, or both.
+    for (const key of ['REST_PASSWORD[]', 'REST_PASSWORD%5B%5D', 'REST%5FPASSWORD', 'pass%77ord']) {
+      expect(redactSecrets(`{"href":"https://h/x/appinfo?${key}=pw&b=2"}`), key).toBe(`{"href":"https://h/x/appinfo?${key}=${REDACTED}&b=2"}`)
+    }
+    expect(redactSecrets('{"href":"https://h/x/appinfo?agentname=pw&pwd2=x"}')).toBe('{"href":"https://h/x/appinfo?agentname=pw&pwd2=x"}')
   })
 
   it('replaces a secret the cut left unfinished', () => {
