@@ -185,9 +185,9 @@ const BROKEN_ESCAPE = /%(?![0-9A-Fa-f]{2})/
 /**
  * What is wrong with the first key or value of the query whose percent-encoding does not decode,
  * or undefined: a `%` without two hex digits after it (a `%` sent unencoded, as `50%` or `%zz`),
- * or escapes that are not UTF-8 (`%E6` alone, a Latin-1 `%E9`). The server reads such a value as
- * it came (the `%` kept) or with U+FFFD in place of the bytes, which is rarely what the client
- * meant. A credential's value is not shown.
+ * or escapes that are not UTF-8 (`%E6` alone, a Latin-1 `%E9`). The routes read such a value as it
+ * came, `%` and all (the journal's `query`, read by parseQuery, shows U+FFFD for escapes that are
+ * not UTF-8), which is rarely what the client meant. A credential's value is not shown.
  */
 function badEscape(rawQuery: string): string | undefined {
   if (!rawQuery.includes('%')) return undefined
