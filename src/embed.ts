@@ -38,6 +38,8 @@ export interface FleetsimOptions {
   journalBodyBytes?: number
   /** bytes the answers kept for sending again may hold together (0: none); default 32 MiB */
   keptAnswersMaxBytes?: number
+  /** bytes of large answers their clients have not read the server may hold together (past it, 503); default 256 MiB */
+  unsentAnswersMaxBytes?: number
   /** default `/manager/mvc` */
   appPath?: string
   /** virtual start time (ISO 8601); default 2026-01-01T00:00:00Z */
@@ -128,6 +130,7 @@ export async function startFleetsim(options: FleetsimOptions = {}): Promise<Runn
       '--journal-max-bytes', String(options.journalMaxBytes ?? SERVE_DEFAULTS.journalMaxBytes),
       '--journal-body-bytes', String(options.journalBodyBytes ?? SERVE_DEFAULTS.journalBodyBytes),
       '--kept-answers-max-bytes', String(options.keptAnswersMaxBytes ?? SERVE_DEFAULTS.keptAnswersMaxBytes),
+      '--unsent-answers-max-bytes', String(options.unsentAnswersMaxBytes ?? SERVE_DEFAULTS.unsentAnswersMaxBytes),
       '--log-level', 'silent',
       ...(options.joinDelay === undefined ? [] : ['--join-delay', String(options.joinDelay)]),
       ...(options.statusPoll === undefined ? [] : ['--status-poll', String(options.statusPoll)]),
