@@ -85,7 +85,9 @@ const XML_SECRET = new RegExp(`(<(?:${CREDENTIAL_KEYS})(?:\\s[^>]*)?>)([^<]*)`, 
 // Answers link to themselves with the query as sent (`…/appinfo?REST_PASSWORD=…`), so a
 // credential a client put in the query comes back in the body (`&amp;` in XML), its key written
 // as the client wrote it (`REST%5FPASSWORD`, `password[]`): each parameter's key is decoded to tell.
-const URL_PARAMETER = /((?:&amp;|[?&])([^=&"'<>\s\\]+)=)([^&"'<>\s\\]*)/g
+// A key is at most 256 characters and holds no `?`: a body of `?` or `&` without `=` costs a bounded
+// look from each one, not one to the end of the text (quadratic in the body's length).
+const URL_PARAMETER = /((?:&amp;|[?&])([^=&?"'<>\s\\]{1,256})=)([^&"'<>\s\\]*)/g
 
 /** `text` with the values of JSON fields, XML elements and URL parameters named like credentials replaced. */
 export function redactSecrets(text: string): string {
