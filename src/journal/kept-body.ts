@@ -109,8 +109,21 @@ export function redactBody(body: KeptBody): KeptBody {
  */
 export function sentCredentials(url: string, requestBody: KeptBody | undefined): boolean {
   const mark = url.indexOf('?')
-  const sentInQuery = mark !== -1 && [...parseQuery(url.slice(mark + 1)).keys()].some((key) => CREDENTIAL_KEY.test(key))
-  return sentInQuery || (requestBody !== undefined && requestBody.text.includes(REDACTED))
+  return (mark !== -1 && queryNamesCredential(url, mark)) || (requestBody !== undefined && requestBody.text.includes(REDACTED))
+}
+
+/** Keys written as they are (`REST_PASSWORD`, `password[]`): matched where they stand, as no query need be parsed for them. */
+const CREDENTIAL_PARAMETER = new RegExp(`[?&](?:${CREDENTIAL_KEYS})(?:\\[\\])?=`, 'i')
+
+/**
+ * Whether the query after `mark` has a key named like a credential. Read per recorded request,
+ * with queries of 10,000 UUIDs among them: parsed only when it holds an escape (`REST%5FPASSWORD`),
+ * which only decoding tells.
+ */
+function queryNamesCredential(url: string, mark: number): boolean {
+  if (!url.includes('%', mark)) return CREDENTIAL_PARAMETER.test(url)
+  for (const key of parseQuery(url.slice(mark + 1)).keys()) if (CREDENTIAL_KEY.test(key)) return true
+  return false
 }
 
 /** The beginning of an answer as the journal keeps it: redacted when its request sent credentials. */
