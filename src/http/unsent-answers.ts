@@ -43,18 +43,9 @@ export interface UnsentAnswers {
   /**
    * Counts `payload`, the answer `response` is about to send on `socket` for a request of
    * `method`, until the response is over, and returns undefined; or, with nothing counted, the
-   * 503 to answer in its place (the caller sets Retry-After: retryAfter).
+   * 503 to answer in its place (registerUnsentAnswers adds Retry-After).
    */
   hold(payload: unknown, method: string, response: ServerResponse, socket: Socket | null): ApiError | undefined
-  /**
-   * The 503 for a GET whose answer, about `bytes` long, would take the count past the bound now;
-   * undefined when it would be sent. For a route that knows its answer's size before making it
-   * (the journal's list), so that a refused request costs no answer made and dropped. The caller
-   * sets Retry-After (retryAfter).
-   */
-  refusal(bytes: number): ApiError | undefined
-  /** the Retry-After header of a refusal, in seconds */
-  readonly retryAfter: string
 }
 
 export interface UnsentAnswersOptions {
@@ -97,7 +88,7 @@ export function unsentAnswers(options: UnsentAnswersOptions): UnsentAnswers {
     })
     return undefined
   }
-  return { held: () => held, hold, refusal, retryAfter: RETRY_AFTER }
+  return { held: () => held, hold }
 }
 
 /**
@@ -109,7 +100,7 @@ export function registerUnsentAnswers(app: FastifyInstance, unsent: UnsentAnswer
   app.addHook('onSend', function holdUnsentAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) {
     const refused = unsent.hold(payload, request.method, reply.raw, request.raw.socket)
     if (refused === undefined) return done(null, payload)
-    reply.header('retry-after', unsent.retryAfter)
+    reply.header('retry-after', RETRY_AFTER)
     done(refused)
   })
 }

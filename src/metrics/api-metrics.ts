@@ -54,7 +54,7 @@ export function registerApiMetrics(registry: Registry): ApiMetrics {
     }),
     unsentBytes: new Gauge({
       name: API_METRICS.unsentBytes,
-      help: 'Bytes of answers of 64 KiB or more sent and not yet read by their clients, which --unsent-answers-max-bytes bounds (an answer of bytes sent to several clients counts once).',
+      help: 'Bytes of answers of 64 KiB or more sent and not yet read by their clients, which --unsent-answers-max-bytes bounds (over plain HTTP an answer of bytes sent to several clients counts once).',
       registers
     }),
     responseSize: new SeriesHistogram({
