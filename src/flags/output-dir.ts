@@ -23,9 +23,7 @@ export async function prepareOutputDir(flag: string, dir: string, files: readonl
     throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a directory, got "${dir}", which is a file; choose a new or empty directory`)
   }
   try {
-    if (info === undefined) await makeDirs(dir)
-    await access(dir, constants.W_OK)
-    await makeAndRemoveFile(dir)
+    await makeWritableDir(dir)
   } catch (error) {
     throw new ConfigError('FLEETSIM_INVALID_VALUE', `--${flag} must name a directory fleetsim can write, got "${dir}" (${reason(error)})`)
   }
@@ -81,10 +79,7 @@ export async function prepareOutputFile(flag: string, path: string): Promise<voi
   }
   try {
     if (info === undefined) {
-      const dir = dirname(target ?? path)
-      await makeDirs(dir)
-      await access(dir, constants.W_OK)
-      await makeAndRemoveFile(dir)
+      await makeWritableDir(dirname(target ?? path))
     } else {
       await access(path, constants.W_OK)
     }
@@ -100,10 +95,12 @@ export function reason(error: unknown): string {
 }
 
 /**
- * Makes a file in `dir` and removes it: the surest test that files can be made there, where
- * access() says yes to root for a directory that takes none (`/proc`, `/sys`).
+ * Makes `dir` if it is missing, then a file in it, removed at once: the surest test that files can
+ * be made there, where access() says yes to root for a directory that takes none (`/proc`, `/sys`).
+ * Throws what refused it (EACCES, EROFS, ENOTDIR; ENOENT for a file system that makes no files).
  */
-export async function makeAndRemoveFile(dir: string): Promise<void> {
+export async function makeWritableDir(dir: string): Promise<void> {
+  await makeDirs(dir)
   const probe = join(dir, `.fleetsim-write-check-${randomUUID()}`)
   try {
     await (await open(probe, 'wx')).close()

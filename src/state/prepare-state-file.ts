@@ -1,12 +1,10 @@
 /**
  * --state-file checked before the server starts (server.ts), by the file it stands for.
  */
-import { constants } from 'node:fs'
-import { access, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { ConfigError } from '../flags/config-error.js'
-import { makeAndRemoveFile, reason } from '../flags/output-dir.js'
-import { makeDirs } from '../lib/make-dirs.js'
+import { makeWritableDir, reason } from '../flags/output-dir.js'
 import { notAFile } from '../lib/regular-file.js'
 import { stateFilePath } from './state-path.js'
 
@@ -32,9 +30,7 @@ export async function prepareStateFile(path: string): Promise<void> {
   const through = file === resolve(path) ? '' : `, which stands for ${file}`
   const dir = dirname(file)
   try {
-    await makeDirs(dir)
-    await access(dir, constants.W_OK)
-    await makeAndRemoveFile(dir)
+    await makeWritableDir(dir)
   } catch (error) {
     throw new ConfigError('FLEETSIM_INVALID_VALUE', `--state-file must name a file in a directory fleetsim can write, got "${path}"${through} (${reason(error)})`)
   }
