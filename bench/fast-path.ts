@@ -3,7 +3,7 @@
  * how much of it is the memory it reads being out of the CPU's caches:
  *
  *   npm run bench:fast-path -- [--agents 10000] [--rounds 40] [--evict 0,1048576,4194304] [--format json|xml]
- *                              [--speed 600|paused] [--journal-size 10000]
+ *                              [--speed 600|paused] [--journal-size 10000] [--modules]
  *
  * The app of `fleetsim serve` (the bench's flags: journal, metrics and the rest on) over a fleet
  * of `--agents` (scenarios/flapping-network.yaml, its clock at speed 600 as the `built` workload
@@ -23,6 +23,9 @@
  *   last asked for and their items are sent as kept; at 60000 none is, as under the `built` load;
  *   paused, every item is kept.
  * - `--journal-size <n>`: serve's flag (10000); 0 journals nothing.
+ *
+ * `--modules` asks for each agent with its modules (`agentwithmodules=true`), as the `built`
+ * workload's "with modules" rows do.
  */
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -54,6 +57,8 @@ export interface FastPathOptions {
   speed?: number
   /** serve's --journal-size (default serve's) */
   journalSize?: number
+  /** each agent with its modules (agentwithmodules=true); default false */
+  modules?: boolean
 }
 
 export interface EvictionFigures {
@@ -89,7 +94,7 @@ export async function measureFastPath(options: FastPathOptions): Promise<FastPat
   try {
     const paths: string[] = []
     for (const index of fleet.indices()) {
-      paths.push(`${REST}/agentinfo?agentname=${encodeURIComponent(fleet.name(index))}`)
+      paths.push(`${REST}/agentinfo?agentname=${encodeURIComponent(fleet.name(index))}${options.modules === true ? '&agentwithmodules=true' : ''}`)
       if (paths.length === IN_TURN) break
     }
     const accept = options.format === 'json' ? 'application/json' : 'application/xml'
@@ -144,11 +149,11 @@ export async function measureFastPath(options: FastPathOptions): Promise<FastPat
 }
 
 const USAGE =
-  'usage: npm run bench:fast-path -- [--agents 10000] [--rounds 40] [--evict 0,1048576,4194304] [--format json|xml] [--speed 600|paused] [--journal-size 10000] [--out bench/results]'
+  'usage: npm run bench:fast-path -- [--agents 10000] [--rounds 40] [--evict 0,1048576,4194304] [--format json|xml] [--speed 600|paused] [--journal-size 10000] [--modules] [--out bench/results]'
 
 /** The command line, or a sentence saying what is wrong with it. */
 function options(): (Required<FastPathOptions> & { out: string | undefined }) | string {
-  let values: { agents?: string; rounds?: string; evict?: string; format?: string; speed?: string; 'journal-size'?: string; out?: string }
+  let values: { agents?: string; rounds?: string; evict?: string; format?: string; speed?: string; 'journal-size'?: string; modules?: boolean; out?: string }
   try {
     ;({ values } = parseArgs({
       options: {
@@ -158,6 +163,7 @@ function options(): (Required<FastPathOptions> & { out: string | undefined }) | 
         format: { type: 'string', default: 'json' },
         speed: { type: 'string', default: String(LIVELY_SPEED) },
         'journal-size': { type: 'string', default: '10000' },
+        modules: { type: 'boolean', default: false },
         out: { type: 'string' }
       }
     }))
@@ -176,7 +182,7 @@ function options(): (Required<FastPathOptions> & { out: string | undefined }) | 
   if (!paused && !(Number.isFinite(speed) && speed > 0 && speed <= 1_000_000)) return `--speed must be a number above 0 and at most 1000000, or paused, got ${JSON.stringify(values.speed)}`
   const journalSize = Number(values['journal-size'])
   if (!Number.isInteger(journalSize) || journalSize < 0) return `--journal-size must be a whole number of at least 0, got ${JSON.stringify(values['journal-size'])}`
-  return { agents, rounds, evict, format: values.format, speed, journalSize, out: values.out }
+  return { agents, rounds, evict, format: values.format, speed, journalSize, modules: values.modules === true, out: values.out }
 }
 
 async function main(): Promise<number> {
@@ -188,11 +194,11 @@ async function main(): Promise<number> {
   const began = performance.now()
   const figures = await measureFastPath(parsed)
   const speed = parsed.speed === 0 ? 'paused' : String(parsed.speed)
-  const command = `npm run bench:fast-path -- --agents ${parsed.agents} --rounds ${parsed.rounds} --evict ${parsed.evict.join(',')} --format ${parsed.format} --speed ${speed} --journal-size ${parsed.journalSize}`
+  const command = `npm run bench:fast-path -- --agents ${parsed.agents} --rounds ${parsed.rounds} --evict ${parsed.evict.join(',')} --format ${parsed.format} --speed ${speed} --journal-size ${parsed.journalSize}${parsed.modules ? ' --modules' : ''}`
   const file = await writeCommandResults(parsed.out ?? RESULTS_DIR, { ...commandResults('fast-path', command, began), ...figures })
   process.stdout.write(
     [
-      `agentinfo by name, ${IN_TURN} agents of ${parsed.agents} in turn, ${parsed.format.toUpperCase()}, ${figures.bytesPerAnswer} bytes an answer, clock ${parsed.speed === 0 ? 'paused' : `at speed ${speed}`}, journal of ${parsed.journalSize}, through the fast path in this process:`,
+      `agentinfo by name, ${IN_TURN} agents of ${parsed.agents} in turn, ${parsed.format.toUpperCase()}${parsed.modules ? ' with modules' : ''}, ${figures.bytesPerAnswer} bytes an answer, clock ${parsed.speed === 0 ? 'paused' : `at speed ${speed}`}, journal of ${parsed.journalSize}, through the fast path in this process:`,
       '| memory written between two answers | µs an answer (median round) | rounds |',
       '|--:|--:|---|',
       ...figures.byEviction.map((f) => `| ${f.evictBytes.toLocaleString('en-US')} bytes | ${f.usPerAnswer} | ${f.rounds.join(' ')} |`),

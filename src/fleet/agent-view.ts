@@ -9,7 +9,8 @@ import { MAX_MODULES, type FleetViews } from './layout.js'
 import type { FleetProgram } from './program.js'
 import type { Identity } from './identity.js'
 import { countersAt, loadAt, memoryAt, newCounters } from './counters.js'
-import { Figure, FIGURES, type AgentView, type ModuleView } from './fleet-api.js'
+import { Figure, FIGURES, ModuleFigure, MODULE_FIGURES, Modules, MODULES_LENGTH, type AgentView, type ModuleHead, type ModuleView } from './fleet-api.js'
+import type { ModuleSpec } from './program.js'
 import type { ShownIdentity } from './shown-identities.js'
 
 /**
@@ -138,28 +139,67 @@ export function agentView(
     sysinfo: shown.sysinfoOs === osIdx ? shown.sysinfo : sysinfoOf(program, identity, i, osIdx)
   }
   if (withModules) {
-    const specs = program.moduleSets[lastRead.moduleSetIdx]?.modules ?? []
-    const perModule = scratch.moduleReceived
-    const dropped = scratch.dropped
-    record.modules = lastRead.moduleStatuses.slice(0, lastRead.moduleCount).map((status, k): ModuleView => {
-      const spec = specs[k]
-      // Inputs count what they receive; an output reports the agent's whole flow.
-      const isOutput = spec?.type === 'OUTPUT'
-      return {
-        moduleName: spec?.name ?? `module${k}`,
-        module: spec?.kind ?? 'unknown',
-        moduleType: spec?.moduleType ?? 0,
-        type: isOutput ? 'OUTPUT' : 'INPUT',
-        isRunning: status === ModuleStatus.RUNNING,
-        evtRecvd: isOutput ? received : perModule[k],
-        queuesize: isOutput ? queued : 0,
-        evtFwd: isOutput ? sent : perModule[k],
-        evtDrop: isOutput ? dropped : 0,
-        status: MODULE_STATUSES[status],
-        statusCode: status,
-        id: k + 1
-      }
-    })
+    readModuleFigures(program, figures, ownModules)
+    record.modules = moduleViews(program, ownModules)
   }
   return record
+}
+
+/** The modules of the view being made (agentView). */
+const ownModules = new Float64Array(MODULES_LENGTH)
+
+/**
+ * The modules of the last read (readFigures with modules) as the API shows them, into `out` at
+ * Modules' offsets; `figures`: that read's. Inputs count what they receive; an output reports
+ * the agent's whole flow. What both a view's modules and an item written from figures show.
+ */
+export function readModuleFigures(program: FleetProgram, figures: Float64Array, out: Float64Array): void {
+  const set = lastRead.moduleSetIdx
+  const count = lastRead.moduleCount
+  out[Modules.SET] = set
+  out[Modules.COUNT] = count
+  const specs = program.moduleSets[set]?.modules
+  for (let k = 0; k < count; k++) {
+    const isOutput = specs?.[k]?.type === 'OUTPUT'
+    const at = Modules.FIRST + k * MODULE_FIGURES
+    out[at + ModuleFigure.STATUS] = lastRead.moduleStatuses[k]
+    out[at + ModuleFigure.EVT_RECVD] = isOutput ? figures[Figure.RECEIVED] : scratch.moduleReceived[k]
+    out[at + ModuleFigure.QUEUESIZE] = isOutput ? figures[Figure.PROCESSING] : 0
+    out[at + ModuleFigure.EVT_FWD] = isOutput ? figures[Figure.SENT] : scratch.moduleReceived[k]
+    out[at + ModuleFigure.EVT_DROP] = isOutput ? scratch.dropped : 0
+  }
+}
+
+function moduleViews(program: FleetProgram, modules: Float64Array): ModuleView[] {
+  const views: ModuleView[] = []
+  for (let k = 0; k < modules[Modules.COUNT]; k++) {
+    const at = Modules.FIRST + k * MODULE_FIGURES
+    const status = modules[at + ModuleFigure.STATUS]
+    views.push({
+      ...moduleHeadOf(program, modules[Modules.SET], k),
+      isRunning: status === ModuleStatus.RUNNING,
+      evtRecvd: modules[at + ModuleFigure.EVT_RECVD],
+      queuesize: modules[at + ModuleFigure.QUEUESIZE],
+      evtFwd: modules[at + ModuleFigure.EVT_FWD],
+      evtDrop: modules[at + ModuleFigure.EVT_DROP],
+      status: MODULE_STATUSES[status],
+      statusCode: status,
+      id: k + 1
+    })
+  }
+  return views
+}
+
+/** Heads of the modules a scenario names, made once per module (a new scenario's are new objects). */
+const specHeads = new WeakMap<ModuleSpec, ModuleHead>()
+/** Heads of modules past their set's specs, by position. */
+const unnamedHeads: ModuleHead[] = []
+
+/** Module `k` of module set `set`'s head, as a view shows it (Fleet.moduleHead). */
+export function moduleHeadOf(program: FleetProgram, set: number, k: number): ModuleHead {
+  const spec = program.moduleSets[set]?.modules[k]
+  if (spec === undefined) return (unnamedHeads[k] ??= { moduleName: `module${k}`, module: 'unknown', moduleType: 0, type: 'INPUT' })
+  let head = specHeads.get(spec)
+  if (head === undefined) specHeads.set(spec, (head = { moduleName: spec.name, module: spec.kind, moduleType: spec.moduleType, type: spec.type === 'OUTPUT' ? 'OUTPUT' : 'INPUT' }))
+  return head
 }

@@ -10,6 +10,7 @@
  * Times are virtual epoch milliseconds (see src/fleet/clock.ts).
  */
 import type { AgentStateName, LogLevelName, ModeName, ModuleStatusName } from '../protocol/states.js'
+import { MAX_MODULES } from './layout.js'
 
 /** Configuration of one agent: the `global-config` object of the spec plus the assignments. */
 export interface AgentConfig {
@@ -103,6 +104,21 @@ export const Figure = {
 
 /** The length of the array Fleet.figures writes into. */
 export const FIGURES = 13
+
+/** What a module's head shows: the same for every agent of its module set (Fleet.moduleHead). */
+export type ModuleHead = Pick<ModuleView, 'moduleName' | 'module' | 'moduleType' | 'type'>
+
+/**
+ * Where an agent's modules stand in what Fleet.figures writes when given `modules`: their module
+ * set and count, then MODULE_FIGURES numbers for each module from `FIRST` on, at ModuleFigure's
+ * offsets: what view(index, true) shows of each but its head (Fleet.moduleHead) and what follows
+ * from its status code (`isRunning`, the status's name) and its position (`id`, one more).
+ */
+export const Modules = { SET: 0, COUNT: 1, FIRST: 2 } as const
+export const ModuleFigure = { STATUS: 0, EVT_RECVD: 1, QUEUESIZE: 2, EVT_FWD: 3, EVT_DROP: 4 } as const
+export const MODULE_FIGURES = 5
+/** The length of the array Fleet.figures writes an agent's modules into. */
+export const MODULES_LENGTH = Modules.FIRST + MAX_MODULES * MODULE_FIGURES
 
 /**
  * The most bytes any of GeneratedIdentity's writes writes: a name (role, site and a number of up
@@ -199,6 +215,13 @@ export interface Fleet {
    * is the one its record shows.
    */
   figures(index: number, out: Float64Array): void
+  /**
+   * figures(), and the agent's modules from the same read into `modules` (MODULES_LENGTH long)
+   * at Modules' offsets: what view(index, true) shows of them but their heads (moduleHead).
+   */
+  figures(index: number, out: Float64Array, modules: Float64Array): void
+  /** The head of module `k` of module set `set`, as view() shows it: the same object for the same module while the scenario holds. */
+  moduleHead(set: number, k: number): ModuleHead
   /**
    * The writers of the identity generated for agent `index` if it shows that identity (the API
    * gave it no name, UUID or configuration of its own: view(index) shows the same texts); else

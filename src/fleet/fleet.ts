@@ -26,6 +26,7 @@ import { StepDriver } from './step-driver.js'
 import { scanCounts } from './census.js'
 import { queryAgents, type AgentQuery, type AgentQueryResult } from './agent-query.js'
 import { agentByCertFingerprint, agentByName, agentByUuid, agentConfig, agentName, agentUuid, existingAgents, figuresOf, polledAt, rejoiningByName, viewOf } from './reads.js'
+import { moduleHeadOf } from './agent-view.js'
 import * as mutations from './mutations.js'
 import { ScenarioRuntime } from './scenario-runtime.js'
 import { DEFAULT_STATUS_POLL_SECONDS } from './status-poll.js'
@@ -33,7 +34,7 @@ import { fleetDigest, resume, takeSnapshot } from './snapshot.js'
 import type { CompiledScenario } from './scenario-program.js'
 import type { ReconnectOperation } from '../scenario/types.js'
 import type { AgentStateName } from '../protocol/states.js'
-import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, GeneratedIdentity, NewAgent, RoundHold } from './fleet-api.js'
+import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, GeneratedIdentity, ModuleHead, NewAgent, RoundHold } from './fleet-api.js'
 import { DEFAULT_JOIN_DELAY, type EngineSnapshot, type FleetComposition, type FleetObservation, type FleetOptions, type FleetStats, type JoinDelay, type OverrideAction, type ScenarioInfo } from './fleet-types.js'
 import { GeneratedIdentityWriter } from './generated-identity.js'
 
@@ -315,8 +316,12 @@ export class FleetEngine implements Fleet, FleetObservation {
     return viewOf(this.core, i, withModules, keepIdentity, figures)
   }
 
-  figures(i: number, out: Float64Array): void {
-    figuresOf(this.core, i, out)
+  figures(i: number, out: Float64Array, modules?: Float64Array): void {
+    figuresOf(this.core, i, out, modules)
+  }
+
+  moduleHead(set: number, k: number): ModuleHead {
+    return moduleHeadOf(this.core.program, set, k)
   }
 
   generatedIdentity(i: number): GeneratedIdentity | undefined {

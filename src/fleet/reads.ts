@@ -7,7 +7,7 @@
 import { AgentState, MODES, type AgentStateName } from '../protocol/states.js'
 import { Flag } from './layout.js'
 import { AGENT_PORT } from './identity.js'
-import { agentView, readFigures, serviceOf, sysinfoOf } from './agent-view.js'
+import { agentView, readFigures, readModuleFigures, serviceOf, sysinfoOf } from './agent-view.js'
 import type { ShownIdentity } from './shown-identities.js'
 import { lastPollAt } from './status-poll.js'
 import { normaliseFingerprint } from '../tls/ca-info.js'
@@ -91,9 +91,10 @@ export function viewOf(core: FleetCore, i: number, withModules: boolean, keepIde
   return agentView(program, v, identity, options.startTime, polledAt(core, i), overrides.revision, i, withModules, shownIdentity(core, i, keepIdentity), figures)
 }
 
-/** Agent i's figures (Fleet.figures), without the text of its identity. */
-export function figuresOf(core: FleetCore, i: number, out: Float64Array): void {
-  readFigures(core.program, core.v, core.options.startTime, polledAt(core, i), core.overrides.revision, i, false, out)
+/** Agent i's figures (Fleet.figures), without the text of its identity; its modules' too, into `modules`, when given. */
+export function figuresOf(core: FleetCore, i: number, out: Float64Array, modules?: Float64Array): void {
+  readFigures(core.program, core.v, core.options.startTime, polledAt(core, i), core.overrides.revision, i, modules !== undefined, out)
+  if (modules !== undefined) readModuleFigures(core.program, out, modules)
 }
 
 /** The second of the manager's last status poll of agent i (status-poll.ts). */

@@ -12,13 +12,13 @@
  * and an agent showing the identity generated for its index has it written straight as bytes
  * (writeGeneratedItem).
  */
-import { Figure, FIGURES, MAX_GENERATED_BYTES, type AgentView, type Fleet, type GeneratedIdentity } from '../fleet/fleet-api.js'
+import { Figure, FIGURES, MAX_GENERATED_BYTES, ModuleFigure, MODULE_FIGURES, Modules, MODULES_LENGTH, type AgentView, type Fleet, type GeneratedIdentity, type ModuleHead, type ModuleView } from '../fleet/fleet-api.js'
 import { formatLocalMinute } from '../manager/time-format.js'
 import type { Format } from '../protocol/negotiation.js'
-import { AGENT_STATES, stateName } from '../protocol/states.js'
+import { AGENT_STATES, MODULE_STATUSES, ModuleStatus, stateName } from '../protocol/states.js'
 import type { ChunkWriter } from './chunk-writer.js'
 import { JSON_IDENTITY, jsonLinksOf, XML_IDENTITY, xmlLinksOf, type Fragment, type FragmentBytes, type IdentityLayout } from './item-fragment.js'
-import { jsonModule, xmlModule, type ItemSource, type Keeping } from './item-writer.js'
+import { JSON_MODULE, XML_MODULE, type ItemSource, type Keeping, type ModuleLayout } from './item-writer.js'
 import type { ItemFragments } from './kept-items.js'
 import { agentSelfHref, type LinkBase } from './links.js'
 
@@ -32,8 +32,8 @@ interface Shape {
   before: readonly [lastOnline: Buffer, load: Buffer, memUsage: Buffer, received: Buffer, receivedToday: Buffer, processing: Buffer, sent: Buffer, sentToday: Buffer]
   /** what stands after the last figure, before the tail: a kept fragment's end starts with it */
   afterFigures: string
-  /** the modules' start and end, and what joins two */
-  modules: { open: string; separator: string; close: string; write: (m: NonNullable<AgentView['modules']>[number]) => string }
+  /** the modules' start and end, what joins two, and each as bytes */
+  modules: { open: string; separator: string; close: string; each: ModuleBytes }
   /** what closes the content before the item's links */
   close: string
   /** the text of JSON's int() and num(): a fraction is cut off, a non-finite number is null */
@@ -81,12 +81,81 @@ function identityBytes(layout: IdentityLayout, quote: string): IdentityBytes {
 
 const bytesOfEach = <T extends readonly string[]>(texts: T) => texts.map((text) => Buffer.from(text)) as { [K in keyof T]: Buffer }
 
+/**
+ * Texts a format's modules are written with (ModuleLayout) as bytes: the literal parts encoded
+ * once, each module's head (what its spec says: the same for every agent of a module set) and
+ * each module-status kept as bytes by what they show. Written as text, a module was a string
+ * made and then encoded: with modules, the largest part of writing an answer by name in a CPU
+ * profile (bench/README.md, "Modules written as bytes").
+ */
+interface ModuleBytes {
+  layout: ModuleLayout
+  between: readonly Buffer[]
+  end: Buffer
+  running: Buffer
+  stopped: Buffer
+  /** heads by module name, each with what else it shows (a name is most often one module's) */
+  heads: Map<string, { module: string; moduleType: number; type: string; bytes: Buffer }[]>
+  statuses: Map<string, Buffer>
+  /** heads and statuses held, up to MAX_MODULE_TEXTS */
+  held: number
+}
+
+/**
+ * Module heads and statuses kept per format at most: a scenario names a few dozen modules, while
+ * scenarios loaded one after another could name any number; past this the kept ones are dropped.
+ */
+const MAX_MODULE_TEXTS = 4096
+
+function moduleBytes(layout: ModuleLayout): ModuleBytes {
+  return {
+    layout,
+    between: layout.between.map((text) => Buffer.from(text)),
+    end: Buffer.from(layout.end),
+    running: Buffer.from('true'),
+    stopped: Buffer.from('false'),
+    heads: new Map(),
+    statuses: new Map(),
+    held: 0
+  }
+}
+
+/** Room for one more kept text, dropping every kept one when they reach MAX_MODULE_TEXTS. */
+function roomForModuleText(each: ModuleBytes): void {
+  if (each.held < MAX_MODULE_TEXTS) return void each.held++
+  each.heads.clear()
+  each.statuses.clear()
+  each.held = 1
+}
+
+function moduleHead(each: ModuleBytes, m: ModuleHead): Buffer {
+  let same = each.heads.get(m.moduleName)
+  if (same !== undefined) {
+    for (const kept of same) if (kept.module === m.module && Object.is(kept.moduleType, m.moduleType) && kept.type === m.type) return kept.bytes
+  }
+  roomForModuleText(each)
+  const bytes = Buffer.from(each.layout.head(m))
+  same = each.heads.get(m.moduleName)
+  if (same === undefined) each.heads.set(m.moduleName, (same = []))
+  same.push({ module: m.module, moduleType: m.moduleType, type: m.type, bytes })
+  return bytes
+}
+
+function moduleStatus(each: ModuleBytes, status: string): Buffer {
+  let bytes = each.statuses.get(status)
+  if (bytes === undefined) {
+    roomForModuleText(each)
+    each.statuses.set(status, (bytes = Buffer.from(each.layout.status(status))))
+  }
+  return bytes
+}
+
 const JSON_SHAPE: Shape = {
   status: new Map(AGENT_STATES.map((state) => [state, Buffer.from(`"${state}"`)])),
   beforeStarted: '"',
   before: bytesOfEach(['","lastOnline":"', '","load":"', '","memUsage":', ',"received":', ',"receivedToday":', ',"processing":', ',"sent":', ',"sentToday":'] as const),
   afterFigures: '',
-  modules: { open: ',"modules":[', separator: ',', close: ']', write: jsonModule },
+  modules: { open: ',"modules":[', separator: ',', close: ']', each: moduleBytes(JSON_MODULE) },
   close: '}',
   json: true,
   baseLinks: jsonLinksOf,
@@ -107,7 +176,7 @@ const XML_SHAPE: Shape = {
     '</sent><sentToday>'
   ] as const),
   afterFigures: '</sentToday>',
-  modules: { open: '', separator: '', close: '', write: xmlModule },
+  modules: { open: '', separator: '', close: '', each: moduleBytes(XML_MODULE) },
   close: '</content>',
   json: false,
   baseLinks: xmlLinksOf,
@@ -231,12 +300,80 @@ function copyFigures(view: AgentView, figures: Float64Array): Float64Array {
 
 /** Figures read for one item at a time (writeItemBytes, writeAgentItemBytes). */
 const scratchFigures = new Float64Array(FIGURES)
+/** Modules' figures read for one item at a time (writeAgentItemBytes). */
+const scratchModules = new Float64Array(MODULES_LENGTH)
 
-function writeModules(out: ChunkWriter, shape: Shape, modules: NonNullable<AgentView['modules']>): void {
-  const { open, separator, close, write } = shape.modules
-  out.text(open)
-  for (let k = 0; k < modules.length; k++) out.text((k === 0 ? '' : separator) + write(modules[k]))
-  out.text(close)
+/** The modules of a view as jsonModule / xmlModule join them. */
+function writeModules(out: ChunkWriter, shape: Shape, modules: readonly ModuleView[]): void {
+  const { open, separator, close } = shape.modules
+  out.ascii(open)
+  for (let k = 0; k < modules.length; k++) {
+    const m = modules[k]
+    if (k > 0) out.ascii(separator)
+    writeModule(out, shape, m, m.isRunning, m.evtRecvd, m.queuesize, m.evtFwd, m.evtDrop, m.statusCode, m.status, m.id)
+  }
+  out.ascii(close)
+}
+
+/** An agent's modules from what Fleet.figures wrote of them (`modules`, at Modules' offsets), as writeModules writes their view's. */
+function writeModuleFigures(out: ChunkWriter, shape: Shape, fleet: Pick<Fleet, 'moduleHead'>, modules: Float64Array): void {
+  const { open, separator, close } = shape.modules
+  const set = modules[Modules.SET]
+  out.ascii(open)
+  for (let k = 0; k < modules[Modules.COUNT]; k++) {
+    const at = Modules.FIRST + k * MODULE_FIGURES
+    const status = modules[at + ModuleFigure.STATUS]
+    if (k > 0) out.ascii(separator)
+    writeModule(
+      out,
+      shape,
+      fleet.moduleHead(set, k),
+      status === ModuleStatus.RUNNING,
+      modules[at + ModuleFigure.EVT_RECVD],
+      modules[at + ModuleFigure.QUEUESIZE],
+      modules[at + ModuleFigure.EVT_FWD],
+      modules[at + ModuleFigure.EVT_DROP],
+      status,
+      MODULE_STATUSES[status],
+      k + 1
+    )
+  }
+  out.ascii(close)
+}
+
+/** One module as jsonModule / xmlModule write it, from its kept head and its figures. */
+function writeModule(
+  out: ChunkWriter,
+  shape: Shape,
+  head: ModuleHead,
+  isRunning: boolean,
+  evtRecvd: number,
+  queuesize: number,
+  evtFwd: number,
+  evtDrop: number,
+  statusCode: number,
+  status: string,
+  id: number
+): void {
+  const each = shape.modules.each
+  const b = each.between
+  out.bytes(moduleHead(each, head))
+  out.bytes(isRunning ? each.running : each.stopped)
+  out.bytes(b[0])
+  writeInteger(out, shape, evtRecvd)
+  out.bytes(b[1])
+  writeInteger(out, shape, queuesize)
+  out.bytes(b[2])
+  writeInteger(out, shape, evtFwd)
+  out.bytes(b[3])
+  writeInteger(out, shape, evtDrop)
+  out.bytes(b[4])
+  writeInteger(out, shape, statusCode)
+  out.bytes(b[5])
+  out.bytes(moduleStatus(each, status))
+  out.bytes(b[6])
+  writeInteger(out, shape, id)
+  out.bytes(each.end)
 }
 
 /**
@@ -284,15 +421,21 @@ function baseLinksBytes(shape: Shape, base: LinkBase): Buffer {
 }
 
 /**
- * An item without modules from its agent's figures (Fleet.figures) and the fragment kept for its
- * identity: no view is made. Returns the state it shows.
+ * An item from its agent's figures (Fleet.figures) and the fragment kept for its identity, with
+ * its modules when given theirs (`modules`, read with the figures): no view is made. Returns the
+ * state it shows.
  */
-function writeFiguresItem(out: ChunkWriter, shape: Shape, figures: Float64Array, f: Fragment): string {
+function writeFiguresItem(out: ChunkWriter, shape: Shape, figures: Float64Array, f: Fragment, modules?: { fleet: Pick<Fleet, 'moduleHead'>; figures: Float64Array }): string {
   const status = stateName(figures[Figure.STATE])
   const bytes = bytesOf(f, shape, status)
   writeHead(out, shape, bytes, status)
   writeFigures(out, shape, figures)
-  out.bytes(bytes.trail)
+  if (modules === undefined) out.bytes(bytes.trail)
+  else {
+    out.part(bytes.all, bytes.end, bytes.modules)
+    writeModuleFigures(out, shape, modules.fleet, modules.figures)
+    out.part(bytes.all, bytes.modules, bytes.all.length)
+  }
   return status
 }
 
@@ -387,7 +530,7 @@ function writeGeneratedItem(out: ChunkWriter, shape: Shape, generated: Generated
 }
 
 /** What writeAgentItemBytes reads of the fleet: ItemSource, and figures for items written without a view. */
-export type FigureSource = ItemSource & Pick<Fleet, 'figures' | 'generatedIdentity'>
+export type FigureSource = ItemSource & Pick<Fleet, 'figures' | 'generatedIdentity' | 'moduleHead'>
 
 /**
  * Agent `index`'s item into `out`, as writeAgentItem would write it; returns the state it shows.
@@ -447,6 +590,11 @@ export function writeAgentItemBytes(
         if (keepBytes && (revision & 1) === 0) fragments.keepBytes(format, index, out, from, status, revision, polledAt, identity)
         return status
       }
+    } else {
+      // With modules an item is about four times as long, and is not kept as bytes (keepBytes).
+      fleet.figures(index, figures, scratchModules)
+      const f = fragments.keptFragment(format, index, base, figures[Figure.IDENTITY])
+      if (f !== undefined) return writeFiguresItem(out, shapeOf(format), figures, f, { fleet, figures: scratchModules })
     }
   }
   if (!keep && !withModules) {

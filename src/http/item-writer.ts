@@ -15,7 +15,7 @@
  * while the agent has not changed and the manager has not polled it since (writeAgentItem): a
  * list of 10,000 agents reads and writes only the agents that moved.
  */
-import type { AgentView, Fleet, ModuleView } from '../fleet/fleet-api.js'
+import type { AgentView, Fleet, ModuleHead, ModuleView } from '../fleet/fleet-api.js'
 import { formatLocalMinute } from '../manager/time-format.js'
 import type { Format } from '../protocol/negotiation.js'
 import { jsonLinksOf, xmlLink, xmlLinksOf, type Fragment } from './item-fragment.js'
@@ -24,20 +24,55 @@ import type { ItemFragments } from './kept-items.js'
 import type { LinkBase } from './links.js'
 import { escapeXml } from './xml-writer.js'
 
+/**
+ * A module as each format writes it, in three parts: its head (name, kind, module type and type,
+ * what its spec says, so the same for every agent of a module set, up to `isRunning`), then its
+ * running flag and figures with `between[k]` before the k-th figure after the flag, and `end`.
+ * jsonModule and xmlModule join them as text; item-bytes.ts keeps each head as bytes and writes
+ * the rest around it.
+ */
+export interface ModuleLayout {
+  head(m: ModuleHead): string
+  /** before evt-recvd, queuesize, evt-fwd, evt-drop, status, module-status and id */
+  between: readonly [string, string, string, string, string, string, string]
+  end: string
+  /** module-status as it stands in the format */
+  status(text: string): string
+}
+
+export const JSON_MODULE: ModuleLayout = {
+  head: (m) => `{"module_name":${str(m.moduleName)},"module":${str(m.module)},"module-type":${int(m.moduleType)},"type":${str(m.type)},"isRunning":`,
+  between: [',"evt-recvd":', ',"queuesize":', ',"evt-fwd":', ',"evt-drop":', ',"status":', ',"module-status":', ',"id":'],
+  end: ',"serverInfo":{}}',
+  status: str
+}
+
+export const XML_MODULE: ModuleLayout = {
+  head: (m) =>
+    `<modules><module_name>${escapeXml(m.moduleName)}</module_name><module>${escapeXml(m.module)}</module><module-type>${m.moduleType}</module-type>` +
+    `<type>${escapeXml(m.type)}</type><isRunning>`,
+  between: ['</isRunning><evt-recvd>', '</evt-recvd><queuesize>', '</queuesize><evt-fwd>', '</evt-fwd><evt-drop>', '</evt-drop><status>', '</status><module-status>', '</module-status><id>'],
+  end: '</id><serverInfo/></modules>',
+  status: escapeXml
+}
+
 export function jsonModule(m: ModuleView): string {
+  const b = JSON_MODULE.between
   return (
-    `{"module_name":${str(m.moduleName)},"module":${str(m.module)},"module-type":${int(m.moduleType)},"type":${str(m.type)},` +
-    `"isRunning":${m.isRunning ? 'true' : 'false'},"evt-recvd":${int(m.evtRecvd)},"queuesize":${int(m.queuesize)},"evt-fwd":${int(m.evtFwd)},` +
-    `"evt-drop":${int(m.evtDrop)},"status":${int(m.statusCode)},"module-status":${str(m.status)},"id":${int(m.id)},"serverInfo":{}}`
+    JSON_MODULE.head(m) +
+    (m.isRunning ? 'true' : 'false') +
+    b[0] + int(m.evtRecvd) + b[1] + int(m.queuesize) + b[2] + int(m.evtFwd) + b[3] + int(m.evtDrop) +
+    b[4] + int(m.statusCode) + b[5] + str(m.status) + b[6] + int(m.id) + JSON_MODULE.end
   )
 }
 
 export function xmlModule(m: ModuleView): string {
+  const b = XML_MODULE.between
   return (
-    `<modules><module_name>${escapeXml(m.moduleName)}</module_name><module>${escapeXml(m.module)}</module><module-type>${m.moduleType}</module-type>` +
-    `<type>${escapeXml(m.type)}</type><isRunning>${m.isRunning}</isRunning><evt-recvd>${m.evtRecvd}</evt-recvd><queuesize>${m.queuesize}</queuesize>` +
-    `<evt-fwd>${m.evtFwd}</evt-fwd><evt-drop>${m.evtDrop}</evt-drop><status>${m.statusCode}</status><module-status>${escapeXml(m.status)}</module-status>` +
-    `<id>${m.id}</id><serverInfo/></modules>`
+    XML_MODULE.head(m) +
+    m.isRunning +
+    b[0] + m.evtRecvd + b[1] + m.queuesize + b[2] + m.evtFwd + b[3] + m.evtDrop +
+    b[4] + m.statusCode + b[5] + escapeXml(m.status) + b[6] + m.id + XML_MODULE.end
   )
 }
 

@@ -6,8 +6,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createFleet } from '../../src/fleet/fleet.js'
-import { Figure, FIGURES, type AgentView } from '../../src/fleet/fleet-api.js'
-import { stateName } from '../../src/protocol/states.js'
+import { Figure, FIGURES, ModuleFigure, MODULE_FIGURES, Modules, MODULES_LENGTH, type AgentView, type ModuleView } from '../../src/fleet/fleet-api.js'
+import { MODULE_STATUSES, ModuleStatus, stateName } from '../../src/protocol/states.js'
+import { compileScenario } from '../../src/fleet/scenario-program.js'
+import { parseScenario } from '../../src/scenario/index.js'
+import { START } from '../http/helpers.js'
 import { fleetOfEveryShape } from '../http/record-shapes.js'
 import { closeAfterEach } from './helpers.js'
 
@@ -59,6 +62,70 @@ describe('Fleet.figures', () => {
       states.add(view.status)
     }
     expect(states.size).toBeGreaterThan(1)
+  })
+
+  it("with modules: each module's as the view shows it, from the same read, an output reporting the agent's flow", async () => {
+    // Output modules crash, restart and fail again; half the agents go offline for hours, their
+    // queues filling until they drop events (QUEUE_CAPACITY).
+    const loaded = parseScenario(
+      [
+        'description: Modules crashing, and agents offline long enough to drop events.',
+        'fleet: { agents: 300, seed: 12 }',
+        'stages:',
+        '  - { name: crash, select: { state: ONLINE }, pick: { fraction: 0.3 }, delay: { after: 30s, jitter: 1m }, next: { action: crash-module, module: out_tcp, for: 20m } }',
+        'timeline:',
+        '  - { name: long-outage, at: 1m, select: { state: [ONLINE, ERROR] }, pick: { fraction: 0.5 }, action: offline, for: 12h }'
+      ].join('\n'),
+      'modules.yaml'
+    )
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.issues))
+    const scenario = compileScenario({ ...loaded.scenario, fleet: { ...loaded.scenario.fleet, agents: 300, seed: 12 } }, START, { templateId: () => 0 })
+    const fleet = await createFleet({ agents: 300, seed: 12, workers: 1, paused: true, startTime: START, caFingerprint: 'AA', scenario })
+    open.push(fleet)
+    await fleet.advance(6 * 3600)
+    const figures = new Float64Array(FIGURES)
+    const modules = new Float64Array(MODULES_LENGTH)
+    const kinds = { inputs: 0, outputs: 0, notRunning: 0, dropping: 0 }
+    for (const index of fleet.indices()) {
+      fleet.figures(index, figures, modules)
+      const view = fleet.view(index, true)
+      expect(named(figures)).toEqual(figuresOfView(view))
+      const shown: ModuleView[] = []
+      for (let k = 0; k < modules[Modules.COUNT]; k++) {
+        const at = Modules.FIRST + k * MODULE_FIGURES
+        const status = modules[at + ModuleFigure.STATUS]
+        shown.push({
+          ...fleet.moduleHead(modules[Modules.SET], k),
+          isRunning: status === ModuleStatus.RUNNING,
+          evtRecvd: modules[at + ModuleFigure.EVT_RECVD],
+          queuesize: modules[at + ModuleFigure.QUEUESIZE],
+          evtFwd: modules[at + ModuleFigure.EVT_FWD],
+          evtDrop: modules[at + ModuleFigure.EVT_DROP],
+          status: MODULE_STATUSES[status],
+          statusCode: status,
+          id: k + 1
+        })
+      }
+      expect(shown).toEqual(view.modules)
+      for (const m of view.modules ?? []) {
+        // An input counts what it received and forwards it all; an output shows the agent's flow.
+        if (m.type === 'INPUT') {
+          kinds.inputs++
+          expect([m.evtFwd, m.queuesize, m.evtDrop]).toEqual([m.evtRecvd, 0, 0])
+        } else {
+          kinds.outputs++
+          expect([m.evtRecvd, m.queuesize, m.evtFwd]).toEqual([view.received, view.processing, view.sent])
+          if (m.evtDrop > 0) kinds.dropping++
+        }
+        if (!m.isRunning) kinds.notRunning++
+      }
+    }
+    // A module's head is one object per module of the scenario.
+    expect(fleet.moduleHead(modules[Modules.SET], 0)).toBe(fleet.moduleHead(modules[Modules.SET], 0))
+    expect(kinds.inputs).toBeGreaterThan(0)
+    expect(kinds.outputs).toBeGreaterThan(0)
+    expect(kinds.notRunning).toBeGreaterThan(0)
+    expect(kinds.dropping).toBeGreaterThan(0)
   })
 
   it("keep the identity's key while nothing of the identity moves, and move it with every change of names or configuration", async () => {

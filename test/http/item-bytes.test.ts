@@ -106,26 +106,31 @@ describe('agentinfo items written as bytes', () => {
     expect([views, none.size('xml')]).toEqual([1, 0])
   })
 
-  it('are written from the figures alone once the identity is kept, as the text writer writes them, in both formats', () => {
+  it('are written from the figures alone once the identity is kept, as the text writer writes them, in both formats, with and without modules', () => {
+    let modulesWritten = 0
     for (const format of ['json', 'xml'] as const) {
-      const fragments = new ItemFragments()
-      let views = 0
-      const counted = { ...pick(fleet), view: (i: number, m: boolean, k?: boolean, f?: Float64Array) => (views++, fleet.view(i, m, k, f)) }
-      const write = (index: number) => {
-        const state = writeAgentItemBytes(out, format, counted, index, false, BASE, fragments, 'identity')
-        return { state, text: out.take().toString('utf8') }
+      for (const withModules of [false, true]) {
+        const fragments = new ItemFragments()
+        let views = 0
+        const counted = { ...pick(fleet), view: (i: number, m: boolean, k?: boolean, f?: Float64Array) => (views++, fleet.view(i, m, k, f)) }
+        const write = (index: number) => {
+          const state = writeAgentItemBytes(out, format, counted, index, withModules, BASE, fragments, 'identity')
+          return { state, text: out.take().toString('utf8') }
+        }
+        const indices = [...fleet.indices()]
+        for (const index of indices) write(index)
+        expect(views).toBe(indices.length)
+        // Each agent's identity is kept now: no view is read, and every item is still the text writer's.
+        views = 0
+        for (const index of indices) {
+          const view = fleet.view(index, withModules)
+          modulesWritten += view.modules?.length ?? 0
+          expect(write(index), `${format} modules=${withModules} agent ${index}`).toEqual({ state: view.status, text: asSent(textOf(format, view)) })
+        }
+        expect(views).toBe(0)
       }
-      const indices = [...fleet.indices()]
-      for (const index of indices) write(index)
-      expect(views).toBe(indices.length)
-      // Each agent's identity is kept now: no view is read, and every item is still the text writer's.
-      views = 0
-      for (const index of indices) {
-        const view = fleet.view(index, false)
-        expect(write(index)).toEqual({ state: view.status, text: asSent(textOf(format, view)) })
-      }
-      expect(views).toBe(0)
     }
+    expect(modulesWritten).toBeGreaterThan(0)
   })
 
   it('are written from generated identities when nothing is kept, as the text writer writes them, for any base, OS and version', async () => {
@@ -165,7 +170,7 @@ describe('agentinfo items written as bytes', () => {
       const counted = {
         ...pick(fleet),
         view: (i: number, m: boolean, k?: boolean, f?: Float64Array) => (reads++, fleet.view(i, m, k, f)),
-        figures: (i: number, f: Float64Array) => (reads++, fleet.figures(i, f))
+        figures: (i: number, f: Float64Array, modules?: Float64Array) => (reads++, modules === undefined ? fleet.figures(i, f) : fleet.figures(i, f, modules))
       }
       const indices = [...fleet.indices()]
       // The identity checked against a view, then the item written from figures and kept.
@@ -259,7 +264,8 @@ function pick(fleet: FleetEngine) {
     agentRevision: (i: number) => fleet.agentRevision(i),
     polledAt: (i: number) => fleet.polledAt(i),
     identityRevision: () => fleet.identityRevision(),
-    figures: (i: number, out: Float64Array) => fleet.figures(i, out),
+    figures: (i: number, out: Float64Array, modules?: Float64Array) => (modules === undefined ? fleet.figures(i, out) : fleet.figures(i, out, modules)),
+    moduleHead: (set: number, k: number) => fleet.moduleHead(set, k),
     generatedIdentity: (i: number) => fleet.generatedIdentity(i)
   }
 }

@@ -31,7 +31,8 @@ interface Seen {
 function counting(fleet: () => FleetEngine, seen: Seen): FigureSource {
   return {
     view: (i, withModules, keepIdentity, figures) => (seen.views++, (seen.keptIdentity = keepIdentity), fleet().view(i, withModules, keepIdentity, figures)),
-    figures: (i, figures) => (seen.figures++, fleet().figures(i, figures)),
+    figures: (i: number, figures: Float64Array, modules?: Float64Array) => (seen.figures++, modules === undefined ? fleet().figures(i, figures) : fleet().figures(i, figures, modules)),
+    moduleHead: (set, k) => fleet().moduleHead(set, k),
     agentRevision: (i) => fleet().agentRevision(i),
     polledAt: (i) => fleet().polledAt(i),
     identityRevision: () => fleet().identityRevision(),
