@@ -36,7 +36,9 @@ export function scopesOf(scope: string): (typeof SCOPES)[number][] {
   if (scope === 'all') return [...SCOPES]
   const names = scope.split(',').map((name) => name.trim())
   const unknown = names.filter((name) => !(SCOPES as readonly string[]).includes(name))
-  if (unknown.length > 0 || names.length === 0) throw new Error(`--scope takes all, or one or more of ${SCOPES.join(', ')} joined by commas; got "${scope}"`)
+  // The scope's earlier name, which older results files and notes still carry.
+  const renamed = unknown.includes('agentinfo') ? ' (agentinfo is now called polled)' : ''
+  if (unknown.length > 0 || names.length === 0) throw new Error(`--scope takes all, or one or more of ${SCOPES.join(', ')} joined by commas; got "${scope}"${renamed}`)
   return names as (typeof SCOPES)[number][]
 }
 

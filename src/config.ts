@@ -262,7 +262,7 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
   }),
   bodyLimit: value({ name: 'body-limit', valueName: '<bytes>', rule: integer(1, MAX_LIMIT), default: 1024 * 1024, help: 'largest request body; a larger one gets 413' }),
   maxListItems: value({ name: 'max-list-items', valueName: '<n>', rule: integer(1, MAX_LIMIT), default: 100_000, help: 'most items of one list query parameter; more get 400' }),
-  // 10,000 agentUuids in one query (the multi-agent load the benchmarks use) take about 370 KiB.
+  // 10,000 agentUuids in one query (the multi-agent load the benchmarks use) take about 370 kB.
   maxQueryLength: value({ name: 'max-query-length', valueName: '<bytes>', rule: integer(1, MAX_QUERY_LENGTH), default: 1024 * 1024, help: 'longest query string; a longer one gets 414' }),
   requestTimeout: value({ name: 'request-timeout', valueName: '<ms>', rule: milliseconds(1, MAX_TIMEOUT_MS), default: 30_000, help: 'time a client has to send a whole request before the connection is closed' }),
   headersTimeout: value({ name: 'headers-timeout', valueName: '<ms>', rule: milliseconds(1, MAX_TIMEOUT_MS), default: 10_000, help: 'time a client has to send the request headers (at most --request-timeout)' }),
