@@ -4,7 +4,8 @@
  * fleet chart (web/chart/fleet-chart.js).
  *
  * A sample is taken when asked (the console stream's ticks, and a slow timer while no page is
- * open) and only when the fleet's virtual second moved, so a paused fleet adds nothing. The
+ * open) and only when the fleet's virtual second moved, so a paused fleet adds nothing (its last
+ * sample is taken again in place when its counts change). The
  * history is bounded: when full, every other sample is dropped, so it keeps covering the whole
  * run at half the resolution. A reset (new scenario, POST /__admin/reset) starts it afresh.
  */
@@ -64,15 +65,26 @@ export class FleetHistory {
     private readonly maxSamples = MAX_SAMPLES
   ) {}
 
-  /** Takes a sample if the fleet's virtual second moved since the last one (or the run changed). */
+  /**
+   * Takes a sample if the fleet's virtual second moved since the last one (or the run changed).
+   * Within one second, a sample whose counts no longer hold is taken again in its place (a
+   * paused fleet changed by an operation, or a scenario loaded while paused: its first sample
+   * may come before its agents), and readers start again from the whole series.
+   */
   record(): void {
     const { engine } = this
     if (engine.clock !== this.clock) this.restart()
     const second = engine.second()
     const last = this.samples.at(-1)
-    if (last !== undefined && last.second === second) return
-    const events = this.newEvents()
     const counts = engine.counts().byState
+    if (last !== undefined && last.second === second) {
+      if (last.lockedOut === engine.lockedOut && AGENT_STATES.every((state) => last.byState[state] === counts[state])) return
+      last.byState = Object.fromEntries(AGENT_STATES.map((state) => [state, counts[state]])) as ByState
+      last.lockedOut = engine.lockedOut
+      this.generation++
+      return
+    }
+    const events = this.newEvents()
     const byState = Object.fromEntries(AGENT_STATES.map((state) => [state, counts[state]])) as ByState
     const sample: Stored = { seq: this.nextSeq++, second, byState, lockedOut: engine.lockedOut, ...(events.length > 0 ? { events } : {}) }
     this.samples.push(sample)

@@ -30,4 +30,26 @@ describe('the console fleet history', () => {
     expect(series.events.at(-1)?.second).toBe(600)
     expect(series.events.every((event) => event.label === 'blink (offline)')).toBe(true)
   })
+
+  it('takes a paused fleet\'s last sample again when an operation changes its counts, and readers start afresh', async () => {
+    const engine = await createFleet({ agents: 20, seed: 3, workers: 1, paused: true, startTime: START, caFingerprint: 'AB' })
+    open.push(engine)
+    const history = new FleetHistory(engine)
+    history.record()
+    const before = history.series()
+    const generation = history.generation
+    const online = before.byState.ONLINE[0]
+    expect(online).toBeGreaterThan(0)
+    // Nothing changed: nothing new, readers go on.
+    history.record()
+    expect(history.generation).toBe(generation)
+    const [index] = engine.indices(new Set(['ONLINE']))
+    await engine.stopAgents([index])
+    history.record()
+    const after = history.series()
+    expect(after.seconds).toEqual(before.seconds)
+    expect(after.byState.ONLINE).toEqual([online - 1])
+    expect(after.byState.ERROR[0]).toBe(before.byState.ERROR[0] + 1)
+    expect(history.generation).toBeGreaterThan(generation)
+  })
 })

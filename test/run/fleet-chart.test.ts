@@ -79,6 +79,39 @@ describe('the fleet chart component', () => {
     expect(await caption()).toBe('Agents by state from 2026-01-01 00:00:00 UTC to 2026-01-01 01:00:00 UTC, 5 agents at the end; manager lockout from 2026-01-01 00:30:00 UTC, still on.')
   })
 
+  it('spans ten minutes around a lone sample (a paused clock), and the samples\' own span once longer', async () => {
+    const spans = await page.evaluate(async () => {
+      // uPlot sets its scales from new data in a microtask.
+      const settled = () => new Promise((resolve) => setTimeout(resolve, 0))
+      const g = globalThis as unknown as PageGlobals & { uPlot: new (...args: unknown[]) => { scales: { x: { min: number; max: number } } } }
+      // The chart's two uPlot panels, caught as it makes them.
+      const made: Array<{ scales: { x: { min: number; max: number } } }> = []
+      const Original = g.uPlot
+      g.uPlot = Object.assign(function (...args: unknown[]) {
+        const plot = new Original(...args)
+        made.push(plot)
+        return plot
+      }, Original) as unknown as typeof g.uPlot
+      try {
+        const element = g.document.getElementById('c')
+        g.chart.destroy()
+        const chart = g.FleetChart.create(element, {})
+        chart.push({ second: 3600, byState: { ONLINE: 5 } })
+        await settled()
+        const lone = made.map((plot) => [plot.scales.x.min, plot.scales.x.max])
+        chart.push({ second: 7200, byState: { ONLINE: 5 } })
+        await settled()
+        const two = made.map((plot) => [plot.scales.x.min, plot.scales.x.max])
+        g.chart = chart
+        return { lone, two }
+      } finally {
+        g.uPlot = Original
+      }
+    })
+    expect(spans.lone).toEqual([[3300, 3900], [3300, 3900]])
+    expect(spans.two).toEqual([[3600, 7200], [3600, 7200]])
+  })
+
   it('keeps at most maxPoints samples when pushed, and leaves nothing behind when destroyed', async () => {
     const after = await page.evaluate(() => {
       const g = globalThis as unknown as PageGlobals

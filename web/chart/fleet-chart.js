@@ -56,6 +56,8 @@
   }
   // Line styles of the second panel, so states differ by more than their colour.
   var DASHES = { ERROR: [], UNTRUSTED: [8, 4], FORGED: [2, 3], UNMANAGED: [12, 3, 2, 3], OFFLINE: [] }
+  // The shortest stretch of virtual time the x axis spans (a lone sample sits in its middle).
+  var MIN_SPAN_SECONDS = 600
   var LOCKOUT_FILL = 'rgba(33, 33, 33, 0.16)'
   var LOCKOUT_EDGE = 'rgba(33, 33, 33, 0.7)'
   var EVENT_STROKE = 'rgba(17, 17, 17, 0.6)'
@@ -402,6 +404,19 @@
     }
 
     /** Tick labels in 24-hour UTC, with the date under the first tick and where the day changes. */
+    /**
+     * The x range, in seconds, when the samples span less than MIN_SPAN_SECONDS: that much
+     * around them; else undefined (uPlot's own). With one sample (a paused clock) uPlot's own
+     * range ran over years, its labels on top of one another.
+     */
+    function shortSpan() {
+      if (xs.length === 0) return undefined
+      var min = xs[0]
+      var max = xs[xs.length - 1]
+      var short = MIN_SPAN_SECONDS - (max - min)
+      return short > 0 ? { min: min - short / 2, max: max + short / 2 } : undefined
+    }
+
     function timeTicks(u, splits, axisIdx, space, incr) {
       var previousDay = null
       return splits.map(function (v, i) {
@@ -554,6 +569,11 @@
           })
         )
       )
+      var span = shortSpan()
+      if (span) {
+        main.setScale('x', span)
+        detail.setScale('x', span)
+      }
       renderTable()
     }
 
