@@ -310,8 +310,9 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
       now: () => fleet.now(),
       api,
       unsent,
-      // Strict rules, fault rules and request lines need fastify's hooks for every request.
-      open: () => !traffic.strict && !faults.active() && parts.logger?.isLevelEnabled('info') !== true && allowed()
+      // Strict rules, fault rules and request lines need fastify's hooks for every request; a
+      // request during a reset waits for its end in the route's first hook (route-kit.ts).
+      open: () => !traffic.strict && !faults.active() && parts.logger?.isLevelEnabled('info') !== true && allowed() && fleet.resetting() === undefined
     },
     app.routing.bind(app) as RequestListener
   )

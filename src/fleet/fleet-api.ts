@@ -216,6 +216,12 @@ export interface Fleet {
    */
   figures(index: number, out: Float64Array): void
   /**
+   * While a reset (a scenario loaded or stopped, POST /__admin/reset) rebuilds the fleet, a
+   * promise that resolves (never rejects) when it ends; else undefined. Meanwhile the fleet has
+   * none, then some of its new agents: a read that waits for it sees the old fleet or the new one.
+   */
+  resetting(): Promise<void> | undefined
+  /**
    * figures(), and the agent's modules from the same read into `modules` (MODULES_LENGTH long)
    * at Modules' offsets: what view(index, true) shows of them but their heads (moduleHead).
    */

@@ -47,6 +47,8 @@ export class FleetEngine implements Fleet, FleetObservation {
   private readonly driver: StepDriver
   private readonly generated: GeneratedIdentityWriter
   private scenario: ScenarioRuntime | undefined
+  /** the end of the reset rebuilding the fleet, while one is (resetting) */
+  private rebuilding: Promise<void> | undefined
 
   private constructor(options: FilledOptions, stepTask?: FleetOptions['stepTask']) {
     const core = new FleetCore(options)
@@ -169,12 +171,29 @@ export class FleetEngine implements Fleet, FleetObservation {
 
   /** Rebuilds the fleet at its scenario's start (the same scenario, or a new one). */
   reset(scenario?: CompiledScenario | null): Promise<void> {
+    let ended = () => {}
     return this.core
       .exclusive(async () => {
+        // From here the fleet is rebuilt: reads that wait for resetting() see it whole.
+        this.rebuilding = new Promise<void>((resolve) => (ended = resolve))
         await this.setup(this.nextScenario(scenario))
         this.driver.newRun()
       })
-      .finally(() => this.driver.schedule())
+      .finally(() => {
+        this.rebuilding = undefined
+        ended()
+        this.driver.schedule()
+      })
+  }
+
+  /**
+   * While a reset rebuilds the fleet (from its turn's start to its end), a promise that resolves
+   * (never rejects) when it ends; else undefined. Reads go straight to the fleet, and a fleet
+   * being rebuilt has none, then some of its agents: a reader that waits for this sees the old
+   * fleet or the new one. A reset still queued behind other turns leaves the old fleet whole.
+   */
+  resetting(): Promise<void> | undefined {
+    return this.rebuilding
   }
 
   /** The scenario reset(scenario) runs: a new one, none (null: the default fleet), or the running one (undefined). */

@@ -44,7 +44,7 @@ export const AGENTINFO_HOOKS = {
     journalStart: 'the journal entry is added after the answer (journal.addShared), with the facts the recorder takes',
     checkLimits: 'headError and connectionOverLimit first; a query longer than --max-query-length is left to fastify',
     countInFlight: 'not counted: the request is answered before anything else runs, so it is never in flight',
-    checkRequest: 'negotiate() and the credential check, as the route\'s own first hook does'
+    checkRequest: 'negotiate() and the credential check, as the route\'s own first hook does; shut while the fleet is reset (open()), which the hook waits for'
   },
   preParsing: { answerUntypedQuery: 'nothing to do: it acts on QUERY requests only, and the fast path answers GET' },
   preValidation: { strictRules: 'shut in strict mode (open())' },

@@ -19,7 +19,6 @@ import type { Links } from './links.js'
 import { negotiate, type Format } from '../protocol/negotiation.js'
 import { OPERATIONS, type OperationName } from '../protocol/operations.js'
 import '../protocol/request-context.js'
-import { TurnQueue } from '../lib/turn-queue.js'
 
 export interface RouteKit {
   manager: Manager
@@ -39,6 +38,7 @@ export interface RouteKit {
    * them runs that part through here, so e.g. two addagent calls with one name cannot both pass
    * the name check, and a label cannot be assigned to an agent a pending deleteagent removes.
    * Reads do not queue, and neither do waits for agents to reconnect (they take virtual seconds).
+   * The manager's turns (Manager.serial), which a reset of the fleet takes too.
    */
   serial<T>(section: () => Promise<T> | T): Promise<T>
   /** url and options of each route of an operation: the plain name, and suffix variants */
@@ -47,8 +47,7 @@ export interface RouteKit {
 
 export function createRouteKit(parts: Omit<RouteKit, 'routes' | 'serial'> & { authCheck: AuthCheck }): RouteKit {
   const { authCheck, ...rest } = parts
-  const turns = new TurnQueue()
-  const serial = <T>(section: () => Promise<T> | T): Promise<T> => turns.run(section)
+  const serial = <T>(section: () => Promise<T> | T): Promise<T> => parts.manager.serial(section)
   const hook = (operation: string, suffix: Format | undefined): onRequestHookHandler =>
     function checkRequest(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
       request.operation = operation
@@ -63,6 +62,10 @@ export function createRouteKit(parts: Omit<RouteKit, 'routes' | 'serial'> & { au
         done(apiError('E_UNAUTHORIZED', { problem: credentialProblem(request.headers, request.url, request.raw.rawHeaders) }))
         return
       }
+      // While the fleet is rebuilt (a reset, a scenario loaded) it has none, then some of its new
+      // agents: the request waits, and sees the new fleet whole.
+      const reset = parts.manager.fleet.resetting()
+      if (reset !== undefined) return void reset.then(() => done())
       done()
     }
   return {

@@ -6,6 +6,7 @@
 import type { Fleet } from '../fleet/fleet-api.js'
 import type { CaInfo } from '../tls/ca-info.js'
 import { apiError } from '../protocol/errors.js'
+import { TurnQueue } from '../lib/turn-queue.js'
 import { CertificateRegistry, type CertificatesSnapshot } from './certificates.js'
 import { FieldRegistry, type FieldsSnapshot } from './fields.js'
 import { LabelRegistry, type LabelsSnapshot } from './labels.js'
@@ -33,6 +34,13 @@ export interface Manager {
   readonly startedAt: number
   /** E_DUPLICATE_NAME when an agent or template already has the name (other than `except`) */
   checkName(name: string, except?: string): void
+  /**
+   * The manager's turns for what checks and then changes (RouteKit.serial: an add after its name
+   * check, a rename, a delete) and for replacing the fleet (a reset, a scenario loaded or
+   * stopped): sections never overlap. A name checked against the fleet a reset is replacing
+   * would be added to the new fleet unchecked, under a name one of its agents has.
+   */
+  serial<T>(section: () => Promise<T> | T): Promise<T>
   /**
    * forgets everything the manager keeps about agents that are being deleted (what it keeps
    * about the agents of a run that ends, with a reset, it forgets by itself: Fleet.onNewRun)
@@ -92,8 +100,10 @@ export function createManager(fleet: Fleet, ca: CaInfo, options: ManagerOptions 
   }
   fleet.onNewRun(() => retainAgentRecords(() => false))
   const startedAt = saved?.startedAt ?? fleet.now()
+  const turns = new TurnQueue()
   return {
     fleet,
+    serial: (section) => turns.run(section),
     templates,
     labels,
     fields,

@@ -1,3 +1,5 @@
+import { createServer, type RequestListener } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../src/app.js'
@@ -179,5 +181,62 @@ describe('conflicting operations on the same agents, fired at once', () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409])
     await steady()
     expect(checkFleet(fleet, manager)).toEqual([])
+  })
+})
+
+describe('requests while the fleet is reset', () => {
+  /** POST /__admin/reset, not awaited (its answer in `reset`); resolves once the fleet is being rebuilt (it has no agents yet). */
+  async function resetUnderWay(): Promise<{ reset: Promise<{ statusCode: number }> }> {
+    const reset = app.inject({ method: 'POST', url: '/__admin/reset', headers: AUTH })
+    while (fleet.resetting() === undefined || fleet.size() !== 0) await new Promise((resolve) => setImmediate(resolve))
+    return { reset }
+  }
+
+  /** the whole request listener, the fast path in front of fastify, as `fleetsim serve` listens with it */
+  let handler: RequestListener
+  beforeEach(async () => {
+    // Enough agents that rebuilding them takes several turns of the event loop.
+    await app.close()
+    await fleet.close()
+    fleet = await createFleet({ agents: 20_000, seed: 11, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
+    manager = createManager(fleet, CA)
+    ;({ app, handler } = await buildApp({ fleet, manager, ca: CA, processMetrics: false }, { user: 'admin', password: 'secret' }))
+  })
+
+  it('refuse an agent or a template under the name of an agent of the new fleet, and leave names unique', async () => {
+    const name = fleet.name(0)
+    const { reset } = await resetUnderWay()
+    const send = viaInject()
+    const [agent, template] = await Promise.all([
+      send({ method: 'POST', path: 'addagent', body: agentBody(name) }),
+      send({ method: 'POST', path: 'addsubtemplate', body: { name: fleet.name(1), 'global-config': { verbatim: 'x' } } })
+    ])
+    expect((await reset).statusCode).toBe(200)
+    expect([agent.status, template.status]).toEqual([409, 409])
+    expect(fleet.size()).toBe(20_000)
+    expect(checkFleet(fleet, manager)).toEqual([])
+  })
+
+  it('answer reads with the new fleet, never with the one being built, through the fast path too', async () => {
+    const name = fleet.name(0)
+    const server = createServer(handler)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = server.address() as AddressInfo
+      const { reset } = await resetUnderWay()
+      const [byName, byNameOverSocket, counts] = await Promise.all([
+        viaInject()({ method: 'GET', path: `agentinfo?agentname=${name}` }),
+        fetch(`http://127.0.0.1:${port}${REST}/agentinfo?agentname=${name}`, { headers: HEADERS }),
+        app.inject({ method: 'GET', url: '/__admin/fleet', headers: AUTH })
+      ])
+      await reset
+      expect(byName.status).toBe(200)
+      expect(JSON.parse(byName.body).values[0].content.name).toBe(name)
+      expect(byNameOverSocket.status).toBe(200)
+      expect(counts.json().agents).toBe(20_000)
+    } finally {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 })

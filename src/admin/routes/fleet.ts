@@ -19,13 +19,18 @@ function isAction(value: unknown): value is OverrideAction {
 
 export function fleetRoutes(app: FastifyInstance, { engine, manager }: AdminContext): void {
   app.get('/fleet', { schema: adminSchema('adminGetFleet', 'Agent counts by state and the fleet digest') }, async () => {
+    // Counts of a fleet being rebuilt would be of none, then some of its agents.
+    await engine.resetting()
     const { agents, byState } = engine.counts()
     return { agents, byState, digest: await engine.digest() }
   })
 
   app.post('/reset', { schema: adminSchema('adminReset', 'Reset the fleet to the scenario start') }, async () => {
-    refuseTemplatesNamedAsAgents(manager, engine.startsWithName(), 'reset')
-    await engine.reset()
+    // In the manager's turns, with the templates' check: no name is checked and taken meanwhile.
+    await manager.serial(async () => {
+      refuseTemplatesNamedAsAgents(manager, engine.startsWithName(), 'reset')
+      await engine.reset()
+    })
     const { agents, byState } = engine.counts()
     return { scenario: engine.scenarioInfo()?.name ?? null, second: engine.second(), agents, byState }
   })

@@ -60,7 +60,7 @@ export function libraryRoutes(app: FastifyInstance, { engine, manager }: AdminCo
   app.post<{ Params: { id: string } }>('/scenarios/:id/start', { schema: adminSchema('adminStartLibraryScenario', 'Load and start a library scenario') }, async (request) => {
     const { file, source } = await libraryFile(request.params.id)
     const scenario = readScenario(await readFile(file, 'utf8'), source)
-    await engine.reset(compileForManager(scenario, engine, manager))
+    await manager.serial(() => engine.reset(compileForManager(scenario, engine, manager)))
     return engine.scenarioInfo()
   })
 }

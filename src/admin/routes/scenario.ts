@@ -35,8 +35,8 @@ export async function scenarioRoutes(app: FastifyInstance, { engine, manager }: 
         checkForManager(scenario, engine, manager)
         return { valid: true, ...scenarioSummary(scenario) }
       }
-      const compiled = compileForManager(scenario, engine, manager)
-      await engine.reset(compiled)
+      // In the manager's turns: the templates checked against the new fleet's names stay so (fleet.ts /reset).
+      await manager.serial(() => engine.reset(compileForManager(scenario, engine, manager)))
       return engine.scenarioInfo()
     })
   })
@@ -48,8 +48,10 @@ export async function scenarioRoutes(app: FastifyInstance, { engine, manager }: 
   })
 
   app.delete('/scenario', { schema: adminSchema('adminStopScenario', 'Stop the scenario and go back to the default fleet') }, async () => {
-    refuseTemplatesNamedAsAgents(manager, engine.startsWithName(null), 'stop the scenario')
-    await engine.reset(null)
+    await manager.serial(async () => {
+      refuseTemplatesNamedAsAgents(manager, engine.startsWithName(null), 'stop the scenario')
+      await engine.reset(null)
+    })
     const { agents, byState } = engine.counts()
     return { scenario: null, agents, byState }
   })
