@@ -43,7 +43,7 @@ import { oneAtATime } from './http/pipelined.js'
 import lightMyRequest from 'light-my-request'
 import { registerLimits } from './http/limits.js'
 import { Links } from './http/links.js'
-import { answerQueryWithoutType, createNotFoundHandler } from './http/not-found.js'
+import { answerUnroutedBeforeBody, createNotFoundHandler } from './http/not-found.js'
 import { openApiOptions, UNDOCUMENTED } from './http/openapi.js'
 import { createRouteKit } from './http/route-kit.js'
 import { ItemFragments } from './http/kept-items.js'
@@ -262,7 +262,7 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
       faultCounts: () => fleet.stats.faultsInjected
     })
     registerLimits(app, { maxQueryLength: settings.maxQueryLength })
-    answerQueryWithoutType(app)
+    answerUnroutedBeforeBody(app)
     await registerOpenApi(app, settings.appPath)
 
     await app.register(

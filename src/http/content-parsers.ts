@@ -71,6 +71,11 @@ const parseJson: FastifyBodyParser<string> = (request, text, done) => {
     done(null, undefined)
     return
   }
+  const deep = tooDeepAt(text)
+  if (deep !== undefined) {
+    done(apiError('E_BODY_TOO_DEEP', { most: MAX_JSON_DEPTH, at: deep + 1 }), undefined)
+    return
+  }
   try {
     // JSON.parse keeps a `__proto__` key as a plain own property; bodies are never merged
     // into other objects, so no prototype can be reached through them. A byte order mark is
@@ -80,6 +85,34 @@ const parseJson: FastifyBodyParser<string> = (request, text, done) => {
   } catch (error) {
     done(apiError('E_MALFORMED_JSON', { detail: (error as Error).message }), undefined)
   }
+}
+
+/**
+ * Arrays and objects a JSON body may nest. No body of the interface nests more than a few (a
+ * scenario uploaded as JSON, about ten), while JSON.parse of a body of a million `[` takes a
+ * tenth of a second or more, holding every other request meanwhile.
+ */
+export const MAX_JSON_DEPTH = 64
+
+/**
+ * Where (the character's offset, from 0) the text opens its (MAX_JSON_DEPTH + 1)-th nested array or
+ * object, outside strings; undefined if it never does. One pass, no allocation: a quarter of what
+ * JSON.parse costs on a body of the same size.
+ */
+export function tooDeepAt(text: string): number | undefined {
+  let depth = 0
+  let inString = false
+  for (let k = 0; k < text.length; k++) {
+    const c = text.charCodeAt(k)
+    if (inString) {
+      if (c === 0x5c) k++ // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) return k
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return undefined
 }
 
 const parseXml: FastifyBodyParser<string> = (request, text, done) => {

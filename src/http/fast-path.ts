@@ -46,7 +46,7 @@ export const AGENTINFO_HOOKS = {
     countInFlight: 'not counted: the request is answered before anything else runs, so it is never in flight',
     checkRequest: 'negotiate() and the credential check, as the route\'s own first hook does; shut while the fleet is reset (open()), which the hook waits for'
   },
-  preParsing: { answerUntypedQuery: 'nothing to do: it acts on QUERY requests only, and the fast path answers GET' },
+  preParsing: { answerUnrouted: 'nothing to do: it acts on requests no route takes, and the fast path answers agentinfo\'s' },
   preValidation: { strictRules: 'shut in strict mode (open())' },
   preHandler: { injectFault: 'shut while a fault rule is in force (open())' },
   onSend: {

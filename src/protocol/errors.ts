@@ -211,6 +211,12 @@ export const ERRORS = {
     400,
     (p) => `The request body is not valid JSON: ${sentence(p.detail)}. Fix the syntax, or send the Content-Type that matches the body.`
   ),
+  E_BODY_TOO_DEEP: entry<{ most: number; /** the character, from 1 */ at: number }>(
+    400,
+    (p) =>
+      `The request body nests arrays and objects more than ${p.most} deep (the ${p.most + 1}th opens at character ${p.at}). ` +
+      'No body of this interface nests more than a few levels: send the fields the operation takes (docs/protocol.md).'
+  ),
   E_MALFORMED_XML: entry<{ detail: string }>(
     400,
     (p) => `The request body is not well-formed XML: ${sentence(p.detail)}. Fix the syntax, or send the Content-Type that matches the body.`

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connect, type AddressInfo } from 'node:net'
+import { tooDeepAt } from '../../src/http/content-parsers.js'
 import { AUTH, REST, harness, type Harness } from './helpers.js'
 
 let h: Harness
@@ -179,5 +181,63 @@ describe('a path outside the operations asked for with a method it is not served
   it('still answers 404 for a path served with no method', async () => {
     const response = await h.app.inject({ method: 'POST', url: '/nothing', headers: { ...AUTH, ...JSON_ACCEPT } })
     expect([response.statusCode, response.json().errors[0].code]).toEqual([404, 'E_UNKNOWN_PATH'])
+  })
+})
+
+describe('a request no route takes, with a body', () => {
+  it('gets its 404 or 405 whatever the body holds: the body is not parsed', async () => {
+    const deep = `${'['.repeat(300_000)}${']'.repeat(300_000)}`
+    for (const [method, url, type, payload, status, code] of [
+      ['POST', '/nope', 'application/json', '{bad', 404, 'E_UNKNOWN_PATH'],
+      ['POST', '/nope', 'application/json', deep, 404, 'E_UNKNOWN_PATH'],
+      ['POST', `${REST}/nope`, 'application/xml', '<a><b></a>', 404, 'E_UNKNOWN_OPERATION'],
+      ['POST', `${REST}/agentinfo.json`, 'application/json', '{bad', 405, 'E_METHOD_NOT_ALLOWED'],
+      ['POST', '/__admin/health', 'application/xml', '<speed>2</speed>', 405, 'E_PATH_METHOD_NOT_ALLOWED'],
+      ['PUT', '/metrics', 'text/csv', 'a,b', 405, 'E_PATH_METHOD_NOT_ALLOWED']
+    ] as const) {
+      const response = await h.app.inject({ method, url, headers: { ...AUTH, ...JSON_ACCEPT, 'content-type': type }, payload })
+      expect({ url, type, status: response.statusCode, code: response.json().errors[0].code }).toEqual({ url, type, status, code })
+    }
+  })
+
+  it('is answered without credentials before its body is read, and the connection goes on', async () => {
+    await h.app.listen({ host: '127.0.0.1', port: 0 })
+    const { port } = h.app.server.address() as AddressInfo
+    const socket = connect(port, '127.0.0.1')
+    const received: Buffer[] = []
+    socket.on('data', (chunk: Buffer) => received.push(chunk))
+    await new Promise((resolve) => socket.once('connect', resolve))
+    const body = '{"a":'.repeat(50_000)
+    socket.write(`POST /nope HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`)
+    socket.write(`GET ${REST}/appinfo.json HTTP/1.1\r\nhost: x\r\nREST_USER: ${AUTH.REST_USER}\r\nREST_PASSWORD: ${AUTH.REST_PASSWORD}\r\n\r\n`)
+    await new Promise<void>((resolve) => {
+      const check = () => (Buffer.concat(received).toString().includes('mgrUptime') ? resolve() : socket.once('data', check))
+      check()
+    })
+    socket.destroy()
+    const text = Buffer.concat(received).toString()
+    expect(text.startsWith('HTTP/1.1 404')).toBe(true)
+    expect(text).toContain('E_UNKNOWN_PATH')
+    expect(text.match(/HTTP\/1\.1 200/g)).toHaveLength(1)
+  })
+})
+
+describe('a JSON body nested deeper than is read', () => {
+  it('is refused before it is parsed, saying how deep it may be', async () => {
+    const response = await h.app.inject({ method: 'POST', url: `${REST}/addagent`, headers: { ...AUTH, ...JSON_ACCEPT, 'content-type': 'application/json' }, payload: `{"name":${'['.repeat(65)}${']'.repeat(65)}}` })
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors[0]).toEqual({
+      status: 400,
+      code: 'E_BODY_TOO_DEEP',
+      message:
+        'The request body nests arrays and objects more than 64 deep (the 65th opens at character 72). No body of this interface nests more than a few levels: send the fields the operation takes (docs/protocol.md).'
+    })
+  })
+
+  it('counts only the brackets outside strings', () => {
+    expect(tooDeepAt(`${'['.repeat(64)}${']'.repeat(64)}`)).toBeUndefined()
+    expect(tooDeepAt(`${'['.repeat(65)}${']'.repeat(65)}`)).toBe(64)
+    expect(tooDeepAt(`{"a":"${'['.repeat(100)}","b":"\\"${'{'.repeat(100)}"}`)).toBeUndefined()
+    expect(tooDeepAt(`["\\\\",${'['.repeat(64)}`)).toBe(69)
   })
 })

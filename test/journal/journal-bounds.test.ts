@@ -114,14 +114,23 @@ describe('the journal of a long request', () => {
 
 describe('the journal of a deeply nested body (finding 5)', () => {
   it.each([
-    ['arrays', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, [[[['array']]]]],
-    ['objects', `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`, { a: { a: { a: { a: 'object' } } } }]
-  ])('records 100,000 levels of %s: the 400 and an entry with the shape summarised', async (_kind, payload, shape) => {
+    ['arrays', `${'['.repeat(100_000)}${']'.repeat(100_000)}`],
+    ['objects', `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`]
+  ])('records 100,000 levels of %s: refused before it is parsed, and kept as sent up to its cap', async (_kind, payload) => {
     const response = await h.app.inject({ method: 'POST', url: `${REST}/addagent`, headers: JSON_HEADERS, payload })
     expect(response.statusCode).toBe(400)
+    expect(response.json().errors[0].code).toBe('E_BODY_TOO_DEEP')
     const entry = last()
-    expect(entry).toMatchObject({ operation: 'addagent', status: 400, body: { shape } })
+    expect(entry).toMatchObject({ operation: 'addagent', status: 400, requestBody: { bytes: payload.length, truncated: true } })
+    expect(entry.requestBody?.text).toBe(payload.slice(0, DEFAULT_BODY_BYTES))
     expect(entry.callKey).toMatch(/^[0-9a-f]{16}$/)
+  })
+
+  it('summarises the shape of a body nested as deep as is read', async () => {
+    const payload = `${'['.repeat(64)}${']'.repeat(64)}`
+    const response = await h.app.inject({ method: 'POST', url: `${REST}/addagent`, headers: JSON_HEADERS, payload })
+    expect(response.statusCode).toBe(400)
+    expect(last()).toMatchObject({ operation: 'addagent', status: 400, body: { shape: [[[['array']]]] } })
   })
 })
 
