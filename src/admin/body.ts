@@ -10,7 +10,7 @@ export type Body = Record<string, unknown>
 /** The body as an object with only `allowed` keys; `required` when a body must be sent. */
 export function objectBody(body: unknown, endpoint: string, shape: string, allowed: readonly string[], required: boolean): Body {
   if (body === undefined || body === null) {
-    if (required) throw apiError('E_MISSING_BODY', { operation: endpoint, body: shape })
+    if (required) throw apiError('E_MISSING_BODY', { operation: endpoint, body: `${shape} object`, sentAs: 'JSON (application/json); the admin API reads no XML' })
     return {}
   }
   if (typeof body !== 'object' || Array.isArray(body)) {

@@ -28,6 +28,20 @@ export class Raw {
 
 export const raw = (text: string): Raw => new Raw(text)
 
+/**
+ * A page's markup that shows an error in place of what was asked for (an agent that is not
+ * there, a filter that is wrong): the page is answered with the error's status, as the same
+ * request to the console's JSON API is, not 200.
+ */
+export class ErrorMarkup extends Raw {
+  constructor(
+    text: string,
+    readonly status: number
+  ) {
+    super(text)
+  }
+}
+
 export function document(options: { title: string; styles: readonly string[]; scripts: readonly string[]; body: Raw }): string {
   return `<!doctype html>
 <html lang="en">

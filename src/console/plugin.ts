@@ -33,6 +33,7 @@ import { PAGE_HEADERS, shell } from './layout.js'
 import { API_PREFIX, CONSOLE_PREFIX } from './paths.js'
 import { HOME_PATH, loginLocation, loginRoutes } from './login.js'
 import type { ConsoleContext, ConsoleInject, ConsolePage } from './page.js'
+import { ErrorMarkup } from './markup.js'
 import { PAGES } from './pages/index.js'
 import { proxyRoutes } from './proxy.js'
 import { SessionStore } from './session.js'
@@ -157,8 +158,9 @@ export async function consolePlugin(app: FastifyInstance, options: ConsolePlugin
         guarded.get('/', async (_request, reply) => reply.redirect(HOME_PATH, 303))
         for (const page of pages) {
           guarded.get<{ Params: Record<string, string>; Querystring: Record<string, unknown> }>(page.path, async (request, reply) => {
-            const body = shell({ page, pages, body: page.body(request.params, context, request.query), user: request.consoleUser?.user ?? '', title: page.titleOf?.(request.params) })
-            return reply.code(200).type('text/html; charset=utf-8').headers(PAGE_HEADERS).send(body)
+            const markup = page.body(request.params, context, request.query)
+            const body = shell({ page, pages, body: markup, user: request.consoleUser?.user ?? '', title: page.titleOf?.(request.params) })
+            return reply.code(markup instanceof ErrorMarkup ? markup.status : 200).type('text/html; charset=utf-8').headers(PAGE_HEADERS).send(body)
           })
         }
 

@@ -158,6 +158,13 @@ function catalogueErrorOf(error: Error & { code?: string; rawPacket?: unknown },
       if (version === undefined) return apiError('E_BAD_REQUEST', { detail: 'the request line must end with its HTTP version and CRLF, as in `GET /path HTTP/1.1\\r\\n`' })
       return apiError('E_HTTP_VERSION', { version })
     }
+    case 'HPE_INVALID_URL':
+      if (targetWithoutSlash(error.rawPacket)) {
+        return apiError('E_BAD_REQUEST', {
+          detail: 'the request target must start with `/` (`GET /manager/mvc/restservice/appinfo.json HTTP/1.1`) or be an absolute URL (`http://host:port/...`) (HPE_INVALID_URL)'
+        })
+      }
+      return apiError('E_BAD_REQUEST', { detail: `${PARSER_ADVICE.HPE_INVALID_URL} (HPE_INVALID_URL)` })
     default: {
       const advice = error.code === undefined ? undefined : PARSER_ADVICE[error.code]
       return apiError('E_BAD_REQUEST', { detail: `${advice ?? 'the HTTP request is malformed'} (${error.code ?? error.message})` })
@@ -184,6 +191,17 @@ const PARSER_ADVICE: Readonly<Record<string, string>> = {
   HPE_CR_EXPECTED: 'a line ends with a bare LF or CR: HTTP lines end with CRLF (\\r\\n)',
   HPE_LF_EXPECTED: 'a line ends with a bare CR: HTTP lines end with CRLF (\\r\\n)',
   HPE_STRICT: 'a line ends with a bare LF or CR (HTTP lines end with CRLF, \\r\\n), or a chunk of the body is longer than its size says'
+}
+
+/**
+ * Whether the request line's target is empty or starts with neither `/`, a scheme nor `*` (`GET
+ * manager/... HTTP/1.1`): llhttp calls that an invalid URL, as it does a raw space or byte past ASCII.
+ */
+function targetWithoutSlash(rawPacket: unknown): boolean {
+  if (!Buffer.isBuffer(rawPacket)) return false
+  const line = rawPacket.subarray(0, 1024).toString('latin1').split('\n', 1)[0]
+  const target = /^[A-Z]+ (\S*)/.exec(line)?.[1]
+  return target !== undefined && (target === '' || !/^(\/|\*|[A-Za-z][A-Za-z0-9+.-]*:\/\/)/.test(target))
 }
 
 /**

@@ -46,9 +46,9 @@ export function parseXmlBody(text: string): unknown {
   if (text.trim() === '') return undefined
   if (DOCTYPE.test(text)) throw apiError('E_XML_DOCTYPE')
   const valid = XMLValidator.validate(text)
-  if (valid !== true) {
-    throw apiError('E_MALFORMED_XML', { detail: `${valid.err.msg.replace(/\.$/, '')}, at line ${valid.err.line}` })
-  }
+  if (valid !== true) throw apiError('E_MALFORMED_XML', { detail: `${validatorMessage(valid.err.msg)}, at line ${valid.err.line}` })
+  // The validator takes text after a root element that closes itself (`<agent/>junk`), where it refuses it after `</agent>`.
+  if (!text.trimEnd().endsWith('>')) throw apiError('E_MALFORMED_XML', { detail: 'text after the root element: a body is one element, and nothing but comments after it' })
   let document: Record<string, unknown>
   try {
     document = parser.parse(text.replace(CDATA, (_whole, literal: string) => escapeText(literal))) as Record<string, unknown>
@@ -63,6 +63,26 @@ export function parseXmlBody(text: string): unknown {
   // Two roots of one name come as a list of them.
   if (roots.length !== 1 || Array.isArray(document[roots[0]])) throw apiError('E_MALFORMED_XML', { detail: 'expected exactly one root element' })
   return toPlain(document[roots[0]])
+}
+
+/** The validator's list of the elements left open at the end (`Invalid '["agent", "name"]' found`), every name in it. */
+const LEFT_OPEN = /^Invalid '\[([\s\S]*)\]' found\.?$/
+/** Elements left open a message names at most, and characters of each. */
+const OPEN_NAMED = 3
+const NAME_SHOWN = 64
+
+/**
+ * The validator's message, as a sentence that says what is wrong: elements left open are named
+ * (the first few), where the validator listed every one of them, so that a body of 9,000 open
+ * elements got an error of a megabyte that named no problem.
+ */
+function validatorMessage(message: string): string {
+  const open = LEFT_OPEN.exec(message)
+  if (open === null) return (message.length > 300 ? `${message.slice(0, 300)}…` : message).replace(/\.$/, '')
+  const names = open[1].split(',').map((name) => name.trim().replace(/^"|"$/g, ''))
+  const shown = names.slice(0, OPEN_NAMED).map((name) => `<${name.length > NAME_SHOWN ? `${name.slice(0, NAME_SHOWN)}…` : name}>`)
+  const more = names.length > OPEN_NAMED ? ` and ${names.length - OPEN_NAMED} more` : ''
+  return `${names.length === 1 ? 'element' : 'elements'} ${shown.join(', ')}${more} never closed (a CDATA section or a comment left open takes the rest of the body)`
 }
 
 /**

@@ -116,6 +116,8 @@ describe('the agents table', () => {
     }
     const page = await h.app.inject({ url: '/console/agents?state=SLEEPING', headers: { authorization: BASIC } })
     expect(page.body).toContain('must be one of')
+    // The page says the request was wrong as the JSON API does: not 200.
+    expect(page.statusCode).toBe(400)
   })
 
   it('serves the same page of agents as HTML, with links to the next page and each agent', async () => {
@@ -157,6 +159,7 @@ describe("an agent's page", () => {
     expect(json<Envelope>(console).errors).toEqual(json<Envelope>(direct).errors)
     const page = await h.app.inject({ url: '/console/agents/no-such-agent', headers: { authorization: BASIC } })
     expect(page.body).toContain(json<Envelope>(direct).errors[0].message.replace(/"/g, '&quot;'))
+    expect(page.statusCode).toBe(404)
   })
 
   it('runs REST operations as they are: same status and body as the operation called directly', async () => {

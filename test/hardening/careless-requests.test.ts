@@ -100,6 +100,7 @@ describe('a request the HTTP parser refuses', () => {
 
   it.each([
     ['a raw character past ASCII in the path', `GET ${REST}/agentinfo.json?agentname=東京-01 HTTP/1.1\r\nHost: x\r\n\r\n`, 'percent-encode it as UTF-8', 'HPE_INVALID_URL'],
+    ['a path without its leading slash', `GET ${REST.slice(1)}/appinfo.json HTTP/1.1\r\nHost: x\r\n\r\n`, 'the request target must start with `/`', 'HPE_INVALID_URL'],
     ['a method in lower case', `get ${REST}/appinfo.json HTTP/1.1\r\nHost: x\r\n\r\n`, 'methods are case-sensitive', 'HPE_INVALID_METHOD'],
     ['a space in a header name', `GET ${REST}/appinfo.json HTTP/1.1\r\nHost: x\r\nREST USER: admin\r\n\r\n`, 'write each header as `Name: value` on one line', 'HPE_INVALID_HEADER_TOKEN'],
     ['Content-Length twice', `POST ${REST}/addagent HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}`, 'Content-Length is sent twice: send it once', 'HPE_UNEXPECTED_CONTENT_LENGTH']

@@ -71,6 +71,26 @@ describe('XML request bodies', () => {
     expect(() => parseXmlBody('<x><v></x>')).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML' }))
   })
 
+  it('names the elements left open, the first few, where the validator listed every one', () => {
+    expect(() => parseXmlBody('<agent><name><![CDATA[abc</name></agent>')).toThrow(
+      expect.objectContaining({ code: 'E_MALFORMED_XML', message: expect.stringContaining('elements <agent>, <name> never closed (a CDATA section or a comment left open') })
+    )
+    const many = `<${'b'.repeat(100)}>`.repeat(9000)
+    let message = ''
+    try {
+      parseXmlBody(many)
+    } catch (error) {
+      message = (error as Error).message
+    }
+    expect(message).toContain(`<${'b'.repeat(64)}…> and 8997 more never closed`)
+    expect(message.length).toBeLessThan(600)
+  })
+
+  it('refuses text after a root element that closes itself, as after one that does not', () => {
+    for (const body of ['<agent/>junk', '<agent>x</agent>junk']) expect(() => parseXmlBody(body)).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML' }))
+    expect(parseXmlBody('<agent/><!-- a comment -->\n')).toEqual('')
+  })
+
   it('refuses two root elements, of one name too', () => {
     expect(() => parseXmlBody('<agent><name>a</name></agent><agent/>')).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML', message: expect.stringContaining('exactly one root element') }))
     expect(() => parseXmlBody('<a/><b/>')).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML' }))

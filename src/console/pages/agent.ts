@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify'
 import { agentRecord } from '../../http/records.js'
 import { apiError, ApiError } from '../../protocol/errors.js'
 import { masterTemplates } from '../agent-filter.js'
-import { html, raw, type Raw } from '../markup.js'
+import { ErrorMarkup, html, raw, type Raw } from '../markup.js'
 import type { ConsoleContext, ConsolePage } from '../page.js'
 import { ASSETS, CONSOLE_PREFIX } from '../paths.js'
 
@@ -112,7 +112,8 @@ export const agentPage: ConsolePage = {
       details = agentDetails(name, context)
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
-      return html`<h1>${name}</h1><p class="message error" role="alert">${error.message}</p><p><a href="${CONSOLE_PREFIX}/agents">All agents</a></p>`
+      const markup = html`<h1>${name}</h1><p class="message error" role="alert">${error.message}</p><p><a href="${CONSOLE_PREFIX}/agents">All agents</a></p>`
+      return new ErrorMarkup(markup.text, error.statusCode)
     }
     return html`<p class="crumbs"><a href="${CONSOLE_PREFIX}/agents">Agents</a> /</p>
 <h1 data-agent="${name}" data-uuid="${details.record.uuid}">${name} <span class="badge state-${details.record.status.toLowerCase()}" id="agent-state">${details.record.status}</span></h1>

@@ -10,7 +10,7 @@ import type { Manager } from '../../manager/manager.js'
 import { ApiError } from '../../protocol/errors.js'
 import { AGENT_STATES } from '../../protocol/states.js'
 import { FILTER_KEYS, NO_TEMPLATE, agentQuery, filterText, knownLabels, masterTemplates, type AgentFilterText } from '../agent-filter.js'
-import { html, raw, type Raw } from '../markup.js'
+import { ErrorMarkup, html, raw, type Raw } from '../markup.js'
 import type { ConsoleContext, ConsolePage } from '../page.js'
 import { CONSOLE_PREFIX } from '../paths.js'
 
@@ -106,15 +106,18 @@ export const agentsPage: ConsolePage = {
   body(_params, context, query) {
     const filter = filterText(query)
     let content: Raw
+    let failed: ApiError | undefined
     try {
       content = table(findAgents(query, context), filter)
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
+      failed = error
       content = html`<p class="message error" role="alert">${error.message}</p>`
     }
-    return html`<h1>Agents</h1>
+    const page = html`<h1>Agents</h1>
 ${filterForm(filter, context)}
 ${content}`
+    return failed === undefined ? page : new ErrorMarkup(page.text, failed.statusCode)
   },
   api(scope: FastifyInstance, context: ConsoleContext) {
     scope.get<{ Querystring: Record<string, unknown> }>('/agents', async (request) => findAgents(request.query, context))
