@@ -2,7 +2,7 @@
  * What one agentinfo item of a long list costs, measured in this process (no sockets, no
  * client competing for the CPU), and what an agent's kept identity holds:
  *
- *   npm run bench:items -- [--agents 100000] [--passes 3] [--out bench/results]
+ *   npm run bench:items -- [--agents 100000] [--passes 3] [--modules] [--out bench/results]
  *
  * - CPU µs per item: every ONLINE agent of a fleet (scenarios/flapping-network.yaml at
  *   `--agents`, its clock running at speed 600 as the bench's lists run it) written as a list of
@@ -25,6 +25,9 @@
  * - Bytes per kept fragment's bytes: what a kept item fragment's UTF-8 (FragmentBytes, made the
  *   first time a streamed list writes it) adds, heap and array buffers after a GC, for as many
  *   agents as fragments are kept (20,000), one format.
+ * `--modules` writes every item with its modules, as `agentwithmodules=true` asks (the kept
+ * identities and copied items are then written from the figures, an item with modules not being
+ * kept as bytes).
  * Writes `<out>/items-<date>.json` and prints a table. No targets: these are figures to compare
  * commits by (bench/README.md, "What made each path fast").
  */
@@ -66,6 +69,8 @@ function* firstOf<T>(items: Iterable<T>, count: number): Generator<T> {
 export interface ItemsOptions {
   agents: number
   passes: number
+  /** items with their modules (agentwithmodules=true); default false */
+  modules?: boolean
 }
 
 export interface FormatFigures {
@@ -126,7 +131,7 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
       const indices = (kept ? firstOf(all, KEPT_LIST_AGENTS) : all)[Symbol.iterator]()
       const write: WriteItem = (out, index) => {
         items++
-        return writeAgentItemBytes(out, format, fleet, index, false, base, fragments, keeping)
+        return writeAgentItemBytes(out, format, fleet, index, options.modules === true, base, fragments, keeping)
       }
       // A shared list's chunks are cut from slabs used again once it is sent (SlabPool), as the server's are.
       const list = new ListBytes(textEnvelope(format, 'agentinfo', []), indices, write, kept ? { chunkBytes: SHARED_CHUNK_BYTES, slabs } : {})
@@ -220,14 +225,14 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
   }
 }
 
-const USAGE = 'usage: npm run bench:items -- [--agents 100000] [--passes 3] [--out bench/results]'
+const USAGE = 'usage: npm run bench:items -- [--agents 100000] [--passes 3] [--modules] [--out bench/results]'
 const MIN_AGENTS = 1000
 
 /** The command line, or a sentence saying what is wrong with it. */
-function options(): { agents: number; passes: number; out: string | undefined } | string {
-  let values: { agents?: string; passes?: string; out?: string }
+function options(): { agents: number; passes: number; modules: boolean; out: string | undefined } | string {
+  let values: { agents?: string; passes?: string; modules?: boolean; out?: string }
   try {
-    ;({ values } = parseArgs({ options: { agents: { type: 'string', default: '100000' }, passes: { type: 'string', default: '3' }, out: { type: 'string' } } }))
+    ;({ values } = parseArgs({ options: { agents: { type: 'string', default: '100000' }, passes: { type: 'string', default: '3' }, modules: { type: 'boolean', default: false }, out: { type: 'string' } } }))
   } catch (error) {
     return (error as Error).message
   }
@@ -237,7 +242,7 @@ function options(): { agents: number; passes: number; out: string | undefined } 
   // lands on few of them, and the heap's noise is larger than what an identity holds.
   if (!Number.isInteger(agents) || agents < MIN_AGENTS) return `--agents must be a whole number of at least ${MIN_AGENTS}, got ${JSON.stringify(values.agents)}`
   if (!Number.isInteger(passes) || passes < 1) return `--passes must be a positive whole number, got ${JSON.stringify(values.passes)}`
-  return { agents, passes, out: values.out }
+  return { agents, passes, modules: values.modules === true, out: values.out }
 }
 
 async function main(): Promise<number> {
@@ -246,16 +251,16 @@ async function main(): Promise<number> {
     process.stderr.write(`bench:items: ${parsed}\n${USAGE}\n`)
     return 2
   }
-  const { agents, passes } = parsed
+  const { agents, passes, modules } = parsed
   const began = performance.now()
-  const figures = await measureItems({ agents, passes })
-  const results = { ...commandResults('items', `npm run bench:items -- --agents ${agents} --passes ${passes}`, began), ...figures }
+  const figures = await measureItems({ agents, passes, modules })
+  const results = { ...commandResults('items', `npm run bench:items -- --agents ${agents} --passes ${passes}${modules ? ' --modules' : ''}`, began), modules, ...figures }
   const file = await writeCommandResults(parsed.out ?? RESULTS_DIR, results)
   const row = (label: string, f: FormatFigures) =>
     `| ${label} | ${f.cpuUsPerItem} | ${f.bytesPerItem} | ${f.items} | ${f.scavenges} | ${f.fullGcs} |`
   process.stdout.write(
     [
-      `items of a list of the ONLINE agents of ${agents} (${passes} passes; the first ${KEPT_LIST_AGENTS}: ${KEPT_LIST_PASSES * passes}):`,
+      `items${modules ? ' with modules' : ''} of a list of the ONLINE agents of ${agents} (${passes} passes; the first ${KEPT_LIST_AGENTS}: ${KEPT_LIST_PASSES * passes}):`,
       '| list | CPU µs an item | bytes an item | items | young-generation GCs | full GCs |',
       '|---|--:|--:|--:|--:|--:|',
       row('JSON, all, longer than what is kept', figures.json),
