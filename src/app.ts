@@ -44,7 +44,7 @@ import lightMyRequest from 'light-my-request'
 import { registerLimits } from './http/limits.js'
 import { Links } from './http/links.js'
 import { answerUnroutedBeforeBody, createNotFoundHandler } from './http/not-found.js'
-import { openApiOptions, UNDOCUMENTED } from './http/openapi.js'
+import { openApiOptions, servedTo, UNDOCUMENTED } from './http/openapi.js'
 import { createRouteKit } from './http/route-kit.js'
 import { ItemFragments } from './http/kept-items.js'
 import { SlabPool } from './http/slab-pool.js'
@@ -279,8 +279,8 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
       { prefix: `${settings.appPath}/restservice` }
     )
     journalRoutes(app, { traffic, authCheck: createAuthCheck(admin) })
-    app.get('/openapi.json', { schema: UNDOCUMENTED }, async () => app.swagger())
-    app.get('/openapi.yaml', { schema: UNDOCUMENTED }, async (_request, reply) => reply.type('application/yaml; charset=utf-8').send(stringifyYaml(app.swagger())))
+    app.get('/openapi.json', { schema: UNDOCUMENTED }, async (request) => servedTo(app.swagger(), request))
+    app.get('/openapi.yaml', { schema: UNDOCUMENTED }, async (request, reply) => reply.type('application/yaml; charset=utf-8').send(stringifyYaml(servedTo(app.swagger(), request))))
 
     await app.register(faultsPlugin, { state: faults, ...(parts.faultWait === undefined ? {} : { wait: parts.faultWait }) })
     await app.register(adminPlugin, { engine: fleet, manager, auth: admin, faults, version: PACKAGE_VERSION, ...(parts.saveState === undefined ? {} : { saveState: parts.saveState }) })

@@ -35,6 +35,36 @@ export interface OpenApiSettings {
 }
 
 type Json = Record<string, unknown>
+
+/** Where a request for the document came to, as fastify reads it from the connection and Host. */
+export interface ServedTo {
+  protocol: 'http' | 'https'
+  /** the Host header's host, without its port ('' when there is none) */
+  hostname: string
+  /** the Host header's port, if it names one */
+  port: number | null
+}
+
+/**
+ * The document as served to a request: its server's scheme, host and port default to where the
+ * request came (`http` with --http, the port of --port), so a client generated from a running
+ * fleetsim calls that fleetsim. The document written to docs/ is a default server's, asked at
+ * https://localhost:9443. The document itself is not changed: it is built once.
+ */
+export function servedTo<D extends object>(document: D, to: ServedTo): D {
+  const servers = (document as Json).servers
+  if (!Array.isArray(servers) || !isObject(servers[0]) || !isObject(servers[0].variables)) return document
+  const [server, ...others] = servers as Json[]
+  const variables = server.variables as Record<string, Json>
+  const port = to.port ?? (to.protocol === 'https' ? 443 : 80)
+  const served: Record<string, Json> = {
+    ...variables,
+    scheme: { ...variables.scheme, default: to.protocol },
+    host: { ...variables.host, ...(to.hostname === '' ? {} : { default: to.hostname }) },
+    port: { ...variables.port, default: String(port) }
+  }
+  return { ...document, servers: [{ ...server, variables: served }, ...others] }
+}
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 const VALID_XML_NAME = /^[A-Za-z_][A-Za-z0-9._-]*$/

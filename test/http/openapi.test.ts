@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parse as parseYaml } from 'yaml'
 import { OPERATIONS } from '../../src/protocol/operations.js'
 import { harness, REST, type Harness } from './helpers.js'
 
@@ -15,4 +16,22 @@ describe('the OpenAPI document', () => {
     const paths = Object.keys(response.json().paths)
     for (const operation of Object.keys(OPERATIONS)) expect(paths).toContain(`${REST}/${operation}`)
   })
+
+  it("names the server it was asked of as its server's defaults: scheme, host and port", async () => {
+    const defaultsOf = async (host: string, path = '/openapi.json') => {
+      const response = await h.app.inject({ url: path, headers: { host } })
+      const document = path.endsWith('.yaml') ? (parseYaml(response.body) as Served) : (response.json() as Served)
+      return Object.fromEntries(Object.entries(document.servers[0].variables).map(([name, variable]) => [name, variable.default]))
+    }
+    // inject's connection is plain HTTP, as `fleetsim serve --http` is.
+    expect(await defaultsOf('127.0.0.1:8080')).toEqual({ scheme: 'http', host: '127.0.0.1', port: '8080' })
+    expect(await defaultsOf('[::1]:9000', '/openapi.yaml')).toEqual({ scheme: 'http', host: '[::1]', port: '9000' })
+    expect(await defaultsOf('fleetsim.example')).toEqual({ scheme: 'http', host: 'fleetsim.example', port: '80' })
+    // The document built once is not changed by what one request was served.
+    expect((h.app.swagger() as unknown as Served).servers[0].variables.port.default).toBe('9443')
+  })
 })
+
+interface Served {
+  servers: Array<{ variables: Record<string, { default: string }> }>
+}
