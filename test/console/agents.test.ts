@@ -152,6 +152,26 @@ describe("an agent's page", () => {
     expect(page.body).toContain(details.certificate.fingerprint)
   })
 
+  it("shows the agent's configuration as addagent takes it, its fingerprints as certificateinfo shows them", async () => {
+    const name = h.engine.name(4)
+    const details = json<{ config: Record<string, unknown>; certificate: { fingerprint: string } }>(await consoleCall(h.app, 'GET', `/api/agents/${name}`))
+    const config = h.engine.config(4)
+    expect(details.config).toEqual({
+      address: config.address,
+      port: config.port,
+      'ca-fingerprint': h.ca.fingerprint,
+      'cert-fingerprint': details.certificate.fingerprint,
+      'is-log-to-file': config.isLogToFile,
+      'log-level': config.logLevel,
+      mode: config.mode,
+      verbatim: config.verbatim
+    })
+    expect(details.config['cert-fingerprint']).toMatch(/^([0-9A-F]{2}:){19}[0-9A-F]{2}$/)
+    const page = await h.app.inject({ url: `/console/agents/${name}`, headers: { authorization: BASIC } })
+    expect(page.body).toContain('cert-fingerprint')
+    expect(page.body).not.toContain('certFingerprint')
+  })
+
   it('answers an unknown agent with the message agentinfo gives', async () => {
     const console = await consoleCall(h.app, 'GET', '/api/agents/no-such-agent')
     const direct = await rest(h.app, 'GET', 'agentinfo?agentname=no-such-agent')

@@ -10,6 +10,8 @@ import type { FastifyInstance } from 'fastify'
 import { agentRecord } from '../../http/records.js'
 import { apiError, ApiError } from '../../protocol/errors.js'
 import { masterTemplates } from '../agent-filter.js'
+import type { AgentConfig } from '../../fleet/fleet-api.js'
+import { displayFingerprint } from '../../tls/ca-info.js'
 import { ErrorMarkup, html, raw, type Raw } from '../markup.js'
 import type { ConsoleContext, ConsolePage } from '../page.js'
 import { ASSETS, CONSOLE_PREFIX } from '../paths.js'
@@ -27,8 +29,25 @@ export function agentDetails(name: string, { engine, manager }: Pick<ConsoleCont
     labels: manager.labels.labelsOf(index),
     scenarioLabels: engine.scenarioLabelsOf(index),
     templates: { master: templates.get(engine.templateOf(index)) ?? null, subs: (assignment?.subs ?? []).map((id) => templates.get(id) ?? `#${id}`) },
-    config,
+    config: globalConfig(config),
     certificate: manager.certificates.recordOf(config.certFingerprint) ?? null
+  }
+}
+
+/**
+ * The agent's configuration as addagent and modifyagent take it (their `global-config`), its
+ * fingerprints as certificateinfo shows them: what a client would send to configure it so.
+ */
+function globalConfig(config: AgentConfig): Record<string, string | number | boolean> {
+  return {
+    address: config.address,
+    port: config.port,
+    'ca-fingerprint': displayFingerprint(config.caFingerprint),
+    'cert-fingerprint': displayFingerprint(config.certFingerprint),
+    'is-log-to-file': config.isLogToFile,
+    'log-level': config.logLevel,
+    mode: config.mode,
+    verbatim: config.verbatim
   }
 }
 
@@ -55,7 +74,7 @@ function detailsMarkup(details: Details): Raw {
   ${labels.length === 0 ? html`<p class="note">No labels.</p>` : html`<table><caption class="visually-hidden">Labels</caption><thead><tr><th scope="col">Label</th><th scope="col">Value</th><th scope="col">Kind</th></tr></thead><tbody>${labels.map((l) => html`<tr><td>${l.name}</td><td>${l.value}</td><td>${l.kind}</td></tr>`)}</tbody></table>`}
   <p>Master template: <strong>${details.templates.master ?? 'none'}</strong>${details.templates.subs.length > 0 ? html`; sub templates: ${details.templates.subs.join(', ')}` : raw('')}</p>
 </section>
-<section class="panel" aria-labelledby="config-title"><h2 id="config-title">Configuration</h2>${fieldTable('The agent configuration', details.config as unknown as Record<string, unknown>)}</section>
+<section class="panel" aria-labelledby="config-title"><h2 id="config-title">Configuration</h2>${fieldTable('The agent configuration, as addagent and modifyagent take it', details.config)}</section>
 <section class="panel" aria-labelledby="cert-title"><h2 id="cert-title">Certificate</h2>${details.certificate === null ? html`<p class="note">The manager knows no certificate with this agent's fingerprint.</p>` : fieldTable('The certificate as certificateinfo lists it', details.certificate as unknown as Record<string, unknown>)}</section>
 </div>
 </div>
