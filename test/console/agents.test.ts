@@ -156,10 +156,12 @@ describe("an agent's page", () => {
     const name = h.engine.name(4)
     const details = json<{ config: Record<string, unknown>; certificate: { fingerprint: string } }>(await consoleCall(h.app, 'GET', `/api/agents/${name}`))
     const config = h.engine.config(4)
+    const [ca] = json<{ values: Array<{ fingerprint: string; type: string }> }>(await rest(h.app, 'GET', 'certificateinfo')).values
+    expect(ca.type).toBe('CA')
     expect(details.config).toEqual({
       address: config.address,
       port: config.port,
-      'ca-fingerprint': h.ca.fingerprint,
+      'ca-fingerprint': ca.fingerprint,
       'cert-fingerprint': details.certificate.fingerprint,
       'is-log-to-file': config.isLogToFile,
       'log-level': config.logLevel,
