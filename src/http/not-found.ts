@@ -95,8 +95,8 @@ function insteadOf(path: string, servicePath: string): { instead?: string } {
  * A request that no route takes is answered before its body is read: the answer its path's
  * not-found handler gives (405 with Allow for an operation, or 404), whatever the body holds.
  * - A body there answers nothing, and reading it cost the server the parse of any JSON or XML
- *   anyone sent: without credentials, bodies nested deep enough to take a fifth of a second each
- *   to parse, sent twenty at a time, held every other request for seconds.
+ *   anyone sent, without credentials: bodies nested hundreds of thousands deep, sent a few at a
+ *   time, held every other request while they were parsed.
  * - A malformed body hid the 404 or 405 behind a 400 about its syntax, and a Content-Type no
  *   route reads behind a 415: the client was told to fix a body no route would take.
  * - A QUERY request without Content-Type got fastify's 400 "must provide a Content-Type" (as RFC
