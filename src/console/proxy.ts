@@ -52,7 +52,7 @@ const NOT_PASSED_BACK = new Set(['connection', 'keep-alive', 'transfer-encoding'
 /**
  * Forwarded requests answered at once, at most; the others wait their turn. An answer comes back
  * whole (`inject`), not streamed, so each request for a long list (100,000 agents with modules)
- * held all of it at once, and a few together took gigabytes. Two at a time keep a person's clicks
+ * held all of it at once, and a few together held them all. Two at a time keep a person's clicks
  * going while an operation waits for agents to reconnect.
  */
 export const FORWARDED_AT_ONCE = 2
