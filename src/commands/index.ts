@@ -29,7 +29,8 @@ export async function main(argv: readonly string[], output: Output = stdio): Pro
   let args = [...argv]
   if (first !== undefined && !first.startsWith('-')) {
     if (!Object.hasOwn(COMMANDS, first)) {
-      const guess = suggest(first, Object.keys(COMMANDS))
+      const owner = commandWithSubcommand(first)
+      const guess = owner === undefined ? suggest(first, Object.keys(COMMANDS)) : `${owner} ${first}`
       const hint = guess === undefined ? `commands: ${Object.keys(COMMANDS).join(', ')}` : `did you mean "${guess}"?`
       output.err(`fleetsim: unknown command "${first}"; ${hint} (see fleetsim --help)\n`)
       return EXIT.usage
@@ -44,6 +45,18 @@ export async function main(argv: readonly string[], output: Output = stdio): Pro
   } catch (error) {
     return reportFailure(error, output)
   }
+}
+
+/**
+ * The command whose usage names `word` as one of its subcommands (`scenario validate <file>... |
+ * list`): a subcommand given without its command (`fleetsim validate x.yaml`) is pointed to it.
+ */
+function commandWithSubcommand(word: string): string | undefined {
+  for (const [command, { usage }] of Object.entries(COMMANDS)) {
+    const subcommands = usage.slice(command.length).split('|').map((part) => part.trim().split(' ')[0])
+    if (subcommands.includes(word)) return command
+  }
+  return undefined
 }
 
 /**

@@ -81,7 +81,8 @@ export function parseFlags(argv: readonly string[], flags: readonly Flag[], opti
     }
     if (flag === undefined || (negated && flag.kind !== 'switch')) {
       const guess = suggest(token.rawName.replace(/^-+/, ''), [...byName.keys()])
-      const hint = guess === undefined ? '' : `; did you mean --${guess}?`
+      // `fleetsim serve --version`: the version is the program's, asked before any command.
+      const hint = token.name === 'version' ? '; the version is `fleetsim --version`' : guess === undefined ? '' : `; did you mean --${guess}?`
       throw new ConfigError('FLEETSIM_UNKNOWN_FLAG', `unknown flag ${token.rawName}${hint} ${seeHelp}`)
     }
     if (flag.kind === 'switch') {

@@ -78,6 +78,22 @@ describe('main', () => {
     expect(output.stderr).toBe('fleetsim: unknown command "srve"; did you mean "serve"? (see fleetsim --help)\n')
   })
 
+  it('points a subcommand given without its command to the command', async () => {
+    for (const word of ['validate', 'list']) {
+      const output = capture()
+      expect(await main([word, 'x.yaml'], output)).toBe(2)
+      expect(output.stderr).toBe(`fleetsim: unknown command "${word}"; did you mean "scenario ${word}"? (see fleetsim --help)\n`)
+    }
+  })
+
+  it('says where the version is when a command is given --version', async () => {
+    for (const argv of [['serve', '--version'], ['--agents', '5', '--version']]) {
+      const output = capture()
+      expect(await main(argv, output)).toBe(2)
+      expect(output.stderr).toBe('fleetsim: unknown flag --version; the version is `fleetsim --version` (see fleetsim serve --help)\n')
+    }
+  })
+
   it('rejects an unknown command with exit code 2, listing the commands', async () => {
     const output = capture()
     expect(await main(['frobnicate'], output)).toBe(2)
