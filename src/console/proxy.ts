@@ -9,7 +9,6 @@
  * (it says `User-Agent: fleetsim-console`).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } from 'fastify'
-import pLimit from 'p-limit'
 import { apiError } from '../protocol/errors.js'
 import { CONSOLE_PREFIX } from './paths.js'
 import type { ConsoleContext } from './page.js'
@@ -49,17 +48,9 @@ function forwarded(request: FastifyRequest, from: string, to: string, headers: R
 /** Headers of the target's answer that describe its connection or framing, not the answer: the console's own reply sets them. */
 const NOT_PASSED_BACK = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date'])
 
-/**
- * Forwarded requests answered at once, at most; the others wait their turn. An answer comes back
- * whole (`inject`), not streamed, so each request for a long list (100,000 agents with modules)
- * held all of it at once, and a few together held them all. Two at a time keep a person's clicks
- * going while an operation waits for agents to reconnect.
- */
-export const FORWARDED_AT_ONCE = 2
-
 /** The target's answer to `from`, forwarded as `request`, as the console's: its status, body and headers (`Allow` on a 405, `Retry-After`, ...). */
-async function answer(context: ConsoleContext, from: FastifyRequest, request: Forwarded, reply: FastifyReply, turns: ReturnType<typeof pLimit>): Promise<FastifyReply> {
-  const response = await turns(() => context.inject(request, { encrypted: from.protocol === 'https' }))
+async function answer(context: ConsoleContext, from: FastifyRequest, request: Forwarded, reply: FastifyReply): Promise<FastifyReply> {
+  const response = await context.inject(request, { encrypted: from.protocol === 'https' })
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined && !NOT_PASSED_BACK.has(name.toLowerCase())) reply.header(name, value)
   }
@@ -71,17 +62,16 @@ export function proxyRoutes(scope: FastifyInstance, context: ConsoleContext): vo
   // The body is passed on untouched, whatever its type: the operation parses it.
   scope.removeAllContentTypeParsers()
   scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
-  const turns = pLimit(FORWARDED_AT_ONCE)
 
   scope.all('/admin/*', async (request, reply) => {
     const { admin } = context.credentials
-    return answer(context, request, forwarded(request, ADMIN_FROM, '/__admin/', { rest_user: admin.user, rest_password: admin.password }), reply, turns)
+    return answer(context, request, forwarded(request, ADMIN_FROM, '/__admin/', { rest_user: admin.user, rest_password: admin.password }), reply)
   })
 
   scope.all('/rest/*', async (request, reply) => {
     const { rest } = context.credentials
     const accept = request.headers.accept
     const headers = { rest_user: rest.user, rest_password: rest.password, accept: accept === undefined || accept === '*/*' ? 'application/json' : accept }
-    return answer(context, request, forwarded(request, REST_FROM, `${context.appPath}/restservice/`, headers), reply, turns)
+    return answer(context, request, forwarded(request, REST_FROM, `${context.appPath}/restservice/`, headers), reply)
   })
 }

@@ -10,7 +10,6 @@ import type { AgentsAnswer } from '../../src/console/pages/agents.js'
 import { admin } from '../admin/helpers.js'
 import type { FleetEvent } from '../../src/console/fleet-topic.js'
 import { BASIC, consoleCall, consoleHarness, fakeResponse, json, rest, type ConsoleHarness } from './helpers.js'
-import { FORWARDED_AT_ONCE } from '../../src/console/proxy.js'
 
 type Envelope = { servicename: string; errors: Array<{ status: number; code: string; message: string }> }
 
@@ -246,47 +245,6 @@ describe('advancing from the Fleet page', () => {
       }
     } finally {
       await h.close()
-    }
-  })
-})
-
-describe('operations forwarded by the console', () => {
-  let h: ConsoleHarness
-  beforeAll(async () => {
-    h = await consoleHarness({ agents: 10, listen: false })
-  })
-  afterAll(async () => {
-    await h?.close()
-  })
-
-  it(`run ${FORWARDED_AT_ONCE} at a time, each answer being held whole: the others wait their turn, and all are answered`, async () => {
-    // updateandreloadagent waits (virtual seconds, the clock paused) for its agent to reconnect.
-    let reconnecting = 0
-    let most = 0
-    const original = h.engine.reconnectAgents.bind(h.engine)
-    h.engine.reconnectAgents = async (...args: Parameters<typeof original>) => {
-      most = Math.max(most, ++reconnecting)
-      try {
-        return await original(...args)
-      } finally {
-        reconnecting--
-      }
-    }
-    try {
-      const calls = [0, 1, 2, 3, 4].map((i) => consoleCall(h.app, 'POST', `/api/rest/updateandreloadagent?agentUuids=${h.engine.uuid(i)}`))
-      for (let k = 0; k < 20; k++) await new Promise((resolve) => setImmediate(resolve))
-      expect(reconnecting).toBe(FORWARDED_AT_ONCE)
-      // Virtual time passes: each waiting operation ends, and the next forwarded one starts.
-      let settled = 0
-      for (const call of calls) void call.finally(() => settled++)
-      while (settled < calls.length) {
-        await h.engine.advance(15)
-        for (let k = 0; k < 20; k++) await new Promise((resolve) => setImmediate(resolve))
-      }
-      for (const answer of await Promise.all(calls)) expect(answer.statusCode).toBe(200)
-      expect(most).toBe(FORWARDED_AT_ONCE)
-    } finally {
-      h.engine.reconnectAgents = original
     }
   })
 })
