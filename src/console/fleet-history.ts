@@ -73,6 +73,8 @@ export class FleetHistory {
    */
   record(): void {
     const { engine } = this
+    // A fleet being rebuilt has none, then some, of its agents: its first sample is taken once it is whole.
+    if (engine.resetting() !== undefined) return
     if (engine.clock !== this.clock) this.restart()
     const second = engine.second()
     const last = this.samples.at(-1)

@@ -74,6 +74,8 @@ export function fleetTopic(engine: FleetEngine, history: FleetHistory): StreamTo
       let generation = -1
       let seq = 0
       return (tick) => {
+        // Nothing while the fleet is rebuilt (it has none, then some, of its agents): the next tick after says it whole.
+        if (engine.resetting() !== undefined) return undefined
         const { summary, key } = read(tick)
         const fresh = generation !== history.generation
         const samples = fresh ? [] : history.after(seq)

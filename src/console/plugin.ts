@@ -153,6 +153,8 @@ export async function consolePlugin(app: FastifyInstance, options: ConsolePlugin
             const reason = crossSiteReason(request)
             if (reason !== undefined) throw apiError('E_CONSOLE_CROSS_SITE', { method: request.method, path: request.url.split('?')[0], reason })
           }
+          // Pages and the JSON API read the fleet: while it is rebuilt they wait, as the REST operations do (route-kit.ts).
+          await context.engine.resetting()
         })
 
         guarded.get('/', async (_request, reply) => reply.redirect(HOME_PATH, 303))

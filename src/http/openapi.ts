@@ -43,6 +43,8 @@ export interface ServedTo {
   hostname: string
   /** the Host header's port, if it names one */
   port: number | null
+  /** the connection, whose local port is the server's when the request names no host (HTTP/1.0 without Host) */
+  socket?: { localPort?: number } | null
 }
 
 /**
@@ -56,7 +58,8 @@ export function servedTo<D extends object>(document: D, to: ServedTo): D {
   if (!Array.isArray(servers) || !isObject(servers[0]) || !isObject(servers[0].variables)) return document
   const [server, ...others] = servers as Json[]
   const variables = server.variables as Record<string, Json>
-  const port = to.port ?? (to.protocol === 'https' ? 443 : 80)
+  // A Host without a port names the scheme's; no Host at all names nothing, and the port the request came to is the server's.
+  const port = to.port ?? (to.hostname === '' ? to.socket?.localPort : undefined) ?? (to.protocol === 'https' ? 443 : 80)
   const served: Record<string, Json> = {
     ...variables,
     scheme: { ...variables.scheme, default: to.protocol },

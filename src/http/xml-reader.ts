@@ -47,8 +47,7 @@ export function parseXmlBody(text: string): unknown {
   if (DOCTYPE.test(text)) throw apiError('E_XML_DOCTYPE')
   const valid = XMLValidator.validate(text)
   if (valid !== true) throw apiError('E_MALFORMED_XML', { detail: `${validatorMessage(valid.err.msg)}, at line ${valid.err.line}` })
-  // The validator takes text after a root element that closes itself (`<agent/>junk`), where it refuses it after `</agent>`.
-  if (!text.trimEnd().endsWith('>')) throw apiError('E_MALFORMED_XML', { detail: 'text after the root element: a body is one element, and nothing but comments after it' })
+  if (textAfterSelfClosedRoot(text)) throw apiError('E_MALFORMED_XML', { detail: 'text after the root element: a body is one element, and nothing but comments after it' })
   let document: Record<string, unknown>
   try {
     document = parser.parse(text.replace(CDATA, (_whole, literal: string) => escapeText(literal))) as Record<string, unknown>
@@ -63,6 +62,43 @@ export function parseXmlBody(text: string): unknown {
   // Two roots of one name come as a list of them.
   if (roots.length !== 1 || Array.isArray(document[roots[0]])) throw apiError('E_MALFORMED_XML', { detail: 'expected exactly one root element' })
   return toPlain(document[roots[0]])
+}
+
+/**
+ * Whether anything but white space, comments and processing instructions follows a root element
+ * that closes itself (`<agent/>junk`, `<agent/>junk<!-- -->`): the validator takes that, where it
+ * refuses text after `</agent>`.
+ */
+function textAfterSelfClosedRoot(text: string): boolean {
+  const start = pastMisc(text, 0)
+  if (text[start] !== '<') return false
+  const end = tagEnd(text, start)
+  return end !== -1 && text[end - 1] === '/' && pastMisc(text, end + 1) < text.length
+}
+
+/** Where white space, comments and processing instructions from `at` end. */
+function pastMisc(text: string, at: number): number {
+  for (;;) {
+    while (at < text.length && (text[at] === ' ' || text[at] === '\t' || text[at] === '\n' || text[at] === '\r')) at++
+    const close = text.startsWith('<?', at) ? '?>' : text.startsWith('<!--', at) ? '-->' : undefined
+    if (close === undefined) return at
+    const end = text.indexOf(close, at + 2)
+    if (end === -1) return at
+    at = end + close.length
+  }
+}
+
+/** The `>` that ends the tag opened at `at` (one inside a quoted attribute value is not), or -1. */
+function tagEnd(text: string, at: number): number {
+  let quote = ''
+  for (let k = at + 1; k < text.length; k++) {
+    const c = text[k]
+    if (quote !== '') {
+      if (c === quote) quote = ''
+    } else if (c === '"' || c === "'") quote = c
+    else if (c === '>') return k
+  }
+  return -1
 }
 
 /** The validator's list of the elements left open at the end (`Invalid '["agent", "name"]' found`), every name in it. */

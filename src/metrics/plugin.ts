@@ -106,6 +106,8 @@ async function metricsPluginImpl(app: FastifyInstance, options: MetricsPluginOpt
           .send('/metrics needs credentials (--metrics-auth is on): send REST_USER and REST_PASSWORD headers, or the same pair as HTTP Basic auth\n')
       }
     }
+    // A scrape during a reset waits for it: the gauges of a fleet being rebuilt read none, then some, of its agents.
+    await options.engine.resetting?.()
     const text = await registry.metrics()
     return reply.type(registry.contentType).send(text)
   })

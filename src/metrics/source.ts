@@ -18,6 +18,8 @@ export type MetricsSource = Omit<FleetObservation, 'scenarioInfo'> & {
    * running none) leave it out or return undefined.
    */
   scenarioInfo?: () => ScenarioSummary | undefined
+  /** while the fleet is rebuilt, when it ends (Fleet.resetting): a scrape then would count none, then some, of its agents */
+  resetting?: () => Promise<void> | undefined
 }
 
 /** scenarioInfo read defensively: an engine without the method runs no scenario. */

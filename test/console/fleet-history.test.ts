@@ -52,4 +52,22 @@ describe('the console fleet history', () => {
     expect(after.byState.ERROR[0]).toBe(before.byState.ERROR[0] + 1)
     expect(history.generation).toBeGreaterThan(generation)
   })
+
+  it('takes no sample of a fleet being rebuilt: the first after a reset counts it whole', async () => {
+    const engine = await createFleet({ agents: 20_000, seed: 3, workers: 1, paused: true, startTime: START, caFingerprint: 'AB' })
+    open.push(engine)
+    const history = new FleetHistory(engine)
+    history.record()
+    const reset = engine.reset()
+    while (engine.resetting() === undefined || engine.size() !== 0) await new Promise((resolve) => setImmediate(resolve))
+    history.record()
+    const total = (series: ReturnType<FleetHistory['series']>) => Object.values(series.byState).reduce((sum, counts) => sum + (counts.at(-1) ?? 0), 0)
+    // Still the run before's sample, not one of the fleet being rebuilt.
+    expect(total(history.series())).toBe(20_000)
+    await reset
+    history.record()
+    const series = history.series()
+    expect(series.seconds).toEqual([0])
+    expect(Object.values(series.byState).reduce((sum, counts) => sum + counts[0], 0)).toBe(20_000)
+  })
 })

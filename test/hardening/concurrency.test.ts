@@ -224,16 +224,22 @@ describe('requests while the fleet is reset', () => {
     try {
       const { port } = server.address() as AddressInfo
       const { reset } = await resetUnderWay()
-      const [byName, byNameOverSocket, counts] = await Promise.all([
+      const basic = { authorization: `Basic ${Buffer.from(`${AUTH.REST_USER}:${AUTH.REST_PASSWORD}`).toString('base64')}` }
+      const [byName, byNameOverSocket, counts, metrics, consoleList] = await Promise.all([
         viaInject()({ method: 'GET', path: `agentinfo?agentname=${name}` }),
         fetch(`http://127.0.0.1:${port}${REST}/agentinfo?agentname=${name}`, { headers: HEADERS }),
-        app.inject({ method: 'GET', url: '/__admin/fleet', headers: AUTH })
+        app.inject({ method: 'GET', url: '/__admin/fleet', headers: AUTH }),
+        app.inject({ method: 'GET', url: '/metrics' }),
+        app.inject({ method: 'GET', url: '/console/api/agents?limit=1', headers: basic })
       ])
       await reset
       expect(byName.status).toBe(200)
       expect(JSON.parse(byName.body).values[0].content.name).toBe(name)
       expect(byNameOverSocket.status).toBe(200)
       expect(counts.json().agents).toBe(20_000)
+      const byState = [...metrics.body.matchAll(/^fleetsim_agents\{state="\w+"\} (\d+)$/gm)].map((m) => Number(m[1]))
+      expect(byState.reduce((sum, n) => sum + n, 0)).toBe(20_000)
+      expect(consoleList.json().total).toBe(20_000)
     } finally {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))

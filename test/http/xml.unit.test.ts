@@ -87,8 +87,11 @@ describe('XML request bodies', () => {
   })
 
   it('refuses text after a root element that closes itself, as after one that does not', () => {
-    for (const body of ['<agent/>junk', '<agent>x</agent>junk']) expect(() => parseXmlBody(body)).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML' }))
+    for (const body of ['<agent/>junk', '<agent>x</agent>junk', '<agent/>junk<!-- x -->', '<agent/>junk>', '<?xml version="1.0"?><agent a=">"/>x']) {
+      expect(() => parseXmlBody(body), body).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML' }))
+    }
     expect(parseXmlBody('<agent/><!-- a comment -->\n')).toEqual('')
+    expect(parseXmlBody('<?xml version="1.0"?>\n<!-- c --><agent a="/>"/>\n<!-- d -->')).toEqual('')
   })
 
   it('refuses two root elements, of one name too', () => {

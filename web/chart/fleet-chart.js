@@ -403,7 +403,6 @@
       return v == null ? '–' : isoUtc(v * 1000) + ' (+' + elapsed(Math.round(v - startMs / 1000)) + ')'
     }
 
-    /** Tick labels in 24-hour UTC, with the date under the first tick and where the day changes. */
     /**
      * The x range, in seconds, when the samples span less than MIN_SPAN_SECONDS: that much
      * around them; else undefined (uPlot's own). With one sample (a paused clock) uPlot's own
@@ -417,6 +416,7 @@
       return short > 0 ? { min: min - short / 2, max: max + short / 2 } : undefined
     }
 
+    /** Tick labels in 24-hour UTC, with the date under the first tick and where the day changes. */
     function timeTicks(u, splits, axisIdx, space, incr) {
       var previousDay = null
       return splits.map(function (v, i) {
