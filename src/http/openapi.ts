@@ -43,8 +43,8 @@ export interface ServedTo {
   hostname: string
   /** the Host header's port, if it names one */
   port: number | null
-  /** the connection, whose local port is the server's when the request names no host (HTTP/1.0 without Host) */
-  socket?: { localPort?: number } | null
+  /** the connection, whose local address and port are the server's when the request names no host (HTTP/1.0 without Host) */
+  socket?: { localAddress?: string; localPort?: number } | null
 }
 
 /**
@@ -53,6 +53,12 @@ export interface ServedTo {
  * fleetsim calls that fleetsim. The document written to docs/ is a default server's, asked at
  * https://localhost:9443. The document itself is not changed: it is built once.
  */
+/** An address as a URL's host: IPv6 in brackets. */
+function hostOf(address: string | undefined): string | undefined {
+  if (address === undefined || address === '') return undefined
+  return address.includes(':') ? `[${address}]` : address
+}
+
 export function servedTo<D extends object>(document: D, to: ServedTo): D {
   const servers = (document as Json).servers
   if (!Array.isArray(servers) || !isObject(servers[0]) || !isObject(servers[0].variables)) return document
@@ -63,7 +69,7 @@ export function servedTo<D extends object>(document: D, to: ServedTo): D {
   const served: Record<string, Json> = {
     ...variables,
     scheme: { ...variables.scheme, default: to.protocol },
-    host: { ...variables.host, ...(to.hostname === '' ? {} : { default: to.hostname }) },
+    host: { ...variables.host, default: to.hostname !== '' ? to.hostname : hostOf(to.socket?.localAddress) ?? variables.host.default },
     port: { ...variables.port, default: String(port) }
   }
   return { ...document, servers: [{ ...server, variables: served }, ...others] }

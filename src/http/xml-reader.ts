@@ -70,7 +70,8 @@ export function parseXmlBody(text: string): unknown {
  * refuses text after `</agent>`.
  */
 function textAfterSelfClosedRoot(text: string): boolean {
-  const start = pastMisc(text, 0)
+  // A byte order mark may come first (the parser skips it too).
+  const start = pastMisc(text, text.charCodeAt(0) === 0xfeff ? 1 : 0)
   if (text[start] !== '<') return false
   const end = tagEnd(text, start)
   return end !== -1 && text[end - 1] === '/' && pastMisc(text, end + 1) < text.length

@@ -162,6 +162,10 @@ export const ERRORS = {
       `The simulator holds ${p.held} bytes of answers its clients have not read yet, and this answer of ${p.bytes} bytes would take them past the limit of ${p.limit} (--unsent-answers-max-bytes): ` +
       'read the answers you ask for (a connection that asks and does not read holds its answer until --send-timeout), then retry after the time in Retry-After.'
   ),
+  E_FLEET_RESET: entry<Record<string, never>>(
+    503,
+    () => 'The fleet was reset (POST /__admin/reset, or a scenario loaded or stopped) while this list was being made: ask for it again, and get the new fleet\'s.'
+  ),
   // `http2`: the client began with HTTP/2's preface (h2c with prior knowledge), answered with a GOAWAY.
   E_HTTPS_REQUIRED: entry<{ url: string; http2?: boolean }>(
     400,

@@ -1,4 +1,4 @@
-import { createServer, type RequestListener } from 'node:http'
+import { createServer, get as httpGet, type RequestListener } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
@@ -225,11 +225,12 @@ describe('requests while the fleet is reset', () => {
       const { port } = server.address() as AddressInfo
       const { reset } = await resetUnderWay()
       const basic = { authorization: `Basic ${Buffer.from(`${AUTH.REST_USER}:${AUTH.REST_PASSWORD}`).toString('base64')}` }
-      const [byName, byNameOverSocket, counts, metrics, consoleList] = await Promise.all([
+      const [byName, byNameOverSocket, counts, metrics, failNext, consoleList] = await Promise.all([
         viaInject()({ method: 'GET', path: `agentinfo?agentname=${name}` }),
         fetch(`http://127.0.0.1:${port}${REST}/agentinfo?agentname=${name}`, { headers: HEADERS }),
         app.inject({ method: 'GET', url: '/__admin/fleet', headers: AUTH }),
         app.inject({ method: 'GET', url: '/metrics' }),
+        app.inject({ method: 'POST', url: `/__admin/agents/${name}/fail-next-reconnect`, headers: AUTH }),
         app.inject({ method: 'GET', url: '/console/api/agents?limit=1', headers: basic })
       ])
       await reset
@@ -240,6 +241,42 @@ describe('requests while the fleet is reset', () => {
       const byState = [...metrics.body.matchAll(/^fleetsim_agents\{state="\w+"\} (\d+)$/gm)].map((m) => Number(m[1]))
       expect(byState.reduce((sum, n) => sum + n, 0)).toBe(20_000)
       expect(consoleList.json().total).toBe(20_000)
+      expect(failNext.statusCode).toBe(200)
+    } finally {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+})
+
+describe('a list streaming when the fleet is reset', () => {
+  it('is cut off, which its client sees as an error, rather than ending early as a whole answer', async () => {
+    await app.close()
+    await fleet.close()
+    fleet = await createFleet({ agents: 20_000, seed: 11, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
+    manager = createManager(fleet, CA)
+    let handler: RequestListener
+    ;({ app, handler } = await buildApp({ fleet, manager, ca: CA, processMetrics: false }, { user: 'admin', password: 'secret' }))
+    const server = createServer(handler)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port } = server.address() as AddressInfo
+      // Every agent, about 20 MB: the client reads nothing until the reset is over, so the list is still being written.
+      const ended = new Promise<{ status: number; bytes: number; complete: boolean; error?: string }>((resolve) => {
+        const request = httpGet(`http://127.0.0.1:${port}${REST}/agentinfo?agentwithmodules=false`, { headers: HEADERS }, (response) => {
+          response.pause()
+          let bytes = 0
+          response.on('data', (chunk: Buffer) => (bytes += chunk.length))
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, bytes, complete: response.complete }))
+          response.on('error', (error) => resolve({ status: response.statusCode ?? 0, bytes, complete: false, error: error.message }))
+          response.on('aborted', () => resolve({ status: response.statusCode ?? 0, bytes, complete: false, error: 'aborted' }))
+          void fleet.reset().then(() => response.resume())
+        })
+        request.on('error', (error) => resolve({ status: 0, bytes: 0, complete: false, error: error.message }))
+      })
+      const answer = await ended
+      expect(answer.status).toBe(200)
+      expect(answer.complete).toBe(false)
     } finally {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))

@@ -39,6 +39,7 @@ describe('the OpenAPI document', () => {
     await new Promise((resolve) => socket.once('end', resolve))
     const served = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as Served
     expect(served.servers[0].variables.port.default).toBe(String(port))
+    expect(served.servers[0].variables.host.default).toBe('127.0.0.1')
     // The document built once is not changed by what one request was served.
     expect((h.app.swagger() as unknown as Served).servers[0].variables.port.default).toBe('9443')
   })

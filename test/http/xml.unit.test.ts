@@ -87,7 +87,7 @@ describe('XML request bodies', () => {
   })
 
   it('refuses text after a root element that closes itself, as after one that does not', () => {
-    for (const body of ['<agent/>junk', '<agent>x</agent>junk', '<agent/>junk<!-- x -->', '<agent/>junk>', '<?xml version="1.0"?><agent a=">"/>x']) {
+    for (const body of ['<agent/>junk', '<agent>x</agent>junk', '<agent/>junk<!-- x -->', '<agent/>junk>', '<?xml version="1.0"?><agent a=">"/>x', '\uFEFF<agent/>junk']) {
       expect(() => parseXmlBody(body), body).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML' }))
     }
     expect(parseXmlBody('<agent/><!-- a comment -->\n')).toEqual('')

@@ -35,14 +35,16 @@ export function fleetRoutes(app: FastifyInstance, { engine, manager }: AdminCont
     return { scenario: engine.scenarioInfo()?.name ?? null, second: engine.second(), agents, byState }
   })
 
-  const agentIndex = (name: string): number => {
+  /** The agent of this name, once a reset under way has ended (a fleet being rebuilt has none, then some, of its agents). */
+  const agentIndex = async (name: string): Promise<number> => {
+    await engine.resetting()
     const index = engine.findByName(name)
     if (index === undefined) throw apiError('E_UNKNOWN_AGENT', { by: 'name', values: [name] })
     return index
   }
 
   app.post<{ Params: { name: string } }>('/agents/:name/override', { schema: adminSchema('adminOverrideAgent', 'Force one agent into a state, optionally for a while', true) }, async (request) => {
-    const index = agentIndex(request.params.name)
+    const index = await agentIndex(request.params.name)
     const body = objectBody(request.body, 'POST /__admin/agents/<name>/override', '{"action": "offline", "for": "5m"}', ['action', 'for'], true)
     const action = requireField(body, 'action')
     if (!isAction(action)) throw apiError('E_NOT_IN_ENUM', { where: 'body field', name: 'action', allowed: ACTIONS, got: shown(action) })
@@ -59,7 +61,7 @@ export function fleetRoutes(app: FastifyInstance, { engine, manager }: AdminCont
   })
 
   app.post<{ Params: { name: string } }>('/agents/:name/fail-next-reconnect', { schema: adminSchema('adminFailNextReconnect', 'Make the next reconnect of one agent fail') }, async (request) => {
-    const index = agentIndex(request.params.name)
+    const index = await agentIndex(request.params.name)
     await engine.failNextReconnect(index)
     return { agent: engine.name(index), failNextReconnect: true }
   })

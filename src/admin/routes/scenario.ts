@@ -42,6 +42,8 @@ export async function scenarioRoutes(app: FastifyInstance, { engine, manager }: 
   })
 
   app.get('/scenario', { schema: adminSchema('adminGetScenario', 'The running scenario and its progress') }, async () => {
+    // A reset under way sets the run's scenario part way through: the answer is the run's once it is built.
+    await engine.resetting()
     const info = engine.scenarioInfo()
     if (info === undefined) throw apiError('E_NO_SCENARIO')
     return info

@@ -23,6 +23,21 @@ import { fieldsOf, nearKey, withRules, type RequestRule } from '../validation.js
 import { AgentinfoItem, AgentinfoQuery, ERROR_RESPONSES, Envelope } from '../schemas.js'
 import type { Fleet } from '../../fleet/fleet-api.js'
 
+/**
+ * A list's agents as it is written, all of one run: a list made over several turns of the event
+ * loop reads the fleet as it goes, and a reset meanwhile empties it. The list then fails with
+ * E_FLEET_RESET (a streamed one is cut off, which its client sees as an error) rather than ending
+ * early as a whole answer with part of the agents.
+ */
+function* ofOneRun(fleet: Pick<Fleet, 'run'>, indices: Iterable<number>): Generator<number> {
+  const run = fleet.run
+  for (const index of indices) {
+    if (fleet.run !== run) throw apiError('E_FLEET_RESET')
+    yield index
+  }
+  if (fleet.run !== run) throw apiError('E_FLEET_RESET')
+}
+
 /** At least one of agentname, agentstate, agentwithmodules. */
 const someParameter: RequestRule = (query) => {
   const q = fieldsOf(query)
@@ -184,7 +199,7 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const base = kit.links.base(request)
       const links = [selfLink(base, request)]
       const states = agentstate === undefined ? undefined : new Set<AgentStateName>(agentstate)
-      const indices = fleet.indices(states)
+      const indices = ofOneRun(fleet, fleet.indices(states))
       const { agents, byState } = fleet.counts()
       const expected = states === undefined ? agents : [...states].reduce((sum, state) => sum + byState[state], 0)
       const list: ListRequest = { kit, fleet, format: request.format, base, indices, withModules, expected, states }
