@@ -29,10 +29,10 @@ export function toCatalogueError(error: FastifyError | ApiError | Error, request
 /**
  * The 5xx a client causes, not the server's failure: its request line's version (505), its
  * connections past --max-connections (503; a flood of them was a flood of stack traces), answers
- * it asked for and did not read past --unsent-answers-max-bytes (503). The request's own log line
- * says them.
+ * it asked for and did not read past --unsent-answers-max-bytes (503), a reset asked for (of the
+ * admin API) while its list was made (503). The request's own log line says them.
  */
-const CLIENT_CAUSED: ReadonlySet<string> = new Set(['E_HTTP_VERSION', 'E_TOO_MANY_CONNECTIONS', 'E_UNREAD_ANSWERS'])
+const CLIENT_CAUSED: ReadonlySet<string> = new Set(['E_HTTP_VERSION', 'E_TOO_MANY_CONNECTIONS', 'E_UNREAD_ANSWERS', 'E_FLEET_RESET'])
 
 /** Whether an error answer is the server's own failure, for the error handlers' log (the facade's, the admin API's, the console's). */
 export function isServerFailure(error: ApiError): boolean {
