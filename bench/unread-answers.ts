@@ -53,8 +53,12 @@ function rssMb(pid: number): number {
   return Math.round(kb / 1024)
 }
 
-async function fillJournal(origin: string, requests: number): Promise<void> {
-  await autocannon({ url: `${origin}${REST}/agentinfo?agentstate=OFFLINE`, headers: { ...AUTH_HEADERS }, connections: 10, amount: requests, timeout: 30 })
+/** What the journal is filled with: the OFFLINE agents (the command's), or the agents of these names with their modules. */
+export type JournalFill = { requests: number; names?: readonly string[] }
+
+async function fillJournal(origin: string, fill: JournalFill): Promise<void> {
+  const path = fill.names === undefined ? 'agentinfo?agentstate=OFFLINE' : `agentinfo?agentname=${fill.names.join(',')}&agentwithmodules=true`
+  await autocannon({ url: `${origin}${REST}/${path}`, headers: { ...AUTH_HEADERS }, connections: 10, amount: fill.requests, timeout: 30 })
 }
 
 /** Asks for the whole journal on a new connection, reads the status line of the answer, and nothing more. */
@@ -78,7 +82,7 @@ async function unsentBytes(origin: string): Promise<number> {
   return Number(/^fleetsim_http_unsent_answer_bytes (\S+)$/m.exec(text)?.[1] ?? Number.NaN)
 }
 
-export async function measureUnread(bound: number | 'default', connections: number, fill: number): Promise<UnreadRun> {
+export async function measureUnread(bound: number | 'default', connections: number, fill: number | JournalFill): Promise<UnreadRun> {
   let target: Target | undefined
   const sockets: Socket[] = []
   try {
@@ -93,7 +97,7 @@ export async function measureUnread(bound: number | 'default', connections: numb
       ...(bound === 'default' ? {} : { serveFlags: ['--unsent-answers-max-bytes', String(bound)] })
     })
     const { pid, origin } = target
-    await fillJournal(origin, fill)
+    await fillJournal(origin, typeof fill === 'number' ? { requests: fill } : fill)
     const journalBytes = (await (await fetch(`${origin}${JOURNAL}`, { headers: { ...AUTH_HEADERS } })).arrayBuffer()).byteLength
     const rssBeforeMb = rssMb(pid)
     let rssPeakMb = rssBeforeMb
