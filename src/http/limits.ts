@@ -63,8 +63,10 @@ export function registerLimits(app: FastifyInstance, options: LimitOptions): voi
       return
     }
     if (head !== undefined) {
-      // A client that speaks another HTTP version will not read this connection's next answer either.
-      if (head.code === 'E_HTTP_VERSION') reply.header('connection', 'close')
+      // A client that speaks another HTTP version will not read this connection's next answer
+      // either; and with a Transfer-Encoding not read here, where the body ends is not known (RFC
+      // 9112 6.3): Node closes the connection after the answer, which now says so.
+      if (head.code === 'E_HTTP_VERSION' || request.headers['transfer-encoding'] !== undefined) reply.header('connection', 'close')
       done(head)
       return
     }
