@@ -4,6 +4,7 @@
  * are refused rather than read as U+FFFD: an XML body declared ISO-8859-1 made the agent
  * `caf\uFFFD` out of `café`, and nothing said so.
  */
+import { announcesBody } from '../lib/announced-body.js'
 import { isUtf8 } from 'node:buffer'
 import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify'
 import { apiError, type ApiError } from '../protocol/errors.js'
@@ -67,7 +68,7 @@ const BODY_CHECKS = new WeakSet<object>()
 export function refuseUnreadBodies(scope: FastifyInstance, types: ReadonlyArray<string | RegExp>): void {
   const refuseUnreadBody = (request: FastifyRequest, _reply: FastifyReply, payload: RequestPayload, done: (error: Error | null, payload?: RequestPayload) => void) => {
     const contentType = request.headers['content-type']
-    const error = contentType !== undefined && hasBody(request) && isOneOf(contentType, types) ? (codingError(request.headers['content-encoding']) ?? charsetError(contentType)) : undefined
+    const error = contentType !== undefined && announcesBody(request.headers) && isOneOf(contentType, types) ? (codingError(request.headers['content-encoding']) ?? charsetError(contentType)) : undefined
     done(error ?? null, payload)
   }
   BODY_CHECKS.add(refuseUnreadBody)
@@ -80,12 +81,6 @@ export function refuseUnreadBodies(scope: FastifyInstance, types: ReadonlyArray<
     // scope's types are the ones read there.
     route.preParsing = [...own.filter((hook) => !BODY_CHECKS.has(hook)), refuseUnreadBody]
   })
-}
-
-/** Whether the request comes with a body fastify reads (a length above 0, or chunked; only routes of methods that take one run the check). */
-function hasBody(request: FastifyRequest): boolean {
-  const length = request.headers['content-length']
-  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
 }
 
 /** Whether the media type of `contentType` is one of `types`, as fastify matches its parsers (a string: the type itself; a RegExp: tested on it). */

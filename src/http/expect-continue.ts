@@ -16,6 +16,7 @@
  * the connection, whose next bytes might be the body: `refuseOtherExpectations` answers 417
  * E_EXPECTATION_FAILED in the envelope and closes it.
  */
+import { announcesBody } from '../lib/announced-body.js'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { apiError } from '../protocol/errors.js'
 import { sendErrorAndClose } from './error-document.js'
@@ -23,7 +24,7 @@ import { sendErrorAndClose } from './error-document.js'
 /** Serves requests with `Expect: 100-continue` as 'request' events, sending 100 Continue only when their body is first read. */
 export function continueWhenRead(server: Pick<Server, 'on' | 'emit'>): void {
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
-    if (announcesBody(request)) deferContinue(request, response)
+    if (announcesBody(request.headers)) deferContinue(request, response)
     // Nothing is to follow the head (a GET whose client adds the header to every request): Node
     // would close the connection after the answer, as if a body might follow; it keeps it.
     // `_expect_continue` is what Node's writeHead reads to decide so (undocumented, since v0.x).
@@ -31,12 +32,6 @@ export function continueWhenRead(server: Pick<Server, 'on' | 'emit'>): void {
     // The request listeners all see it (connections.ts counts it in flight), then the app.
     server.emit('request', request, response)
   })
-}
-
-/** Whether the request's head says a body follows: a Transfer-Encoding, or a Content-Length other than 0. */
-function announcesBody(request: IncomingMessage): boolean {
-  const length = request.headers['content-length']
-  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) !== 0)
 }
 
 /**

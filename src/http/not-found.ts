@@ -7,6 +7,7 @@
  * (`/console` with --no-console) the flag. Neither checks credentials: they reveal only what
  * the public spec, /openapi.json and the README already say.
  */
+import { announcesBody } from '../lib/announced-body.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { suggest } from '../lib/suggest.js'
 import { apiError, echoedName, type ApiError } from '../protocol/errors.js'
@@ -110,14 +111,8 @@ function insteadOf(path: string, servicePath: string): { instead?: string } {
  */
 export function answerUnroutedBeforeBody(app: FastifyInstance): void {
   app.addHook('preParsing', function answerUnrouted(request, reply, payload, done) {
-    if (!request.is404 || !(hasBody(request) || (request.method === 'QUERY' && request.headers['content-type'] === undefined))) return done(null, payload)
+    if (!request.is404 || !(announcesBody(request.headers) || (request.method === 'QUERY' && request.headers['content-type'] === undefined))) return done(null, payload)
     // Answered here: the hook chain stops, and neither the body's parser nor fastify's check of the Content-Type runs.
     Promise.resolve(request.routeOptions.handler.call(request.server, request, reply)).catch((error: unknown) => reply.send(error))
   })
-}
-
-/** Whether the request says a body follows. */
-function hasBody(request: FastifyRequest): boolean {
-  const length = request.headers['content-length']
-  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
 }

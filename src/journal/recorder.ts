@@ -11,6 +11,7 @@
  * after authentication (a 401 stays a 401) and body parsing, before schema validation (so
  * the raw query is judged, not its coerced form).
  */
+import { announcesBody } from '../lib/announced-body.js'
 import type { ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -83,11 +84,6 @@ function schemaProperties(schema: unknown): SchemaProperties {
   return Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, value.type ?? 'unknown']))
 }
 
-function hasBody(request: FastifyRequest): boolean {
-  const length = request.headers['content-length']
-  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
-}
-
 function pathParts(url: string): { path: string; rawQuery: string; pathName: string; suffix?: 'json' | 'xml' } {
   const q = url.indexOf('?')
   const path = q === -1 ? url : url.slice(0, q)
@@ -157,7 +153,7 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
     schema: state.schema,
     accept: request.headers.accept,
     contentType: request.headers['content-type'],
-    hasBody: hasBody(request),
+    hasBody: announcesBody(request.headers),
     body: state.validated ? state.parsedBody : request.body
   })
 
