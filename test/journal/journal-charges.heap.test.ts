@@ -49,15 +49,23 @@ describe('the charge of a journal entry', () => {
   ])('covers what the built entry of %s holds', async (_kind, count, sendOne) => {
     // Warm up, so that code compiled and caches filled on first use do not count as entries.
     for (let i = 0; i < 20; i++) await sendOne(-1 - i)
-    state.journal.clear()
-    for (let i = 0; i < count; i++) await sendOne(i)
-    expect(state.journal.size).toBe(count)
-    state.journal.entries()
-    const charged = state.journal.bytes
-    const withEntries = heapAfterGc()
-    state.journal.clear()
-    const held = withEntries - heapAfterGc()
-    expect(held).toBeGreaterThan(0)
-    expect(held).toBeLessThanOrEqual(charged)
+    // Filled and measured twice, the smaller kept: anything else the process lets go between the
+    // two heaps of a fill (a connection's buffers, a cache) counts as the entries'. One fill of
+    // 100 KB bodies held 0.69 to 0.91 of its charge in three runs of this file, and 1.05 once in a
+    // full run. Entries charged too little hold more than their charge in both fills.
+    const fills = []
+    for (let fill = 0; fill < 2; fill++) {
+      state.journal.clear()
+      for (let i = 0; i < count; i++) await sendOne(fill * count + i)
+      expect(state.journal.size).toBe(count)
+      state.journal.entries()
+      const charged = state.journal.bytes
+      const withEntries = heapAfterGc()
+      state.journal.clear()
+      fills.push({ held: withEntries - heapAfterGc(), charged })
+    }
+    const least = fills.reduce((a, b) => (a.held <= b.held ? a : b))
+    expect(least.held).toBeGreaterThan(0)
+    expect(least.held).toBeLessThanOrEqual(least.charged)
   })
 })
