@@ -160,10 +160,30 @@ function isXmlChar(code: number): boolean {
   return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff)
 }
 
+/** A `&` that starts no reference (a name or a character number, then `;`). */
+const BARE_AMPERSAND = /&(?![A-Za-z_:][\w.:-]*;|#[0-9]+;|#x[0-9a-fA-F]+;)/
+
+/**
+ * Refuses an attribute value XML does not allow, which the validator lets through: a `<` in it,
+ * a `&` that starts no reference, or a reference decode() refuses (XML 1.0, 3.1: AttValue). Read
+ * or not (only a field's `name` is), a body that is not XML is refused as any other.
+ */
+function checkAttributes(element: Record<string, unknown>): void {
+  for (const key of Object.keys(element)) {
+    if (!key.startsWith('@_')) continue
+    const value = String(element[key])
+    const attribute = key.slice(2)
+    if (value.includes('<')) throw apiError('E_MALFORMED_XML', { detail: `the value of attribute ${sent(attribute)} holds a "<", which no attribute may: write it as &lt;` })
+    if (BARE_AMPERSAND.test(value)) throw apiError('E_MALFORMED_XML', { detail: `the value of attribute ${sent(attribute)} holds a "&" that starts no reference: write & as &amp;` })
+    decode(value)
+  }
+}
+
 function toPlain(node: unknown): unknown {
   if (typeof node === 'string') return decode(node)
   if (node === null || typeof node !== 'object') return node === undefined ? '' : decode(String(node))
   const element = node as Record<string, unknown>
+  checkAttributes(element)
   const children = Object.keys(element).filter((key) => !key.startsWith('@_') && key !== '#text')
   if (children.length === 0) return element['#text'] === undefined ? '' : decode(String(element['#text']))
   const out: Record<string, unknown> = {}

@@ -45,6 +45,17 @@ describe('XML request bodies', () => {
     expect(() => parseXmlBody('<x><field name="a&b;c">v</field></x>')).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML' }))
   })
 
+  it('refuses an attribute value XML does not allow, which the validator took, read or not', () => {
+    const refused = (body: string, says: string) => expect(() => parseXmlBody(body)).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML', message: expect.stringContaining(says) }))
+    refused('<agent a="<"/>', 'the value of attribute "a" holds a "<"')
+    refused('<agent><name x="1 & 2">n</name></agent>', 'holds a "&" that starts no reference')
+    refused('<x><field name="a<b">v</field></x>', 'write it as &lt;')
+    refused('<x><field name="a&b">v</field></x>', 'write & as &amp;')
+    refused('<agent a="&eacute;"/>', '"&eacute;" is no entity XML defines')
+    refused('<agent><v a="&#0;">x</v><v>y</v></agent>', 'a character XML does not allow')
+    expect(parseXmlBody(`<x a="1 &amp; 2 &lt; 3 &#65;" b='"'><field name="a&amp;b">v</field></x>`)).toEqual({ 'a&b': 'v' })
+  })
+
   it('refuses a character reference to a character XML does not allow', () => {
     for (const reference of ['&#0;', '&#x1F;', '&#xD800;', '&#xFFFF;', '&#x110000;']) {
       expect(() => parseXmlBody(`<x><v>${reference}</v></x>`)).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML', message: expect.stringContaining('a character XML does not allow') }))
