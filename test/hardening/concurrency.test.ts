@@ -283,3 +283,30 @@ describe('a list streaming when the fleet is reset', () => {
     }
   })
 })
+
+describe('a short list made whole when the fleet is reset', () => {
+  it('is refused with 503 E_FLEET_RESET rather than sent as a whole answer with part of the agents', async () => {
+    await app.close()
+    await fleet.close()
+    // A paused clock, so the list is worth keeping and is made whole over several turns
+    // (itemsAnswerInTurns): 1,000 agents with modules, some 3 MB of text, a turn per 16 KiB.
+    fleet = await createFleet({ agents: 1000, seed: 11, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
+    manager = createManager(fleet, CA)
+    app = (await buildApp({ fleet, manager, ca: CA, processMetrics: false }, { user: 'admin', password: 'secret' })).app
+    const list = (query: string) => app.inject({ url: `${REST}/agentinfo?agentwithmodules=true${query}`, headers: HEADERS })
+    // Lists made while the fleet held still make the next one worth keeping (AnswerCache.listsWorthKeeping).
+    for (let k = 0; k < 4; k++) expect((await list(`&k=${k}`)).statusCode).toBe(200)
+    const answer = list('')
+    // The reset begins once the list has made its first turn.
+    await new Promise((resolve) => setImmediate(resolve))
+    const reset = fleet.reset()
+    const refused = await answer
+    await reset
+    expect(refused.statusCode).toBe(503)
+    expect(refused.json().errors[0].code).toBe('E_FLEET_RESET')
+    // Once the fleet is rebuilt the same list is whole again.
+    const again = await list('')
+    expect(again.statusCode).toBe(200)
+    expect(again.json().values).toHaveLength(1000)
+  })
+})
