@@ -10,8 +10,10 @@ import { apiError } from '../protocol/errors.js'
 import { parseXmlBody } from './xml-reader.js'
 import { bodyText, refuseUnreadBodies } from './body-text.js'
 
-const JSON_TYPES: Array<string | RegExp> = ['application/json', /^application\/[\w.-]+\+json$/]
-const XML_TYPES: Array<string | RegExp> = ['application/xml', 'text/xml', /^application\/[\w.-]+\+xml$/]
+// Fastify tests a RegExp on the whole header as it normalises it (`application/vnd.x+json;
+// charset="utf-8"`), parameters included: a type with parameters ends at its `;`.
+const JSON_TYPES: Array<string | RegExp> = ['application/json', /^application\/[\w.-]+\+json(?:;|$)/]
+const XML_TYPES: Array<string | RegExp> = ['application/xml', 'text/xml', /^application\/[\w.-]+\+xml(?:;|$)/]
 
 export function registerContentParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers()

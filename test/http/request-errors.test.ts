@@ -46,6 +46,27 @@ describe('requests the simulator cannot read', () => {
     expect(response.json().errors[0]).toMatchObject({ status: 413, code: 'E_BODY_TOO_LARGE' })
   })
 
+  it('reads a +json or +xml type with parameters as it reads the type without them', async () => {
+    // Fastify tests these types' RegExp on the whole header, parameters included: they got 415.
+    for (const type of ['application/problem+json; charset=utf-8', 'application/vnd.api+json;charset="UTF-8"', 'application/vnd.x+json']) {
+      const response = await call(h.app, 'POST', 'createfield', '{"name": ', { 'content-type': type })
+      expect(response.json().errors[0].code, type).toBe('E_MALFORMED_JSON')
+    }
+    for (const type of ['application/vnd.foo+xml; charset=utf-8', 'application/vnd.foo+XML', 'application/atom+xml ; a=b']) {
+      const response = await call(h.app, 'POST', 'createfield', '<field><name>x</field>', { 'content-type': type })
+      expect(response.json().errors[0].code, type).toBe('E_MALFORMED_XML')
+    }
+    const stopped = await h.app.inject({
+      method: 'POST',
+      url: `${REST}/stopagent?agentUuids=${h.fleet.uuid(0)}`,
+      headers: { ...AUTH, 'content-type': 'application/vnd.api+json; charset=utf-8', accept: 'application/json' }
+    })
+    expect(stopped.statusCode).toBe(200)
+    // A type that only ends like one is not one.
+    const other = await call(h.app, 'POST', 'createfield', '{}', { 'content-type': 'application/vnd.x+jsonx; charset=utf-8' })
+    expect(other.statusCode).toBe(415)
+  })
+
   it('answers 415 for a body of another media type', async () => {
     const response = await call(h.app, 'POST', 'createfield', 'name=x', { 'content-type': 'text/plain' })
     expect(response.statusCode).toBe(415)
