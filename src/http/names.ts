@@ -4,9 +4,9 @@
  * never found again. coerce.ts splits those lists on commas, trims each item (the same
  * whitespace String.prototype.trim removes) and drops empty items; a URL carries text as
  * percent-encoded UTF-8, which has no form for a lone surrogate; and XML answers cannot carry
- * control characters (a NUL comes back as U+FFFD). So a name is refused when it is empty, or
- * has a comma, whitespace at either end, a control character (C0, DEL, C1) or a lone
- * surrogate.
+ * control characters or U+FFFE and U+FFFF (they come back as U+FFFD). So a name is refused when
+ * it is empty, or has a comma, whitespace at either end, a control character (C0, DEL, C1),
+ * U+FFFE or U+FFFF, or a lone surrogate.
  *
  * Request bodies mark their name fields with the NAME_RULE schema keyword (schemas.ts); the
  * validator (validation.ts) runs `nameError` on them. docs/protocol.md, "Names", documents the
@@ -19,7 +19,7 @@ export const NAME_RULE = 'x-name-rule'
 
 export type NameKind = 'agent' | 'master template' | 'sub template' | 'custom label'
 
-export type NameRule = 'empty' | 'comma' | 'leading whitespace' | 'trailing whitespace' | 'control character' | 'lone surrogate'
+export type NameRule = 'empty' | 'comma' | 'leading whitespace' | 'trailing whitespace' | 'control character' | 'lone surrogate' | 'noncharacter'
 
 export interface NameProblem {
   rule: NameRule
@@ -51,6 +51,7 @@ export function findNameProblem(name: string): NameProblem | undefined {
 function ruleOf(codePoint: number, lone: boolean, leading: boolean, trailing: boolean): NameRule | undefined {
   if (lone) return 'lone surrogate'
   if (isControl(codePoint)) return 'control character'
+  if (codePoint === 0xfffe || codePoint === 0xffff) return 'noncharacter'
   if (codePoint === 0x2c) return 'comma'
   if (leading) return 'leading whitespace'
   if (trailing) return 'trailing whitespace'
@@ -113,6 +114,8 @@ function reasonOf(kind: NameKind, rule: NameRule): string {
       return `${a.list} ${a.trims}, so ${a.lost}; remove the trailing whitespace`
     case 'control character':
       return `control characters are invisible where names are shown and XML answers cannot carry them (a NUL comes back as U+FFFD), so ${a.garbled}; remove the control character`
+    case 'noncharacter':
+      return `XML allows neither U+FFFE nor U+FFFF, and an XML answer shows U+FFFD in their place, so ${a.garbled}; remove the character`
     case 'lone surrogate':
       return `half of a UTF-16 surrogate pair is not a character: a URL cannot carry it (percent-encoding is UTF-8) and neither can an XML answer, so ${a.lost}; fix the encoding of the name`
   }
@@ -140,7 +143,9 @@ const CHARACTER_NAMES: Record<number, string> = {
   0x202f: 'narrow no-break space',
   0x205f: 'medium mathematical space',
   0x3000: 'ideographic space',
-  0xfeff: 'zero-width no-break space (byte order mark)'
+  0xfeff: 'zero-width no-break space (byte order mark)',
+  0xfffe: 'noncharacter',
+  0xffff: 'noncharacter'
 }
 
 /** e.g. `a comma (U+002C)`, `a lone high surrogate (U+D800)` */

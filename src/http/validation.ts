@@ -138,7 +138,7 @@ function textErrors(data: unknown, skip: ReadonlySet<string>): ApiError[] {
     const [value, path] = pending.pop() as [unknown, string]
     if (typeof value === 'string') {
       if (!xmlCarries(value)) {
-        errors.push(apiError('E_INVALID_VALUE', { where: 'body field', name: path, rule: 'must hold only characters XML answers can carry (no control character but tab, line feed and carriage return, no lone surrogate)', got: shown(value) }))
+        errors.push(apiError('E_INVALID_VALUE', { where: 'body field', name: path, rule: 'must hold only characters XML answers can carry (no control character but tab, line feed and carriage return, no U+FFFE or U+FFFF, no lone surrogate)', got: shown(value) }))
       }
     } else if (Array.isArray(value)) {
       for (let k = value.length - 1; k >= 0; k--) pending.push([value[k], `${path}[${k}]`])

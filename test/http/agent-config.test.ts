@@ -96,7 +96,7 @@ describe('addagent', () => {
     const response = await call(h.app, 'POST', 'addagent', agentBody('ctl-agent', { address: '192.0.2.1\u0001', verbatim: 'ok\tand\r\nlines\ud800' }))
     expect(response.statusCode).toBe(400)
     expect(response.json().errors).toEqual([
-      { status: 400, code: 'E_INVALID_VALUE', message: 'The body field "global-config.address" must hold only characters XML answers can carry (no control character but tab, line feed and carriage return, no lone surrogate), got "192.0.2.1\\u0001".' },
+      { status: 400, code: 'E_INVALID_VALUE', message: 'The body field "global-config.address" must hold only characters XML answers can carry (no control character but tab, line feed and carriage return, no U+FFFE or U+FFFF, no lone surrogate), got "192.0.2.1\\u0001".' },
       expect.objectContaining({ code: 'E_INVALID_VALUE', message: expect.stringContaining('"global-config.verbatim"') })
     ])
     expect(h.fleet.findByName('ctl-agent')).toBeUndefined()

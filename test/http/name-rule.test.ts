@@ -45,6 +45,8 @@ const RULES: Array<{ rule: string; name: string; problem: string; reason: RegExp
   { rule: 'a NUL', name: 'web\u000001', problem: 'has a NUL character (U+0000) at position 4', reason: /a NUL comes back as U\+FFFD.*; remove the control character\.$/ },
   { rule: 'a DEL', name: 'web\u007f01', problem: 'has a DEL character (U+007F) at position 4', reason: /; remove the control character\.$/ },
   { rule: 'a C1 control', name: 'web\u009b01', problem: 'has a C1 control character (U+009B) at position 4', reason: /; remove the control character\.$/ },
+  { rule: 'a U+FFFF', name: 'web\uffff01', problem: 'has a noncharacter (U+FFFF) at position 4', reason: /^XML allows neither U\+FFFE nor U\+FFFF, and an XML answer shows U\+FFFD .*; remove the character\.$/ },
+  { rule: 'a U+FFFE', name: 'web\ufffe', problem: 'has a noncharacter (U+FFFE) at position 4', reason: /; remove the character\.$/ },
   { rule: 'a lone surrogate', name: 'web\ud80001', problem: 'has a lone high surrogate (U+D800) at position 4', reason: /surrogate pair is not a character.*; fix the encoding of the name\.$/ },
   { rule: 'nothing (the empty name)', name: '', problem: 'is empty', reason: /drops? empty items .*; give a name of at least one character\.$/ }
 ]
@@ -52,7 +54,7 @@ const RULES: Array<{ rule: string; name: string; problem: string; reason: RegExp
 const shown = (name: string) => JSON.stringify(name)
 
 /** Characters XML cannot carry, even as references: such a body is malformed XML before any name is read. */
-const NOT_IN_XML = new Set(['a NUL', 'a lone surrogate'])
+const NOT_IN_XML = new Set(['a NUL', 'a lone surrogate', 'a U+FFFF', 'a U+FFFE'])
 
 describe.each<Format>(['JSON', 'XML'])('names in %s bodies', (format) => {
   describe.each(RULES.filter(({ rule }) => format === 'JSON' || !NOT_IN_XML.has(rule)))('a name with $rule', ({ name, problem, reason }) => {
@@ -63,7 +65,7 @@ describe.each<Format>(['JSON', 'XML'])('names in %s bodies', (format) => {
       const [error] = response.json().errors
       expect(error.code).toBe('E_INVALID_NAME')
       expect(error.message.startsWith(`The agent name ${shown(name)} ${problem}: `)).toBe(true)
-      expect(error.message).toMatch(/agentinfo\?agentname=|control characters|surrogate/)
+      expect(error.message).toMatch(/agentinfo\?agentname=|control characters|surrogate|XML allows/)
       expect(error.message.slice(error.message.indexOf(': ') + 2)).toMatch(reason)
       expect(h.fleet.size()).toBe(before)
     })

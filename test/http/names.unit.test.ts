@@ -11,7 +11,16 @@ describe('the naming rule', () => {
       const c = String.fromCharCode(codePoint)
       const trimmed = (coerce(`a${c}`, LIST, 'query') as string[])[0] !== `a${c}`
       const rule = findNameProblem(`a${c}`)?.rule
-      const expected = codePoint === 0x2c ? 'comma' : codePoint <= 0x1f || (codePoint >= 0x7f && codePoint <= 0x9f) ? 'control character' : trimmed ? 'trailing whitespace' : undefined
+      const expected =
+        codePoint === 0x2c
+          ? 'comma'
+          : codePoint <= 0x1f || (codePoint >= 0x7f && codePoint <= 0x9f)
+            ? 'control character'
+            : codePoint === 0xfffe || codePoint === 0xffff
+              ? 'noncharacter'
+              : trimmed
+                ? 'trailing whitespace'
+                : undefined
       expect(rule, `U+${codePoint.toString(16)}`).toBe(expected)
     }
   })
