@@ -9,6 +9,7 @@ import { coerce } from './coerce.js'
 import { apiError } from '../protocol/errors.js'
 import { parseXmlBody } from './xml-reader.js'
 import { bodyText, refuseUnreadBodies } from './body-text.js'
+import { MAX_BODY_DEPTH, tooDeepAt } from './body-depth.js'
 
 // Fastify tests a RegExp on the whole header as it normalises it (`application/vnd.x+json;
 // charset="utf-8"`), parameters included: a type with parameters ends at its `;`.
@@ -75,7 +76,7 @@ const parseJson: FastifyBodyParser<string> = (request, text, done) => {
   }
   const deep = tooDeepAt(text)
   if (deep !== undefined) {
-    done(apiError('E_BODY_TOO_DEEP', { most: MAX_JSON_DEPTH, at: deep + 1 }), undefined)
+    done(apiError('E_BODY_TOO_DEEP', { most: MAX_BODY_DEPTH, at: deep + 1, what: 'arrays and objects' }), undefined)
     return
   }
   try {
@@ -87,33 +88,6 @@ const parseJson: FastifyBodyParser<string> = (request, text, done) => {
   } catch (error) {
     done(apiError('E_MALFORMED_JSON', { detail: (error as Error).message }), undefined)
   }
-}
-
-/**
- * Arrays and objects a JSON body may nest. No body of the interface nests more than a few (a
- * scenario uploaded as JSON, about ten), while JSON.parse of a body of a million `[` holds every
- * other request far longer than a body of its size nested a few levels.
- */
-export const MAX_JSON_DEPTH = 64
-
-/**
- * Where (the character's offset, from 0) the text opens its (MAX_JSON_DEPTH + 1)-th nested array or
- * object, outside strings; undefined if it never does. One pass, no allocation.
- */
-export function tooDeepAt(text: string): number | undefined {
-  let depth = 0
-  let inString = false
-  for (let k = 0; k < text.length; k++) {
-    const c = text.charCodeAt(k)
-    if (inString) {
-      if (c === 0x5c) k++ // a backslash: the next character is escaped
-      else if (c === 0x22) inString = false
-    } else if (c === 0x22) inString = true
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > MAX_JSON_DEPTH) return k
-    } else if (c === 0x5d || c === 0x7d) depth--
-  }
-  return undefined
 }
 
 const parseXml: FastifyBodyParser<string> = (request, text, done) => {

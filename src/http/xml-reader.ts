@@ -16,6 +16,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { apiError, sent } from '../protocol/errors.js'
+import { MAX_BODY_DEPTH, tagEnd, xmlTooDeepAt } from './body-depth.js'
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -45,6 +46,8 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 export function parseXmlBody(text: string): unknown {
   if (text.trim() === '') return undefined
   if (DOCTYPE.test(text)) throw apiError('E_XML_DOCTYPE')
+  const deep = xmlTooDeepAt(text)
+  if (deep !== undefined) throw apiError('E_BODY_TOO_DEEP', { most: MAX_BODY_DEPTH, at: deep + 1, what: 'elements' })
   const valid = XMLValidator.validate(text)
   if (valid !== true) throw apiError('E_MALFORMED_XML', { detail: `${validatorMessage(valid.err.msg)}, at line ${valid.err.line}` })
   if (textAfterSelfClosedRoot(text)) throw apiError('E_MALFORMED_XML', { detail: 'text after the root element: a body is one element, and nothing but comments after it' })
@@ -87,19 +90,6 @@ function pastMisc(text: string, at: number): number {
     if (end === -1) return at
     at = end + close.length
   }
-}
-
-/** The `>` that ends the tag opened at `at` (one inside a quoted attribute value is not), or -1. */
-function tagEnd(text: string, at: number): number {
-  let quote = ''
-  for (let k = at + 1; k < text.length; k++) {
-    const c = text[k]
-    if (quote !== '') {
-      if (c === quote) quote = ''
-    } else if (c === '"' || c === "'") quote = c
-    else if (c === '>') return k
-  }
-  return -1
 }
 
 /** The validator's list of the elements left open at the end (`Invalid '["agent", "name"]' found`), every name in it. */

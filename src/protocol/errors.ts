@@ -215,10 +215,10 @@ export const ERRORS = {
     400,
     (p) => `The request body is not valid JSON: ${sentence(p.detail)}. Fix the syntax, or send the Content-Type that matches the body.`
   ),
-  E_BODY_TOO_DEEP: entry<{ most: number; /** the character, from 1 */ at: number }>(
+  E_BODY_TOO_DEEP: entry<{ most: number; /** the character, from 1 */ at: number; /** what nests: JSON's arrays and objects, XML's elements */ what: 'arrays and objects' | 'elements' }>(
     400,
     (p) =>
-      `The request body nests arrays and objects more than ${p.most} deep (the ${p.most + 1}th opens at character ${p.at}). ` +
+      `The request body nests ${p.what} more than ${p.most} deep (the ${p.most + 1}th opens at character ${p.at}). ` +
       'No body of this interface nests more than a few levels: send the fields the operation takes (docs/protocol.md).'
   ),
   E_MALFORMED_XML: entry<{ detail: string }>(

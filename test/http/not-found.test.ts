@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connect, type AddressInfo } from 'node:net'
-import { tooDeepAt } from '../../src/http/content-parsers.js'
+import { tooDeepAt } from '../../src/http/body-depth.js'
 import { AUTH, REST, harness, type Harness } from './helpers.js'
 
 let h: Harness

@@ -86,15 +86,30 @@ describe('XML request bodies', () => {
     expect(() => parseXmlBody('<agent><name><![CDATA[abc</name></agent>')).toThrow(
       expect.objectContaining({ code: 'E_MALFORMED_XML', message: expect.stringContaining('elements <agent>, <name> never closed (a CDATA section or a comment left open') })
     )
-    const many = `<${'b'.repeat(100)}>`.repeat(9000)
+    // Left open under the depth an XML body may nest (deeper is E_BODY_TOO_DEEP, below).
+    const many = `<${'b'.repeat(10_000)}>`.repeat(60)
     let message = ''
     try {
       parseXmlBody(many)
     } catch (error) {
       message = (error as Error).message
     }
-    expect(message).toContain(`<${'b'.repeat(64)}…> and 8997 more never closed`)
+    expect(message).toContain(`<${'b'.repeat(64)}…> and 57 more never closed`)
     expect(message.length).toBeLessThan(600)
+  })
+
+  it('refuses elements nested deeper than a JSON body may nest arrays and objects, before parsing', () => {
+    const nested = (depth: number) => `${'<a>'.repeat(depth)}x${'</a>'.repeat(depth)}`
+    expect(parseXmlBody(nested(64))).toEqual({ a: expect.anything() })
+    // The validator's own limit (100 nested tags) said "not well-formed" of a well-formed body.
+    for (const depth of [65, 101, 100_000]) {
+      expect(() => parseXmlBody(nested(depth))).toThrow(
+        expect.objectContaining({ code: 'E_BODY_TOO_DEEP', message: expect.stringContaining('nests elements more than 64 deep (the 65th opens at character 193)') })
+      )
+    }
+    // Self-closed elements, comments, CDATA and processing instructions open nothing; a `>` in a quoted value ends no tag.
+    const flat = `<a>${'<b/><!-- <c> --><![CDATA[<d>]]><?pi <e>?><f g=">"/>'.repeat(200)}${'<h>'.repeat(63)}${'</h>'.repeat(63)}</a>`
+    expect(() => parseXmlBody(flat)).not.toThrow()
   })
 
   it('refuses text after a root element that closes itself, as after one that does not', () => {
