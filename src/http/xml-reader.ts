@@ -33,6 +33,8 @@ const parser = new XMLParser({
 })
 
 const DOCTYPE = /<!DOCTYPE/i
+/** Comments and CDATA sections, whose text is no markup: a `<!DOCTYPE` there declares nothing. */
+const TEXT_ONLY = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>/g
 /** A CDATA section: its text is literal, `&` and `<` included (XML 1.0, 2.7). */
 const CDATA = /<!\[CDATA\[([\s\S]*?)\]\]>/g
 /** A reference in text the validator let through: it refuses a `&` that starts none. */
@@ -45,7 +47,8 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
 export function parseXmlBody(text: string): unknown {
   if (text.trim() === '') return undefined
-  if (DOCTYPE.test(text)) throw apiError('E_XML_DOCTYPE')
+  // A verbatim configuration in a CDATA section may hold `<!DOCTYPE html>` as text.
+  if (DOCTYPE.test(text) && DOCTYPE.test(text.replace(TEXT_ONLY, ''))) throw apiError('E_XML_DOCTYPE')
   const deep = xmlTooDeepAt(text)
   if (deep !== undefined) throw apiError('E_BODY_TOO_DEEP', { most: MAX_BODY_DEPTH, at: deep + 1, what: 'elements' })
   const valid = XMLValidator.validate(text)

@@ -56,6 +56,13 @@ describe('XML request bodies', () => {
     expect(parseXmlBody(`<x a="1 &amp; 2 &lt; 3 &#65;" b='"'><field name="a&amp;b">v</field></x>`)).toEqual({ 'a&b': 'v' })
   })
 
+  it('refuses a DOCTYPE, but not the text of one in a CDATA section or a comment', () => {
+    for (const body of ['<!DOCTYPE a [<!ENTITY x "y">]><a/>', '<!-- c --><!doctype a><a/>', '<a><![CDATA[x]]><!DOCTYPE a></a>']) {
+      expect(() => parseXmlBody(body), body).toThrow(expect.objectContaining({ code: 'E_XML_DOCTYPE' }))
+    }
+    expect(parseXmlBody('<t><verbatim><![CDATA[<!DOCTYPE html><p/>]]></verbatim><!-- <!doctype --><name>n</name></t>')).toEqual({ verbatim: '<!DOCTYPE html><p/>', name: 'n' })
+  })
+
   it('refuses a character reference to a character XML does not allow', () => {
     for (const reference of ['&#0;', '&#x1F;', '&#xD800;', '&#xFFFF;', '&#x110000;']) {
       expect(() => parseXmlBody(`<x><v>${reference}</v></x>`)).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML', message: expect.stringContaining('a character XML does not allow') }))
