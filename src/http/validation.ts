@@ -215,6 +215,7 @@ export function toApiError(raw: RawError[], data: unknown, context: Context): Ap
 function mapOne(error: RawError, data: unknown, context: Context): ApiError[] {
   const isQuery = context.part === 'querystring'
   const path = error.instancePath
+  // Fastify validates a request without a body as null: JSON's `null` cannot be told from it here.
   if (!isQuery && path === '' && (data === null || data === undefined)) {
     return [apiError('E_MISSING_BODY', { operation: context.operation, body: context.body })]
   }
@@ -233,7 +234,7 @@ function mapOne(error: RawError, data: unknown, context: Context): ApiError[] {
       })
     }
     case 'type':
-      return [apiError('E_WRONG_TYPE', { where, name: name || 'body', expected: article(String(error.params.type)), got })]
+      return [apiError('E_WRONG_TYPE', { where, name, expected: article(String(error.params.type)), got })]
     case 'enum': {
       const allowed = (error.params.allowedValues as unknown[] | undefined) ?? []
       const sameButCase = typeof value === 'string' ? allowed.find((one) => typeof one === 'string' && one.toUpperCase() === value.toUpperCase()) : undefined
@@ -244,10 +245,10 @@ function mapOne(error: RawError, data: unknown, context: Context): ApiError[] {
       const count = Array.isArray(value) ? value.length : 0
       const limit = Number(error.params.limit)
       const rule = `must name at least ${limit === 1 ? 'one value' : `${limit} values`}${isQuery ? ' (empty items between commas are dropped)' : ''}`
-      return [apiError('E_INVALID_VALUE', { where, name: name || 'body', rule, got: count === 0 ? 'none' : `${count}` })]
+      return [apiError('E_INVALID_VALUE', { where, name, rule, got: count === 0 ? 'none' : `${count}` })]
     }
     default:
-      return [apiError('E_INVALID_VALUE', { where, name: name || 'body', rule: error.message, got })]
+      return [apiError('E_INVALID_VALUE', { where, name, rule: error.message, got })]
   }
 }
 

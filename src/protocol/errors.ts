@@ -257,7 +257,8 @@ export const ERRORS = {
   ),
   E_WRONG_TYPE: entry<{ where: Where; name: string; expected: string; got: string }>(
     400,
-    (p) => `The ${p.where} "${p.name}" must be ${p.expected}, got ${p.got}.`
+    // The body itself has no name (`"hello"` where an object goes): "The request body must be an object".
+    (p) => `The ${p.where}${p.name === '' ? '' : ` "${p.name}"`} must be ${p.expected}, got ${p.got}.`
   ),
   E_NOT_IN_ENUM: entry<{ where: Where; name: string; allowed: readonly unknown[]; got: string; sameButCase?: string }>(
     400,
@@ -266,7 +267,7 @@ export const ERRORS = {
   ),
   E_INVALID_VALUE: entry<{ where: Where; name: string; rule: string; got: string }>(
     400,
-    (p) => `The ${p.where} "${p.name}" ${p.rule}, got ${p.got}.`
+    (p) => `The ${p.where}${p.name === '' ? '' : ` "${p.name}"`} ${p.rule}, got ${p.got}.`
   ),
   E_TOO_MANY_ITEMS: entry<{ name: string; limit: number }>(
     400,

@@ -132,6 +132,13 @@ describe('addagent', () => {
     expect(response.json().errors[0]).toMatchObject({ code: 'E_MISSING_FIELD', message: 'Body field "global-config" is required: add it to the request body.' })
   })
 
+  it('says the body itself must be an object when it is text, in JSON or XML (it was named "body", a field it has not)', async () => {
+    const json = await call(h.app, 'POST', 'addagent', '"hello"')
+    expect(json.json().errors[0]).toMatchObject({ code: 'E_WRONG_TYPE', message: 'The request body must be an object, got "hello".' })
+    const xml = await call(h.app, 'POST', 'addagent', '<agent>hello</agent>', { 'content-type': 'application/xml' })
+    expect(xml.json().errors[0]).toMatchObject({ code: 'E_WRONG_TYPE', message: 'The request body must be an object, got "hello".' })
+  })
+
   it('refuses a request without body', async () => {
     const response = await call(h.app, 'POST', 'addagent')
     expect(response.statusCode).toBe(400)
