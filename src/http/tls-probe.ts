@@ -99,6 +99,8 @@ function startsLikeHttp(chunk: Buffer): boolean {
 const HOST_NAME = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])$/
 /** A path of RFC 3986 characters only (no quotes, angle brackets or spaces). */
 const PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/
+/** The scheme and authority of an absolute-form request target, up to its path. */
+const ABSOLUTE_FORM_ORIGIN = /^https?:\/\/[^/?#]*/i
 /** Longest request path echoed in the answer; a longer one is left out. */
 const MAX_ECHOED_PATH = 512
 
@@ -111,7 +113,8 @@ const MAX_ECHOED_PATH = 512
 function httpsUrl(chunk: Buffer, socket: Socket): string {
   const head = chunk.subarray(0, 8192).toString('latin1')
   const target = /^[A-Za-z]+ (\S+) HTTP\//.exec(head)?.[1] ?? '/'
-  const pathPart = target.split(/[?#]/, 1)[0]
+  // An absolute-form target (`GET http://host:9443/manager/... HTTP/1.1`, as proxies send) keeps its path.
+  const pathPart = target.replace(ABSOLUTE_FORM_ORIGIN, '').split(/[?#]/, 1)[0]
   const path = pathPart.length <= MAX_ECHOED_PATH && PATH.test(pathPart) ? pathPart : '/'
   const hostHeader = /\r\nhost:[ \t]*([^\r\n]*)/i.exec(head)?.[1]?.trim() ?? ''
   const hostName = hostHeader.replace(/:\d{1,5}$/, '')

@@ -132,6 +132,15 @@ describe('plain HTTP on the HTTPS port', () => {
     expect(await appinfo(server)).toBe(200)
   })
 
+  it('keeps the path of an absolute-form target (it named the https:// URL without one)', async () => {
+    const socket = await open(server.port)
+    const answer = collect(socket, 5000)
+    socket.write(`GET http://127.0.0.1:${server.port}${REST}/appinfo.json?x=1 HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`)
+    const { status, text } = await answer
+    expect(status).toBe(400)
+    expect(bodyOf({ text, status, closedAfterMs: 0 })).toContain(`use https://127.0.0.1:${server.port}${REST}/appinfo.json `)
+  })
+
   it('names the address the client connected to, and no path, when its Host header and path are not plain', async () => {
     const socket = await open(server.port)
     const answer = collect(socket, 5000)
