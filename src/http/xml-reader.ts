@@ -16,7 +16,8 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { apiError, sent } from '../protocol/errors.js'
-import { MAX_BODY_DEPTH, tagEnd, xmlTooDeepAt } from './body-depth.js'
+import { MAX_BODY_DEPTH, xmlTooDeepAt } from './body-depth.js'
+import { eachMarkup, tagEnd } from './xml-markup.js'
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -33,10 +34,6 @@ const parser = new XMLParser({
 })
 
 const DOCTYPE = /<!DOCTYPE/i
-/** Comments and CDATA sections, whose text is no markup: a `<!DOCTYPE` there declares nothing. */
-const TEXT_ONLY = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>/g
-/** A CDATA section: its text is literal, `&` and `<` included (XML 1.0, 2.7). */
-const CDATA = /<!\[CDATA\[([\s\S]*?)\]\]>/g
 /** A reference in text the validator let through: it refuses a `&` that starts none. */
 const REFERENCE = /&([^&;\s]*);/g
 const NUMERIC = /^#(?:x([0-9a-fA-F]+)|([0-9]+))$/
@@ -47,8 +44,8 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
 export function parseXmlBody(text: string): unknown {
   if (text.trim() === '') return undefined
-  // A verbatim configuration in a CDATA section may hold `<!DOCTYPE html>` as text.
-  if (DOCTYPE.test(text) && DOCTYPE.test(text.replace(TEXT_ONLY, ''))) throw apiError('E_XML_DOCTYPE')
+  // Read as markup, in order: a verbatim configuration in a CDATA section may hold `<!DOCTYPE html>` as text.
+  if (DOCTYPE.test(text) && hasDoctype(text)) throw apiError('E_XML_DOCTYPE')
   const deep = xmlTooDeepAt(text)
   if (deep !== undefined) throw apiError('E_BODY_TOO_DEEP', { most: MAX_BODY_DEPTH, at: deep + 1, what: 'elements' })
   const valid = XMLValidator.validate(text)
@@ -56,7 +53,7 @@ export function parseXmlBody(text: string): unknown {
   if (textAfterSelfClosedRoot(text)) throw apiError('E_MALFORMED_XML', { detail: 'text after the root element: a body is one element, and nothing but comments after it' })
   let document: Record<string, unknown>
   try {
-    document = parser.parse(text.replace(CDATA, (_whole, literal: string) => escapeText(literal))) as Record<string, unknown>
+    document = parser.parse(cdataAsText(text)) as Record<string, unknown>
   } catch (error) {
     // The parser refuses elements named as an object's prototype keys, with a message for programmers.
     const reserved = RESERVED_NAME.exec((error as Error).message)
@@ -68,6 +65,29 @@ export function parseXmlBody(text: string): unknown {
   // Two roots of one name come as a list of them.
   if (roots.length !== 1 || Array.isArray(document[roots[0]])) throw apiError('E_MALFORMED_XML', { detail: 'expected exactly one root element' })
   return toPlain(document[roots[0]])
+}
+
+/** Whether the text declares a DOCTYPE: one in a comment, a CDATA section or a processing instruction is their text. */
+function hasDoctype(text: string): boolean {
+  let found = false
+  eachMarkup(text, (kind) => (found = kind === 'doctype'))
+  return found
+}
+
+/**
+ * The text with each CDATA section (its text literal, `&` and `<` included: XML 1.0, 2.7) as the
+ * same text outside one (escapeText), where it stands as markup: one inside a quoted attribute
+ * value is that value's text, which checkAttributes then judges.
+ */
+function cdataAsText(text: string): string {
+  let out = ''
+  let copied = 0
+  eachMarkup(text, (kind, start, end) => {
+    if (kind !== 'cdata') return
+    out += text.slice(copied, start) + escapeText(text.slice(start + '<![CDATA['.length, end - ']]>'.length))
+    copied = end
+  })
+  return copied === 0 ? text : out + text.slice(copied)
 }
 
 /**

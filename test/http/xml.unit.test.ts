@@ -63,6 +63,30 @@ describe('XML request bodies', () => {
     expect(parseXmlBody('<t><verbatim><![CDATA[<!DOCTYPE html><p/>]]></verbatim><!-- <!doctype --><name>n</name></t>')).toEqual({ verbatim: '<!DOCTYPE html><p/>', name: 'n' })
   })
 
+  it('reads markup in order for these checks: what a comment, CDATA section or processing instruction holds is their text', () => {
+    // A processing instruction holding `<!--` or `<![CDATA[` hid the DOCTYPE after it from a check that stripped comments by pattern.
+    for (const body of ['<?x <!-- ?><!DOCTYPE agent [<!ENTITY e "boom">]><!-- --><agent/>', '<?x <![CDATA[ ?><!DOCTYPE agent SYSTEM "http://127.0.0.1:1/evil.dtd"><?y ]]> ?><agent/>']) {
+      expect(() => parseXmlBody(body), body).toThrow(expect.objectContaining({ code: 'E_XML_DOCTYPE' }))
+    }
+    // `<!-->` opens a comment that runs to the next `-->`: the elements in it are its text.
+    expect(() => parseXmlBody(`<agent><!-->${'<a>'.repeat(70)}--><name>n</name></agent>`)).not.toThrow()
+    expect(() => parseXmlBody(`<r><!-->${'</a>'.repeat(80)}-->${'<a>'.repeat(80)}x${'</a>'.repeat(80)}</r>`)).toThrow(expect.objectContaining({ code: 'E_BODY_TOO_DEEP' }))
+    // A CDATA section in a quoted attribute value is that value's text, `<` and all.
+    expect(() => parseXmlBody('<agent a="<![CDATA[x]]>"><name>n</name></agent>')).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML', message: expect.stringContaining('attribute "a" holds a "<"') }))
+    // A quote in a CDATA section opens no attribute value: the element after it is read.
+    expect(parseXmlBody('<a><v><![CDATA[<b a="]]></v><w>x</w></a>')).toEqual({ v: '<b a="', w: 'x' })
+  })
+
+  it('reads a body of many comments or sections never closed in one pass (a pattern over them took two minutes at 1 MiB)', () => {
+    // A guard against a return of that pass, not a timing target: linear, these take milliseconds.
+    for (const opener of ['<!--', '<![CDATA[', '<?', '<a b="']) {
+      const body = `<!DOCTYPE${opener.repeat(Math.floor((1024 * 1024) / opener.length))}`
+      const started = performance.now()
+      expect(() => parseXmlBody(body)).toThrow()
+      expect(performance.now() - started, opener).toBeLessThan(5000)
+    }
+  })
+
   it('refuses a character reference to a character XML does not allow', () => {
     for (const reference of ['&#0;', '&#x1F;', '&#xD800;', '&#xFFFF;', '&#x110000;']) {
       expect(() => parseXmlBody(`<x><v>${reference}</v></x>`)).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML', message: expect.stringContaining('a character XML does not allow') }))

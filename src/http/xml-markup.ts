@@ -1,0 +1,64 @@
+/**
+ * The markup of an XML text in order, as XML reads it: comments, CDATA sections, processing
+ * instructions and declarations are read to their first closer (whatever they hold, `<` and
+ * quotes included), and a tag to its `>` outside quoted attribute values. Checks that look at the
+ * text before it is parsed (a DOCTYPE, how deep elements nest, CDATA made text) walk it this way,
+ * so that what one piece of markup holds is never taken for markup of its own: a `<!DOCTYPE` in a
+ * comment is text, and one after a processing instruction holding `<!--` is a DOCTYPE. One pass,
+ * linear in the text.
+ */
+
+export type MarkupKind = 'comment' | 'cdata' | 'pi' | 'doctype' | 'declaration' | 'close' | 'empty' | 'open'
+
+/**
+ * Calls `visit` with each piece of markup's kind, where it starts (its `<`) and where it ends
+ * (the index after its last character), in order, until `visit` returns true or the text ends.
+ * Markup never closed ends the walk: the text is malformed, which the validator says after.
+ */
+export function eachMarkup(text: string, visit: (kind: MarkupKind, start: number, end: number) => boolean | void): void {
+  for (let k = text.indexOf('<'); k !== -1; ) {
+    const next = text.charCodeAt(k + 1)
+    let kind: MarkupKind
+    let end: number
+    if (next === 0x3f || next === 0x21) {
+      // Its closer is looked for past its opener: in `<!-->` the comment's `-->` is not yet its end.
+      let opener = 2
+      let closer = '>'
+      if (next === 0x3f) {
+        kind = 'pi'
+        closer = '?>'
+      } else if (text.startsWith('<!--', k)) {
+        kind = 'comment'
+        opener = 4
+        closer = '-->'
+      } else if (text.startsWith('<![CDATA[', k)) {
+        kind = 'cdata'
+        opener = 9
+        closer = ']]>'
+      } else kind = text.slice(k + 2, k + 9).toUpperCase() === 'DOCTYPE' ? 'doctype' : 'declaration'
+      const found = text.indexOf(closer, k + opener)
+      if (found === -1) return
+      end = found + closer.length
+    } else {
+      const close = tagEnd(text, k)
+      if (close === -1) return
+      kind = next === 0x2f ? 'close' : text.charCodeAt(close - 1) === 0x2f ? 'empty' : 'open'
+      end = close + 1
+    }
+    if (visit(kind, k, end) === true) return
+    k = text.indexOf('<', end)
+  }
+}
+
+/** The `>` that ends the tag opened at `at` (one inside a quoted attribute value does not), or -1. */
+export function tagEnd(text: string, at: number): number {
+  let quote = 0
+  for (let k = at + 1; k < text.length; k++) {
+    const c = text.charCodeAt(k)
+    if (quote !== 0) {
+      if (c === quote) quote = 0
+    } else if (c === 0x22 || c === 0x27) quote = c
+    else if (c === 0x3e) return k
+  }
+  return -1
+}
