@@ -14,8 +14,9 @@ export type MarkupKind = 'comment' | 'cdata' | 'pi' | 'doctype' | 'declaration' 
  * Calls `visit` with each piece of markup's kind, where it starts (its `<`) and where it ends
  * (the index after its last character), in order, until `visit` returns true or the text ends.
  * Markup never closed ends the walk: the text is malformed, which the validator says after.
+ * Returns where that markup starts, or undefined when the walk was not ended so.
  */
-export function eachMarkup(text: string, visit: (kind: MarkupKind, start: number, end: number) => boolean | void): void {
+export function eachMarkup(text: string, visit: (kind: MarkupKind, start: number, end: number) => boolean | void): number | undefined {
   for (let k = text.indexOf('<'); k !== -1; ) {
     const next = text.charCodeAt(k + 1)
     let kind: MarkupKind
@@ -37,17 +38,18 @@ export function eachMarkup(text: string, visit: (kind: MarkupKind, start: number
         closer = ']]>'
       } else kind = text.slice(k + 2, k + 9).toUpperCase() === 'DOCTYPE' ? 'doctype' : 'declaration'
       const found = text.indexOf(closer, k + opener)
-      if (found === -1) return
+      if (found === -1) return k
       end = found + closer.length
     } else {
       const close = tagEnd(text, k)
-      if (close === -1) return
+      if (close === -1) return k
       kind = next === 0x2f ? 'close' : text.charCodeAt(close - 1) === 0x2f ? 'empty' : 'open'
       end = close + 1
     }
-    if (visit(kind, k, end) === true) return
+    if (visit(kind, k, end) === true) return undefined
     k = text.indexOf('<', end)
   }
+  return undefined
 }
 
 /** The `>` that ends the tag opened at `at` (one inside a quoted attribute value does not), or -1. */

@@ -44,8 +44,8 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
 export function parseXmlBody(text: string): unknown {
   if (text.trim() === '') return undefined
-  // Read as markup, in order: a verbatim configuration in a CDATA section may hold `<!DOCTYPE html>` as text.
-  if (DOCTYPE.test(text) && hasDoctype(text)) throw apiError('E_XML_DOCTYPE')
+  const prepared = forParser(text)
+  if (prepared.doctype) throw apiError('E_XML_DOCTYPE')
   const deep = xmlTooDeepAt(text)
   if (deep !== undefined) throw apiError('E_BODY_TOO_DEEP', { most: MAX_BODY_DEPTH, at: deep + 1, what: 'elements' })
   const valid = XMLValidator.validate(text)
@@ -53,7 +53,7 @@ export function parseXmlBody(text: string): unknown {
   if (textAfterSelfClosedRoot(text)) throw apiError('E_MALFORMED_XML', { detail: 'text after the root element: a body is one element, and nothing but comments after it' })
   let document: Record<string, unknown>
   try {
-    document = parser.parse(cdataAsText(text)) as Record<string, unknown>
+    document = parser.parse(prepared.text) as Record<string, unknown>
   } catch (error) {
     // The parser refuses elements named as an object's prototype keys, with a message for programmers.
     const reserved = RESERVED_NAME.exec((error as Error).message)
@@ -67,27 +67,33 @@ export function parseXmlBody(text: string): unknown {
   return toPlain(document[roots[0]])
 }
 
-/** Whether the text declares a DOCTYPE: one in a comment, a CDATA section or a processing instruction is their text. */
-function hasDoctype(text: string): boolean {
-  let found = false
-  eachMarkup(text, (kind) => (found = kind === 'doctype'))
-  return found
-}
-
 /**
- * The text with each CDATA section (its text literal, `&` and `<` included: XML 1.0, 2.7) as the
- * same text outside one (escapeText), where it stands as markup: one inside a quoted attribute
- * value is that value's text, which checkAttributes then judges.
+ * The text the parser reads, and whether the body declares a DOCTYPE, from one walk over its
+ * markup in order (xml-markup.ts):
+ * - a DOCTYPE is one in the markup: `<!DOCTYPE html>` in a comment or a CDATA section (a verbatim
+ *   configuration of an HTML page) is their text. Past markup never closed, any `<!DOCTYPE` counts
+ *   (such a body is malformed; the check does not rest on the validator saying so);
+ * - each CDATA section (its text literal, `&` and `<` included: XML 1.0, 2.7) stands as the same
+ *   text outside one (escapeText), where it is markup: one inside a quoted attribute value is that
+ *   value's text, which checkAttributes then judges;
+ * - processing instructions are left out (the parser drops them anyway, ignorePiTags): the parser
+ *   ends one at the first `?>` outside quotes, where XML, the validator and this walk end it at the
+ *   first `?>`, so `<?x "?><!-- "?><!DOCTYPE …>` read as a comment here was a DOCTYPE to the parser.
  */
-function cdataAsText(text: string): string {
+export function forParser(text: string): { text: string; doctype: boolean } {
+  if (!text.includes('<![CDATA[') && !text.includes('<?') && !DOCTYPE.test(text)) return { text, doctype: false }
   let out = ''
   let copied = 0
-  eachMarkup(text, (kind, start, end) => {
-    if (kind !== 'cdata') return
-    out += text.slice(copied, start) + escapeText(text.slice(start + '<![CDATA['.length, end - ']]>'.length))
+  let doctype = false
+  const unclosedAt = eachMarkup(text, (kind, start, end) => {
+    if (kind === 'doctype') return (doctype = true)
+    if (kind !== 'cdata' && kind !== 'pi') return
+    out += text.slice(copied, start)
+    if (kind === 'cdata') out += escapeText(text.slice(start + '<![CDATA['.length, end - ']]>'.length))
     copied = end
   })
-  return copied === 0 ? text : out + text.slice(copied)
+  if (unclosedAt !== undefined && DOCTYPE.test(text.slice(unclosedAt))) doctype = true
+  return { text: copied === 0 ? text : out + text.slice(copied), doctype }
 }
 
 /**

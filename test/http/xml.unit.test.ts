@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parseXmlBody } from '../../src/http/xml-reader.js'
+import { XMLParser } from 'fast-xml-parser'
+import { forParser, parseXmlBody } from '../../src/http/xml-reader.js'
 import { xmlDocument, xmlElement } from '../../src/http/xml-writer.js'
 
 describe('XML responses', () => {
@@ -68,6 +69,26 @@ describe('XML request bodies', () => {
     for (const body of ['<?x <!-- ?><!DOCTYPE agent [<!ENTITY e "boom">]><!-- --><agent/>', '<?x <![CDATA[ ?><!DOCTYPE agent SYSTEM "http://127.0.0.1:1/evil.dtd"><?y ]]> ?><agent/>']) {
       expect(() => parseXmlBody(body), body).toThrow(expect.objectContaining({ code: 'E_XML_DOCTYPE' }))
     }
+    // The parser ends a processing instruction at the first `?>` outside quotes, XML at the first
+    // `?>`: it read the DOCTYPE below, which XML reads in a comment after `<?x "?>`. PIs are not
+    // handed to it now, so it reads the comment as XML does, and the root after it.
+    for (const body of [
+      '<?x "?><!-- "?><!DOCTYPE agent SYSTEM "http://127.0.0.1:1/evil.dtd"><!-- --><agent><name>n</name></agent>',
+      `<?x '?><!-- '?><!DOCTYPE agent [<!ENTITY e "boom">]><!-- --><agent><name>n</name></agent>`,
+      `<?x '?><!-- '?><!doctype agent><!-- --><agent><name>n</name></agent>`
+    ]) {
+      expect(parseXmlBody(body), body).toEqual({ name: 'n' })
+    }
+    expect(() => parseXmlBody('<?x "?><!DOCTYPE agent><agent/>')).toThrow(expect.objectContaining({ code: 'E_XML_DOCTYPE' }))
+    // What the parser is handed declares nothing it reads: even with entities on, it expands none.
+    const entity = `<?x "?><!-- "?><!DOCTYPE agent [<!ENTITY e "boom">]><!-- --><agent><name>&e;</name></agent>`
+    expect(forParser(entity).doctype).toBe(false)
+    expect(new XMLParser({ processEntities: true }).parse(forParser(entity).text)).toEqual({ agent: { name: '&e;' } })
+    expect(parseXmlBody(`<?app don't?><agent><?p it's?><name>n</name></agent><?x say "hi?>`)).toEqual({ name: 'n' })
+    expect(parseXmlBody('<agent><name><?p "?>abc"?></name></agent>')).toEqual({ name: 'abc"?>' })
+    expect(parseXmlBody('<agent><?p "?><name>n</name><?q "?></agent>')).toEqual({ name: 'n' })
+    // Past markup never closed, any DOCTYPE counts.
+    expect(() => parseXmlBody('<agent><!-- x <!DOCTYPE a>')).toThrow(expect.objectContaining({ code: 'E_XML_DOCTYPE' }))
     // `<!-->` opens a comment that runs to the next `-->`: the elements in it are its text.
     expect(() => parseXmlBody(`<agent><!-->${'<a>'.repeat(70)}--><name>n</name></agent>`)).not.toThrow()
     expect(() => parseXmlBody(`<r><!-->${'</a>'.repeat(80)}-->${'<a>'.repeat(80)}x${'</a>'.repeat(80)}</r>`)).toThrow(expect.objectContaining({ code: 'E_BODY_TOO_DEEP' }))
