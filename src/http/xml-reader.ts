@@ -46,6 +46,9 @@ export function parseXmlBody(text: string): unknown {
   if (text.trim() === '') return undefined
   const prepared = forParser(text)
   if (prepared.doctype) throw apiError('E_XML_DOCTYPE')
+  if (prepared.declaration !== undefined) {
+    throw apiError('E_MALFORMED_XML', { detail: `${sent(prepared.declaration)} is markup XML allows only in a DTD: in a body, \`<!\` starts a comment (\`<!--\`) or a CDATA section (\`<![CDATA[\`)` })
+  }
   const deep = xmlTooDeepAt(text)
   if (deep !== undefined) throw apiError('E_BODY_TOO_DEEP', { most: MAX_BODY_DEPTH, at: deep + 1, what: 'elements' })
   const valid = XMLValidator.validate(text)
@@ -76,24 +79,32 @@ export function parseXmlBody(text: string): unknown {
  * - each CDATA section (its text literal, `&` and `<` included: XML 1.0, 2.7) stands as the same
  *   text outside one (escapeText), where it is markup: one inside a quoted attribute value is that
  *   value's text, which checkAttributes then judges;
+ * - any other `<!` markup (`<!ELEMENT`, `<![IGNORE[`) belongs in a DTD, which a body may not have:
+ *   it is noted (`declaration`) and refused, as the parser reads it otherwise (`<![X[` as CDATA to
+ *   `]]>`, `<!X` as an element) and would see markup that this walk reads as a comment's text;
  * - processing instructions are left out (the parser drops them anyway, ignorePiTags): the parser
  *   ends one at the first `?>` outside quotes, where XML, the validator and this walk end it at the
  *   first `?>`, so `<?x "?><!-- "?><!DOCTYPE …>` read as a comment here was a DOCTYPE to the parser.
  */
-export function forParser(text: string): { text: string; doctype: boolean } {
-  if (!text.includes('<![CDATA[') && !text.includes('<?') && !DOCTYPE.test(text)) return { text, doctype: false }
+export function forParser(text: string): { text: string; doctype: boolean; declaration?: string } {
+  if (!text.includes('<!') && !text.includes('<?')) return { text, doctype: false }
   let out = ''
   let copied = 0
   let doctype = false
+  let declaration: string | undefined
   const unclosedAt = eachMarkup(text, (kind, start, end) => {
     if (kind === 'doctype') return (doctype = true)
+    if (kind === 'declaration') {
+      declaration = text.slice(start, Math.min(end, start + 20))
+      return true
+    }
     if (kind !== 'cdata' && kind !== 'pi') return
     out += text.slice(copied, start)
     if (kind === 'cdata') out += escapeText(text.slice(start + '<![CDATA['.length, end - ']]>'.length))
     copied = end
   })
   if (unclosedAt !== undefined && DOCTYPE.test(text.slice(unclosedAt))) doctype = true
-  return { text: copied === 0 ? text : out + text.slice(copied), doctype }
+  return { text: copied === 0 ? text : out + text.slice(copied), doctype, ...(declaration === undefined ? {} : { declaration }) }
 }
 
 /**

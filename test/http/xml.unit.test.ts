@@ -87,6 +87,17 @@ describe('XML request bodies', () => {
     expect(parseXmlBody(`<?app don't?><agent><?p it's?><name>n</name></agent><?x say "hi?>`)).toEqual({ name: 'n' })
     expect(parseXmlBody('<agent><name><?p "?>abc"?></name></agent>')).toEqual({ name: 'abc"?>' })
     expect(parseXmlBody('<agent><?p "?><name>n</name><?q "?></agent>')).toEqual({ name: 'n' })
+    // Other `<!` markup belongs in a DTD: the parser read `<![X[` as CDATA to `]]>` and `<!X` as an
+    // element, past where this walk ended them, into a "comment" holding a DOCTYPE and elements.
+    for (const body of [
+      '<agent><![X[ ><!-- ]]><!DOCTYPE agent SYSTEM "http://127.0.0.1:1/evil.dtd"><name>smuggled</name> --></agent>',
+      `<agent><!X '><!-- '><!DOCTYPE agent [<!ENTITY e "boom">]><name>smuggled</name>--></agent>`,
+      '<agent><![IGNORE[ x ]]><name>n</name></agent>',
+      '<agent><!ELEMENT agent ANY><name>n</name></agent>',
+      `<a>${'<!X>'.repeat(200)}</a>`
+    ]) {
+      expect(() => parseXmlBody(body), body).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML', message: expect.stringContaining('is markup XML allows only in a DTD') }))
+    }
     // Past markup never closed, any DOCTYPE counts.
     expect(() => parseXmlBody('<agent><!-- x <!DOCTYPE a>')).toThrow(expect.objectContaining({ code: 'E_XML_DOCTYPE' }))
     // `<!-->` opens a comment that runs to the next `-->`: the elements in it are its text.
