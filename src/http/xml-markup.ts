@@ -41,7 +41,10 @@ export function eachMarkup(text: string, visit: (kind: MarkupKind, start: number
       if (found === -1) return k
       end = found + closer.length
     } else {
-      const close = tagEnd(text, k)
+      // A closing tag ends at its first `>`, as the parser ends it (it holds no quoted values);
+      // one holding more than its name is malformed (xml-reader.ts refuses it), and the validator
+      // took `</q a='…'/>` as an element that closes itself, reading past it where the parser did not.
+      const close = next === 0x2f ? text.indexOf('>', k + 2) : tagEnd(text, k)
       if (close === -1) return k
       kind = next === 0x2f ? 'close' : text.charCodeAt(close - 1) === 0x2f ? 'empty' : 'open'
       end = close + 1

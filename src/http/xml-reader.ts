@@ -34,6 +34,8 @@ const parser = new XMLParser({
 })
 
 const DOCTYPE = /<!DOCTYPE/i
+/** A closing tag as XML has it: its name, and white space at most (`</name >`). */
+const CLOSING_TAG = /^<\/[^\s<>"'/=]+\s*>$/
 /** A reference in text the validator let through: it refuses a `&` that starts none. */
 const REFERENCE = /&([^&;\s]*);/g
 const NUMERIC = /^#(?:x([0-9a-fA-F]+)|([0-9]+))$/
@@ -46,6 +48,7 @@ export function parseXmlBody(text: string): unknown {
   if (text.trim() === '') return undefined
   const prepared = forParser(text)
   if (prepared.doctype) throw apiError('E_XML_DOCTYPE')
+  if (prepared.closing !== undefined) throw apiError('E_MALFORMED_XML', { detail: `the closing tag ${sent(prepared.closing)} holds more than its name: write </name>` })
   if (prepared.declaration !== undefined) {
     throw apiError('E_MALFORMED_XML', { detail: `${sent(prepared.declaration)} is markup XML allows only in a DTD: in a body, \`<!\` starts a comment (\`<!--\`) or a CDATA section (\`<![CDATA[\`)` })
   }
@@ -86,16 +89,20 @@ export function parseXmlBody(text: string): unknown {
  *   ends one at the first `?>` outside quotes, where XML, the validator and this walk end it at the
  *   first `?>`, so `<?x "?><!-- "?><!DOCTYPE …>` read as a comment here was a DOCTYPE to the parser.
  */
-export function forParser(text: string): { text: string; doctype: boolean; declaration?: string } {
-  if (!text.includes('<!') && !text.includes('<?')) return { text, doctype: false }
+export function forParser(text: string): { text: string; doctype: boolean; declaration?: string; closing?: string } {
   let out = ''
   let copied = 0
   let doctype = false
   let declaration: string | undefined
+  let closing: string | undefined
   const unclosedAt = eachMarkup(text, (kind, start, end) => {
     if (kind === 'doctype') return (doctype = true)
+    if (kind === 'close' && !CLOSING_TAG.test(text.slice(start, end))) {
+      closing = text.slice(start, Math.min(end, start + 40))
+      return true
+    }
     if (kind === 'declaration') {
-      declaration = text.slice(start, Math.min(end, start + 20))
+      declaration = text.slice(start, Math.min(end, start + 40))
       return true
     }
     if (kind !== 'cdata' && kind !== 'pi') return
@@ -104,7 +111,7 @@ export function forParser(text: string): { text: string; doctype: boolean; decla
     copied = end
   })
   if (unclosedAt !== undefined && DOCTYPE.test(text.slice(unclosedAt))) doctype = true
-  return { text: copied === 0 ? text : out + text.slice(copied), doctype, ...(declaration === undefined ? {} : { declaration }) }
+  return { text: copied === 0 ? text : out + text.slice(copied), doctype, ...(declaration === undefined ? {} : { declaration }), ...(closing === undefined ? {} : { closing }) }
 }
 
 /**
