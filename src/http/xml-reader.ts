@@ -74,29 +74,30 @@ export function parseXmlBody(text: string): unknown {
 }
 
 /**
- * The text the parser reads, and whether the body declares a DOCTYPE, from one walk over its
- * markup in order (xml-markup.ts):
- * - a DOCTYPE is one in the markup: `<!DOCTYPE html>` in a comment or a CDATA section (a verbatim
- *   configuration of an HTML page) is their text. Past markup never closed, any `<!DOCTYPE` counts
- *   (such a body is malformed; the check does not rest on the validator saying so);
+ * The text the parser reads, and what refuses the body, from one walk over its markup in order
+ * (xml-markup.ts):
  * - each CDATA section (its text literal, `&` and `<` included: XML 1.0, 2.7) stands as the same
  *   text outside one (escapeText), where it is markup: one inside a quoted attribute value is that
  *   value's text, which checkAttributes then judges;
- * - any other `<!` markup (`<!ELEMENT`, `<![IGNORE[`) belongs in a DTD, which a body may not have:
- *   it is noted (`declaration`) and refused, as the parser reads it otherwise (`<![X[` as CDATA to
- *   `]]>`, `<!X` as an element) and would see markup that this walk reads as a comment's text;
  * - processing instructions are left out (the parser drops them anyway, ignorePiTags): the parser
  *   ends one at the first `?>` outside quotes, where XML, the validator and this walk end it at the
- *   first `?>`, so `<?x "?><!-- "?><!DOCTYPE …>` read as a comment here was a DOCTYPE to the parser.
+ *   first `?>`;
+ * - any other `<!` markup (`<!ELEMENT`, `<![IGNORE[`) belongs in a DTD, which a body may not have,
+ *   and a closing tag holds its name alone: either is noted (`declaration`, `closing`) and refused,
+ *   as the parser reads them otherwise (`<![X[` as CDATA to `]]>`, `<!X` as an element, a closing
+ *   tag to its first `>` whatever the quotes) and would read markup this walk reads as text;
+ * - `doctype`: the text the parser gets holds `<!DOCTYPE` anywhere, in a comment too. Taken from
+ *   that text, not from this walk: reviews found four places where the parser reads markup apart
+ *   from XML (above), each of which let a DOCTYPE the walk read as a comment's text reach the
+ *   parser; with none in its text, it can read none, however it reads the rest. `<!DOCTYPE html>`
+ *   in a CDATA section (a verbatim configuration of an HTML page) is text, escaped as all of it.
  */
 export function forParser(text: string): { text: string; doctype: boolean; declaration?: string; closing?: string } {
   let out = ''
   let copied = 0
-  let doctype = false
   let declaration: string | undefined
   let closing: string | undefined
-  const unclosedAt = eachMarkup(text, (kind, start, end) => {
-    if (kind === 'doctype') return (doctype = true)
+  eachMarkup(text, (kind, start, end) => {
     if (kind === 'close' && !CLOSING_TAG.test(text.slice(start, end))) {
       closing = text.slice(start, Math.min(end, start + 40))
       return true
@@ -110,8 +111,8 @@ export function forParser(text: string): { text: string; doctype: boolean; decla
     if (kind === 'cdata') out += escapeText(text.slice(start + '<![CDATA['.length, end - ']]>'.length))
     copied = end
   })
-  if (unclosedAt !== undefined && DOCTYPE.test(text.slice(unclosedAt))) doctype = true
-  return { text: copied === 0 ? text : out + text.slice(copied), doctype, ...(declaration === undefined ? {} : { declaration }), ...(closing === undefined ? {} : { closing }) }
+  const parsed = copied === 0 ? text : out + text.slice(copied)
+  return { text: parsed, doctype: DOCTYPE.test(parsed), ...(declaration === undefined ? {} : { declaration }), ...(closing === undefined ? {} : { closing }) }
 }
 
 /**
