@@ -1,11 +1,11 @@
 /**
  * The markup of an XML text in order, as XML reads it: comments, CDATA sections, processing
  * instructions and declarations are read to their first closer (whatever they hold, `<` and
- * quotes included), and a tag to its `>` outside quoted attribute values. Checks that look at the
- * text before it is parsed (a DOCTYPE, how deep elements nest, CDATA made text) walk it this way,
- * so that what one piece of markup holds is never taken for markup of its own: a `<!DOCTYPE` in a
- * comment is text, and one after a processing instruction holding `<!--` is a DOCTYPE. One pass,
- * linear in the text.
+ * quotes included), an opening tag to its `>` outside quoted attribute values, and a closing tag
+ * to its first `>` (it holds no values). What the body's text goes through before it is parsed
+ * (how deep elements nest, CDATA sections made text, PIs dropped, markup a body may not hold:
+ * xml-reader.ts) walks it this way, so that what one piece of markup holds is never taken for
+ * markup of its own: a `<a>` in a comment opens no element. One pass, linear in the text.
  */
 
 export type MarkupKind = 'comment' | 'cdata' | 'pi' | 'doctype' | 'declaration' | 'close' | 'empty' | 'open'
