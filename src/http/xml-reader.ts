@@ -17,7 +17,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser'
 import { apiError, sent } from '../protocol/errors.js'
 import { MAX_BODY_DEPTH, xmlTooDeepAt } from './body-depth.js'
-import { eachMarkup, tagEnd } from './xml-markup.js'
+import { eachMarkup } from './xml-markup.js'
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -56,7 +56,7 @@ export function parseXmlBody(text: string): unknown {
   if (deep !== undefined) throw apiError('E_BODY_TOO_DEEP', { most: MAX_BODY_DEPTH, at: deep + 1, what: 'elements' })
   const valid = XMLValidator.validate(text)
   if (valid !== true) throw apiError('E_MALFORMED_XML', { detail: `${validatorMessage(valid.err.msg)}, at line ${valid.err.line}` })
-  if (textAfterSelfClosedRoot(text)) throw apiError('E_MALFORMED_XML', { detail: 'text after the root element: a body is one element, and nothing but comments after it' })
+  if (textAfterRoot(text)) throw apiError('E_MALFORMED_XML', { detail: 'text after the root element: a body is one element, and nothing but comments after it' })
   let document: Record<string, unknown>
   try {
     document = parser.parse(prepared.text) as Record<string, unknown>
@@ -115,29 +115,34 @@ export function forParser(text: string): { text: string; doctype: boolean; decla
   return { text: parsed, doctype: DOCTYPE.test(parsed), ...(declaration === undefined ? {} : { declaration }), ...(closing === undefined ? {} : { closing }) }
 }
 
-/**
- * Whether anything but white space, comments and processing instructions follows a root element
- * that closes itself (`<agent/>junk`, `<agent/>junk<!-- -->`): the validator takes that, where it
- * refuses text after `</agent>`.
- */
-function textAfterSelfClosedRoot(text: string): boolean {
-  // A byte order mark may come first (the parser skips it too).
-  const start = pastMisc(text, text.charCodeAt(0) === 0xfeff ? 1 : 0)
-  if (text[start] !== '<') return false
-  const end = tagEnd(text, start)
-  return end !== -1 && text[end - 1] === '/' && pastMisc(text, end + 1) < text.length
-}
+/** XML's white space: space, tab, line feed, carriage return (not what String.prototype.trim takes). */
+const XML_SPACE = /^[ \t\r\n]*$/
+/** The XML declaration: a processing instruction named `xml` (`<?xml-stylesheet` is another). */
+const XML_DECLARATION = /^<\?xml[ \t\r\n?]/i
 
-/** Where white space, comments and processing instructions from `at` end. */
-function pastMisc(text: string, at: number): number {
-  for (;;) {
-    while (at < text.length && (text[at] === ' ' || text[at] === '\t' || text[at] === '\n' || text[at] === '\r')) at++
-    const close = text.startsWith('<?', at) ? '?>' : text.startsWith('<!--', at) ? '-->' : undefined
-    if (close === undefined) return at
-    const end = text.indexOf(close, at + 2)
-    if (end === -1) return at
-    at = end + close.length
-  }
+/**
+ * Whether anything but white space, comments and processing instructions follows the root
+ * element (`<agent/>junk`, `</agent>&amp;`, `</agent><?xml version="1.0"?>`), which the validator
+ * takes: after a root that closes itself, an entity reference, or a declaration. A second element
+ * is left to the check for one root, which says so.
+ */
+function textAfterRoot(text: string): boolean {
+  let depth = 0
+  let rootEnd = -1
+  let after = false
+  let anotherElement = false
+  eachMarkup(text, (kind, start, end) => {
+    if (rootEnd === -1) {
+      if (kind === 'open') depth++
+      else if (kind === 'close' && --depth === 0) rootEnd = end
+      else if (kind === 'empty' && depth === 0) rootEnd = end
+      return
+    }
+    if (!XML_SPACE.test(text.slice(rootEnd, start)) || (kind === 'pi' && XML_DECLARATION.test(text.slice(start, end)))) return (after = true)
+    if (kind !== 'comment' && kind !== 'pi') return (anotherElement = true)
+    rootEnd = end
+  })
+  return after || (!anotherElement && rootEnd !== -1 && !XML_SPACE.test(text.slice(rootEnd)))
 }
 
 /** The validator's list of the elements left open at the end (`Invalid '["agent", "name"]' found`), every name in it. */

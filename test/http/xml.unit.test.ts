@@ -190,9 +190,21 @@ describe('XML request bodies', () => {
   })
 
   it('refuses text after a root element that closes itself, as after one that does not', () => {
-    for (const body of ['<agent/>junk', '<agent>x</agent>junk', '<agent/>junk<!-- x -->', '<agent/>junk>', '<?xml version="1.0"?><agent a=">"/>x', '\uFEFF<agent/>junk']) {
+    for (const body of [
+      '<agent/>junk',
+      '<agent>x</agent>junk',
+      '<agent/>junk<!-- x -->',
+      '<agent/>junk>',
+      '<?xml version="1.0"?><agent a=">"/>x',
+      '\uFEFF<agent/>junk'
+    ]) {
       expect(() => parseXmlBody(body), body).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML' }))
     }
+    // The validator took these.
+    for (const body of ['<agent><name>n</name></agent>&amp;', '<agent><name>n</name></agent><?xml version="1.0"?>', '<agent/>\n<!-- c -->\u00a0']) {
+      expect(() => parseXmlBody(body), body).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML', message: expect.stringContaining('text after the root element') }))
+    }
+    expect(parseXmlBody('<agent><name>n</name></agent>\r\n<?xml-stylesheet href="a"?><!-- c -->\t')).toEqual({ name: 'n' })
     expect(parseXmlBody('<agent/><!-- a comment -->\n')).toEqual('')
     expect(parseXmlBody('<?xml version="1.0"?>\n<!-- c --><agent a="/>"/>\n<!-- d -->')).toEqual('')
   })
