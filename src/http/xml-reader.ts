@@ -139,7 +139,9 @@ function textAfterRoot(text: string): boolean {
       return
     }
     if (!XML_SPACE.test(text.slice(rootEnd, start)) || (kind === 'pi' && XML_DECLARATION.test(text.slice(start, end)))) return (after = true)
-    if (kind !== 'comment' && kind !== 'pi') return (anotherElement = true)
+    if (kind === 'open' || kind === 'empty' || kind === 'close') return (anotherElement = true)
+    // A CDATA section is text (the parser gets it as such, forParser), which no root has after it.
+    if (kind !== 'comment' && kind !== 'pi') return (after = true)
     rootEnd = end
   })
   return after || (!anotherElement && rootEnd !== -1 && !XML_SPACE.test(text.slice(rootEnd)))

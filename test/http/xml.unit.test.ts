@@ -201,7 +201,13 @@ describe('XML request bodies', () => {
       expect(() => parseXmlBody(body), body).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML' }))
     }
     // The validator took these.
-    for (const body of ['<agent><name>n</name></agent>&amp;', '<agent><name>n</name></agent><?xml version="1.0"?>', '<agent/>\n<!-- c -->\u00a0']) {
+    for (const body of [
+      '<agent><name>n</name></agent>&amp;',
+      '<agent><name>n</name></agent><?xml version="1.0"?>',
+      '<agent/>\n<!-- c -->\u00a0',
+      '<agent/><![CDATA[x]]>',
+      '<agent><name>n</name></agent><![CDATA[x]]>&amp;'
+    ]) {
       expect(() => parseXmlBody(body), body).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML', message: expect.stringContaining('text after the root element') }))
     }
     expect(parseXmlBody('<agent><name>n</name></agent>\r\n<?xml-stylesheet href="a"?><!-- c -->\t')).toEqual({ name: 'n' })
