@@ -39,6 +39,20 @@ afterEach(async () => {
   await fleet.close()
 })
 
+/**
+ * In place of beforeEach's fleet and app: a paused fleet of `agents` and an app over it; its request
+ * listener, for the tests that serve it over a socket.
+ */
+async function rebuildPaused(agents: number): Promise<RequestListener> {
+  await app.close()
+  await fleet.close()
+  fleet = await createFleet({ agents, seed: 11, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
+  manager = createManager(fleet, CA)
+  const built = await buildApp({ fleet, manager, ca: CA, processMetrics: false }, { user: 'admin', password: 'secret' })
+  app = built.app
+  return built.handler
+}
+
 const viaInject: () => Send = () => async (call) => {
   const response = await app.inject({
     method: call.method,
@@ -196,11 +210,7 @@ describe('requests while the fleet is reset', () => {
   let handler: RequestListener
   beforeEach(async () => {
     // Enough agents that rebuilding them takes several turns of the event loop.
-    await app.close()
-    await fleet.close()
-    fleet = await createFleet({ agents: 20_000, seed: 11, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
-    manager = createManager(fleet, CA)
-    ;({ app, handler } = await buildApp({ fleet, manager, ca: CA, processMetrics: false }, { user: 'admin', password: 'secret' }))
+    handler = await rebuildPaused(20_000)
   })
 
   it('refuse an agent or a template under the name of an agent of the new fleet, and leave names unique', async () => {
@@ -251,13 +261,7 @@ describe('requests while the fleet is reset', () => {
 
 describe('a list streaming when the fleet is reset', () => {
   it('is cut off, which its client sees as an error, rather than ending early as a whole answer', async () => {
-    await app.close()
-    await fleet.close()
-    fleet = await createFleet({ agents: 20_000, seed: 11, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
-    manager = createManager(fleet, CA)
-    let handler: RequestListener
-    ;({ app, handler } = await buildApp({ fleet, manager, ca: CA, processMetrics: false }, { user: 'admin', password: 'secret' }))
-    const server = createServer(handler)
+    const server = createServer(await rebuildPaused(20_000))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     try {
       const { port } = server.address() as AddressInfo
@@ -286,13 +290,9 @@ describe('a list streaming when the fleet is reset', () => {
 
 describe('a short list made whole when the fleet is reset', () => {
   it('is refused with 503 E_FLEET_RESET rather than sent as a whole answer with part of the agents', async () => {
-    await app.close()
-    await fleet.close()
     // A paused clock, so the list is worth keeping and is made whole over several turns
-    // (itemsAnswerInTurns): 1,000 agents with modules, some 3 MB of text, a turn per 16 KiB.
-    fleet = await createFleet({ agents: 1000, seed: 11, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
-    manager = createManager(fleet, CA)
-    app = (await buildApp({ fleet, manager, ca: CA, processMetrics: false }, { user: 'admin', password: 'secret' })).app
+    // (itemsAnswerInTurns): 1,000 agents with modules, a turn per 16 KiB of text.
+    await rebuildPaused(1000)
     const list = (query: string) => app.inject({ url: `${REST}/agentinfo?agentwithmodules=true${query}`, headers: HEADERS })
     // Lists made while the fleet held still make the next one worth keeping (AnswerCache.listsWorthKeeping).
     for (let k = 0; k < 4; k++) expect((await list(`&k=${k}`)).statusCode).toBe(200)
