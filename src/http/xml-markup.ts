@@ -56,7 +56,7 @@ export function eachMarkup(text: string, visit: (kind: MarkupKind, start: number
 }
 
 /** The `>` that ends the tag opened at `at` (one inside a quoted attribute value does not), or -1. */
-export function tagEnd(text: string, at: number): number {
+function tagEnd(text: string, at: number): number {
   let quote = 0
   for (let k = at + 1; k < text.length; k++) {
     const c = text.charCodeAt(k)
