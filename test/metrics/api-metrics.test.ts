@@ -82,11 +82,11 @@ describe('API metrics', () => {
   })
 
   it('bring requests in flight back down when a client leaves with pipelined requests still queued', async () => {
-    // The ONLINE agents of 10,000 with modules are some 14 MB: more than three times what a
-    // loopback connection holds while its client reads nothing (the sender's buffer grows to
-    // tcp_wmem's largest, 4 MB by default on Linux; the receiver's does not grow unread), so the
-    // list is still being sent and the requests pipelined behind it wait, not begun
-    // (src/http/pipelined.ts). Of 3,000 agents the list was 4.2 MB, which the kernel took whole.
+    // The ONLINE agents of 10,000 with modules: a list several times what a loopback connection
+    // holds while its client reads nothing (the sender's buffer grows to tcp_wmem's largest, 4 MB
+    // by default on Linux; the receiver's does not grow unread), so the list is still being sent
+    // and the requests pipelined behind it wait, not begun (src/http/pipelined.ts). The list of
+    // 3,000 agents this test had fit in such a kernel's buffers: it was sent, and the test failed.
     const { handler, scrape } = await served(10_000)
     const server = createServer(handler)
     server.listen(0, '127.0.0.1')
