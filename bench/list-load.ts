@@ -9,7 +9,9 @@
  * Each round, `--clients` kept-alive connections (bench/lib/list-client.ts, forked) ask for
  * agentinfo?agentstate=ONLINE for `--seconds`, each as soon as its last answer was read to its
  * end; a round before them warms up and is not counted. Reports, per round, the answers a second,
- * the server's CPU per answer (its whole process: the step workers included), the share of
+ * the server's CPU per answer (its whole process: the step workers included), how much of the
+ * round its main thread was busy and how many of the machine's cores were idle (a main thread
+ * busy all along beside idle cores: the load is bound by that thread), the share of
  * answers sent again from the kept answers (as a list made between two step rounds is) and the
  * share given a list another request was making (SharedList). No bare
  * server and no targets: figures to compare commits by, with the client in a process of its
@@ -25,6 +27,7 @@ import { parseServeConfig } from '../src/config.js'
 import { runListClients, type ListClientSpec } from './lib/list-client.js'
 import { AUTH_HEADERS, LIVELY_SCENARIO, REST } from './lib/context.js'
 import { wholeOption, positiveOption } from './lib/options.js'
+import { coresBetween, machineTicks, type MachineTicks } from './lib/machine-cpu.js'
 import { RESULTS_DIR, commandResults, writeCommandResults } from './lib/results.js'
 import { startTarget, type Target } from './lib/target.js'
 import { benchTls } from './lib/tls-files.js'
@@ -53,6 +56,10 @@ export interface ListLoadRound {
   bytesPerAnswer: number
   /** of the answers, the share sent again from the kept answers rather than made (src/http/answer-cache.ts) */
   keptShare: number
+  /** the share of the round the server's main thread was busy (its event loop at work) */
+  mainThreadBusy: number
+  /** the machine's cores idle on average over the round (undefined where /proc/stat cannot be read) */
+  idleCores?: number
   /** of the answers, the share given a list another request was making (AnswerCache.joins) */
   joinedShare: number
   failed: number
@@ -67,7 +74,12 @@ async function round(target: Target, options: ListLoadOptions): Promise<ListLoad
     clients: options.clients,
     seconds: options.seconds
   }
-  const result = await runListClients(spec, () => target.command({ op: 'cpu-start' }))
+  let before: MachineTicks | undefined
+  const result = await runListClients(spec, async () => {
+    await target.command({ op: 'cpu-start' })
+    before = machineTicks()
+  })
+  const after = machineTicks()
   const cpu = await target.command({ op: 'cpu-stop' })
   // Answers that came 2xx; the rest failed.
   const answers = result.answers - result.non2xx
@@ -78,6 +90,8 @@ async function round(target: Target, options: ListLoadOptions): Promise<ListLoad
     serverCpuMsPerAnswer: Number(per(cpu.cpuMs).toFixed(1)),
     bytesPerAnswer: Math.round(per(result.bytes)),
     keptShare: Number(per(cpu.keptAnswers ?? 0).toFixed(3)),
+    mainThreadBusy: Number(((cpu.mainThreadMs ?? 0) / cpu.wallMs).toFixed(3)),
+    ...(before === undefined || after === undefined ? {} : { idleCores: Number(coresBetween(before, after).idle.toFixed(2)) }),
     joinedShare: Number(per(cpu.joinedAnswers ?? 0).toFixed(3)),
     failed: result.errors + result.timeouts + result.non2xx
   }
@@ -186,11 +200,11 @@ async function main(): Promise<number> {
   process.stdout.write(
     [
       `ONLINE of ${load.agents} agents, ${load.format.toUpperCase()} over ${load.https ? 'HTTPS' : 'HTTP'}, speed ${load.speed}${load.statusPoll === undefined ? '' : `, status poll ${load.statusPoll}`}, ${load.clients} clients in a process of their own, rounds of ${load.seconds} s:`,
-      '| round | answers a second | server CPU per answer | sent kept | joined a list being made | bytes an answer | failed |',
-      '|--:|--:|--:|--:|--:|--:|--:|',
+      '| round | answers a second | server CPU per answer | server main thread busy | machine cores idle | sent kept | joined a list being made | bytes an answer | failed |',
+      '|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
       ...measured.rounds.map(
         (r, k) =>
-          `| ${k + 1} | ${r.answersPerSecond} | ${r.serverCpuMsPerAnswer} ms | ${Math.round(r.keptShare * 100)}% | ${Math.round(r.joinedShare * 100)}% | ${r.bytesPerAnswer} | ${r.failed} |`
+          `| ${k + 1} | ${r.answersPerSecond} | ${r.serverCpuMsPerAnswer} ms | ${Math.round(r.mainThreadBusy * 100)}% | ${r.idleCores ?? '–'} | ${Math.round(r.keptShare * 100)}% | ${Math.round(r.joinedShare * 100)}% | ${r.bytesPerAnswer} | ${r.failed} |`
       ),
       `results: ${file}`,
       ''

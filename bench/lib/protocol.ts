@@ -153,7 +153,8 @@ export interface CommandResults {
    * A fleetsim target's answers meanwhile: keptAnswers sent from its kept answers
    * (AnswerCache.hits), joinedAnswers given a list another request was making (AnswerCache.joins)
    */
-  'cpu-stop': { cpuMs: number; wallMs: number; gcMs: number; keptAnswers?: number; joinedAnswers?: number }
+  /** mainThreadMs: the server's main thread busy (its event loop not waiting), where the target reports it */
+  'cpu-stop': { cpuMs: number; wallMs: number; gcMs: number; mainThreadMs?: number; keptAnswers?: number; joinedAnswers?: number }
 }
 
 export interface Request {

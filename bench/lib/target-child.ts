@@ -214,13 +214,13 @@ new PerformanceObserver((list) => {
 /** fleetsim's kept answers (src/http/answer-cache.ts), to count what they answered; none in a bare target */
 let answerCache: AnswerCache | undefined
 
-let cpuMark = { cpu: process.cpuUsage(), at: performance.now(), gcMs: 0, kept: 0, joined: 0 }
+let cpuMark = { cpu: process.cpuUsage(), elu: performance.eventLoopUtilization(), at: performance.now(), gcMs: 0, kept: 0, joined: 0 }
 
 async function handle(fleet: FleetEngine | undefined, sampler: ReturnType<typeof rssSampler>, command: Command): Promise<unknown> {
   if (command.op === 'sample-start') return sampler.start(command.everyMs), null
   if (command.op === 'sample-stop') return sampler.stop()
   if (command.op === 'cpu-start') {
-    cpuMark = { cpu: process.cpuUsage(), at: performance.now(), gcMs, kept: answerCache?.hits ?? 0, joined: answerCache?.joins ?? 0 }
+    cpuMark = { cpu: process.cpuUsage(), elu: performance.eventLoopUtilization(), at: performance.now(), gcMs, kept: answerCache?.hits ?? 0, joined: answerCache?.joins ?? 0 }
     return null
   }
   if (command.op === 'cpu-stop') {
@@ -229,6 +229,8 @@ async function handle(fleet: FleetEngine | undefined, sampler: ReturnType<typeof
       cpuMs: (used.user + used.system) / 1000,
       wallMs: performance.now() - cpuMark.at,
       gcMs: gcMs - cpuMark.gcMs,
+      // The event loop's active time: the main thread at work, where the process's CPU also counts its workers'.
+      mainThreadMs: performance.eventLoopUtilization(cpuMark.elu).active,
       ...(answerCache === undefined ? {} : { keptAnswers: answerCache.hits - cpuMark.kept, joinedAnswers: answerCache.joins - cpuMark.joined })
     } satisfies CommandResults['cpu-stop']
   }

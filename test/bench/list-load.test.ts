@@ -4,6 +4,7 @@
  * says. Timings are not checked. A bad command line is refused with a sentence and the usage.
  */
 import { execFile } from 'node:child_process'
+import { availableParallelism } from 'node:os'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { measureListLoad } from '../../bench/list-load.js'
@@ -19,6 +20,13 @@ describe('the list load benchmark', () => {
       expect(round.answers).toBeGreaterThan(2)
       expect(round.answersPerSecond).toBeGreaterThan(0)
       expect(round.serverCpuMsPerAnswer).toBeGreaterThan(0)
+      // The server's main thread made and sent lists for part of the round at least; the machine's idle cores are a share of its cores.
+      expect(round.mainThreadBusy).toBeGreaterThan(0)
+      expect(round.mainThreadBusy).toBeLessThanOrEqual(1.05)
+      if (round.idleCores !== undefined) {
+        expect(round.idleCores).toBeGreaterThanOrEqual(0)
+        expect(round.idleCores).toBeLessThanOrEqual(availableParallelism())
+      }
       // Most of 1,000 agents are ONLINE, several hundred bytes each.
       expect(round.bytesPerAnswer).toBeGreaterThan(500 * 500)
       bytes[`${format}${https ? ' over HTTPS' : ''}`] = round.bytesPerAnswer
