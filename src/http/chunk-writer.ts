@@ -32,6 +32,75 @@ const POWERS = Array.from({ length: 16 }, (_, k) => 10 ** k)
 /** The two ASCII digits of every number below 100, for writing numbers two digits at a time. */
 const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, k) => 48 + (k % 2 === 0 ? Math.floor(k / 20) : (k >> 1) % 10))
 
+/*
+ * Writers into room already made (ChunkWriter.reserve): each writes at `at` in `into` and returns
+ * where it ended. A run of short values (an item's dates and figures, item-bytes.ts) is written
+ * with one check for room rather than one per value, and ChunkWriter's own writes are these.
+ */
+
+/** Room numberAt takes at most: `'' + n` of any number is at most 24 characters (`-1.2345678901234567e+308`). */
+export const NUMBER_ROOM = 32
+
+/** Bytes already encoded: a few a byte at a time, more with set(). */
+export function bytesAt(into: Uint8Array, at: number, source: Uint8Array): number {
+  const length = source.length
+  if (length > FEW_BYTES) {
+    into.set(source, at)
+    return at + length
+  }
+  for (let k = 0; k < length; k++) into[at++] = source[k]
+  return at
+}
+
+/** A string of ASCII characters only, from its character `from`, a byte each (room: its length). */
+export function asciiAt(into: Uint8Array, at: number, text: string, from = 0): number {
+  for (let k = from; k < text.length; k++) into[at++] = text.charCodeAt(k)
+  return at
+}
+
+/**
+ * A number as `'' + n` writes it (room: NUMBER_ROOM): a whole number from 0 up to 10^15 as its
+ * digits, here; any other (a fraction, a sign, an exponent) through its string.
+ */
+export function numberAt(into: Uint8Array, at: number, n: number): number {
+  if (!(Number.isInteger(n) && n >= 0 && n < 1e15)) return asciiAt(into, at, '' + n)
+  let digits = 1
+  while (digits < POWERS.length && n >= POWERS[digits]) digits++
+  const end = at + digits
+  at = end
+  // Two digits a division: half the divisions of one at a time.
+  while (n >= 100) {
+    const rest = Math.floor(n / 100)
+    const pair = (n - rest * 100) * 2
+    into[--at] = DIGIT_PAIRS[pair + 1]
+    into[--at] = DIGIT_PAIRS[pair]
+    n = rest
+  }
+  // `at` is now where the number starts: one digit or two left.
+  if (n >= 10) {
+    into[at - 1] = DIGIT_PAIRS[n * 2 + 1]
+    into[at - 2] = DIGIT_PAIRS[n * 2]
+  } else {
+    // -0 writes as 0, as '' + -0 does.
+    into[at - 1] = 48 + n
+  }
+  return end
+}
+
+/**
+ * A number of hundredths with its two decimals, as (hundredths / 100).toFixed(2) writes it:
+ * `hundredths` from 0 up to 10^15, whole (room: NUMBER_ROOM).
+ */
+export function hundredthsAt(into: Uint8Array, at: number, hundredths: number): number {
+  const units = Math.floor(hundredths / 100)
+  at = numberAt(into, at, units)
+  const pair = (hundredths - units * 100) * 2
+  into[at++] = 46
+  into[at++] = DIGIT_PAIRS[pair]
+  into[at++] = DIGIT_PAIRS[pair + 1]
+  return at
+}
+
 /**
  * `first` and `next` as one buffer over both (no copy), if `next` starts where `first` ends in the
  * same memory (chunks cut one after another from a slab) and the two are at most `limit` bytes;
@@ -130,17 +199,19 @@ export class ChunkWriter {
    * which costs less than a call to set(); more with set().
    */
   bytes(source: Uint8Array): void {
-    const length = source.length
-    this.ensure(length)
-    if (length > FEW_BYTES) {
-      this.slab.set(source, this.pos)
-      this.pos += length
-      return
-    }
-    const slab = this.slab
-    let pos = this.pos
-    for (let k = 0; k < length; k++) slab[pos++] = source[k]
-    this.pos = pos
+    this.ensure(source.length)
+    this.pos = bytesAt(this.slab, this.pos, source)
+  }
+
+  /**
+   * The first `length` bytes of `room`, copied with the rest of it: one copy of the whole, where
+   * a copy of a part makes a view of that part first. What lies past `length` is written over by
+   * what comes next, or left out of the chunk.
+   */
+  prefix(room: Uint8Array, length: number): void {
+    this.ensure(room.length)
+    this.slab.set(room, this.pos)
+    this.pos += length
   }
 
   /** Bytes `start` to `end` of `source`. */
@@ -168,25 +239,13 @@ export class ChunkWriter {
     this.pos = end
   }
 
-  /** `length` bytes of `source` from `start`, a byte at a time: for a few bytes, less than a call to set(). */
-  few(source: Uint8Array, start: number, length: number): void {
-    this.ensure(length)
-    const slab = this.slab
-    let pos = this.pos
-    for (let k = start; k < start + length; k++) slab[pos++] = source[k]
-    this.pos = pos
-  }
-
   /**
    * A string of ASCII characters only (a date, a number's text, a separator), from its character
    * `from`, a byte each: for strings this short a loop costs less than a call into the encoder.
    */
   ascii(text: string, from = 0): void {
     this.ensure(text.length - from)
-    const slab = this.slab
-    let pos = this.pos
-    for (let k = from; k < text.length; k++) slab[pos++] = text.charCodeAt(k)
-    this.pos = pos
+    this.pos = asciiAt(this.slab, this.pos, text, from)
   }
 
   /** Any string, as UTF-8 (room made for it here: at most three bytes a UTF-16 unit). */
@@ -195,47 +254,15 @@ export class ChunkWriter {
     this.pos += this.slab.write(text, this.pos, 'utf8')
   }
 
-  /**
-   * A number as `'' + n` writes it: a whole number from 0 up to 10^15 as its digits, here;
-   * any other (a fraction, a sign, an exponent) through its string.
-   */
+  /** A number as `'' + n` writes it (numberAt). */
   number(n: number): void {
-    if (!(Number.isInteger(n) && n >= 0 && n < 1e15)) return this.ascii('' + n)
-    this.ensure(POWERS.length)
-    let digits = 1
-    while (digits < POWERS.length && n >= POWERS[digits]) digits++
-    const slab = this.slab
-    let at = this.pos + digits
-    this.pos = at
-    // Two digits a division: half the divisions of one at a time.
-    while (n >= 100) {
-      const rest = Math.floor(n / 100)
-      const pair = (n - rest * 100) * 2
-      slab[--at] = DIGIT_PAIRS[pair + 1]
-      slab[--at] = DIGIT_PAIRS[pair]
-      n = rest
-    }
-    // `at` is now where the number starts: one digit or two left.
-    if (n >= 10) {
-      slab[at - 1] = DIGIT_PAIRS[n * 2 + 1]
-      slab[at - 2] = DIGIT_PAIRS[n * 2]
-    } else {
-      // -0 writes as 0, as '' + -0 does.
-      slab[at - 1] = 48 + n
-    }
+    this.ensure(NUMBER_ROOM)
+    this.pos = numberAt(this.slab, this.pos, n)
   }
 
-  /**
-   * A number of hundredths with its two decimals, as (hundredths / 100).toFixed(2) writes it:
-   * `hundredths` from 0 up to 10^15, whole.
-   */
+  /** A number of hundredths with its two decimals, as (hundredths / 100).toFixed(2) writes it (hundredthsAt). */
   hundredths(hundredths: number): void {
-    const units = Math.floor(hundredths / 100)
-    this.number(units)
-    const pair = (hundredths - units * 100) * 2
-    this.ensure(3)
-    this.slab[this.pos++] = 46
-    this.slab[this.pos++] = DIGIT_PAIRS[pair]
-    this.slab[this.pos++] = DIGIT_PAIRS[pair + 1]
+    this.ensure(NUMBER_ROOM)
+    this.pos = hundredthsAt(this.slab, this.pos, hundredths)
   }
 }

@@ -13,14 +13,17 @@
  * (writeGeneratedItem).
  */
 import { Figure, FIGURES, MAX_GENERATED_BYTES, ModuleFigure, MODULE_FIGURES, Modules, MODULES_LENGTH, type AgentView, type Fleet, type GeneratedIdentity, type ModuleHead, type ModuleView } from '../fleet/fleet-api.js'
-import { formatLocalMinute } from '../manager/time-format.js'
+import { formatLocalMinute, writeLocalMinute } from '../manager/time-format.js'
 import type { Format } from '../protocol/negotiation.js'
 import { AGENT_STATES, MODULE_STATUSES, ModuleStatus, stateName } from '../protocol/states.js'
-import type { ChunkWriter } from './chunk-writer.js'
+import { asciiAt, bytesAt, hundredthsAt, NUMBER_ROOM, numberAt, type ChunkWriter } from './chunk-writer.js'
 import { JSON_IDENTITY, jsonLinksOf, XML_IDENTITY, xmlLinksOf, type Fragment, type FragmentBytes, type IdentityLayout } from './item-fragment.js'
 import { JSON_MODULE, XML_MODULE, type ItemSource, type Keeping, type ModuleLayout } from './item-writer.js'
 import type { ItemFragments } from './kept-items.js'
 import { agentSelfHref, type LinkBase } from './links.js'
+
+/** Room for a date: formatLocalMinute's form of a year past 9999 or before 0 is longer than its 16 characters. */
+const DATE_ROOM = 32
 
 /** How one format joins an item's pieces, as jsonItem and xmlItem write them. */
 interface Shape {
@@ -41,6 +44,8 @@ interface Shape {
   baseLinks: (base: LinkBase) => string
   /** the identity's literal text as bytes, for items of generated identities (writeGeneratedItem) */
   identity: IdentityBytes
+  /** what writeFigures writes at most: the texts between, two dates and seven numbers */
+  figuresRoom: number
 }
 
 /**
@@ -159,8 +164,10 @@ const JSON_SHAPE: Shape = {
   close: '}',
   json: true,
   baseLinks: jsonLinksOf,
-  identity: identityBytes(JSON_IDENTITY, '"')
+  identity: identityBytes(JSON_IDENTITY, '"'),
+  figuresRoom: 0
 }
+JSON_SHAPE.figuresRoom = figuresRoom(JSON_SHAPE)
 
 const XML_SHAPE: Shape = {
   status: new Map(AGENT_STATES.map((state) => [state, Buffer.from(state)])),
@@ -180,7 +187,13 @@ const XML_SHAPE: Shape = {
   close: '</content>',
   json: false,
   baseLinks: xmlLinksOf,
-  identity: identityBytes(XML_IDENTITY, '')
+  identity: identityBytes(XML_IDENTITY, ''),
+  figuresRoom: 0
+}
+XML_SHAPE.figuresRoom = figuresRoom(XML_SHAPE)
+
+function figuresRoom(shape: Shape): number {
+  return shape.before.reduce((sum, text) => sum + text.length, 0) + 2 * DATE_ROOM + 7 * NUMBER_ROOM
 }
 
 const shapeOf = (format: Format): Shape => (format === 'json' ? JSON_SHAPE : XML_SHAPE)
@@ -216,26 +229,13 @@ function writeHead(out: ChunkWriter, shape: Shape, bytes: FragmentBytes, status:
 }
 
 /**
- * Dates as formatLocalMinute writes them, kept by minute in a table of MINUTE_SLOTS (a minute
- * takes the slot of its number modulo the slots): an item has two, its agent's start (one of
- * the minutes the fleet's agents started in) and when it was last seen online (most often the
- * fleet's last poll).
+ * A date as formatLocalMinute writes it (room: DATE_ROOM), its digits written straight into the
+ * chunk. An item has two: its agent's start, a minute of its own that a table of minutes written
+ * before often missed, and when it was last seen online.
  */
-const MINUTE_SLOTS = 16_384
-/** formatLocalMinute's form is 16 characters; a date outside years 0 to 9999 may take more and is not kept. */
-const MINUTE_BYTES = 16
-const slotMinute = new Float64Array(MINUTE_SLOTS).fill(NaN)
-const slotText = new Uint8Array(MINUTE_SLOTS * MINUTE_BYTES)
-
-function writeDate(out: ChunkWriter, epochMs: number): void {
-  const minute = Math.floor(epochMs / 60_000)
-  const slot = minute & (MINUTE_SLOTS - 1)
-  if (slotMinute[slot] === minute) return out.few(slotText, slot * MINUTE_BYTES, MINUTE_BYTES)
-  const text = formatLocalMinute(epochMs)
-  out.ascii(text)
-  if (text.length !== MINUTE_BYTES) return
-  slotMinute[slot] = minute
-  for (let k = 0; k < MINUTE_BYTES; k++) slotText[slot * MINUTE_BYTES + k] = text.charCodeAt(k)
+function dateAt(into: Uint8Array, at: number, epochMs: number): number {
+  const end = writeLocalMinute(into, at, epochMs)
+  return end !== -1 ? end : asciiAt(into, at, formatLocalMinute(epochMs))
 }
 
 /** The state as the shape writes it (a state not in AGENT_STATES, which a view never has, as text). */
@@ -246,42 +246,55 @@ function writeStatus(out: ChunkWriter, shape: Shape, status: string): void {
 }
 
 /** An integer field: JSON cuts a fraction off (fast-json-stringify's integer), XML writes the number as it is. */
+function integerAt(into: Uint8Array, at: number, json: boolean, n: number): number {
+  return numberAt(into, at, json && !Number.isInteger(n) ? Math.trunc(n) : n)
+}
+
 function writeInteger(out: ChunkWriter, shape: Shape, n: number): void {
-  out.number(shape.json && !Number.isInteger(n) ? Math.trunc(n) : n)
+  out.moveTo(integerAt(out.reserve(NUMBER_ROOM), out.end, shape.json, n))
 }
 
 /**
- * The load as `load.toFixed(2)`: a view's load is a whole number of hundredths (loadAt), written
- * as one; any other through toFixed.
+ * The load as `load.toFixed(2)`: a view's load is a whole number of hundredths (counters.ts), written
+ * as one; any other through toFixed (room: NUMBER_ROOM, as toFixed writes a number past 10^21 as
+ * `'' + n` does).
  */
-function writeLoad(out: ChunkWriter, load: number): void {
+function loadTextAt(into: Uint8Array, at: number, load: number): number {
   const hundredths = Math.round(load * 100)
-  if (hundredths >= 0 && hundredths < 1e15 && hundredths / 100 === load) out.hundredths(hundredths)
-  else out.ascii(load.toFixed(2))
+  if (hundredths >= 0 && hundredths < 1e15 && hundredths / 100 === load) return hundredthsAt(into, at, hundredths)
+  return asciiAt(into, at, load.toFixed(2))
 }
 
-/** The item's dates and figures, from `started` to `sentToday`, as jsonItem and xmlItem write them (but what comes before `started` and after `sentToday`), from `figures` (Figure's offsets). */
+/**
+ * The item's dates and figures, from `started` to `sentToday`, as jsonItem and xmlItem write them
+ * (but what comes before `started` and after `sentToday`), from `figures` (Figure's offsets).
+ * Written into room made once for all of them (figuresRoom), each value by a function that
+ * returns where it ended: one check for room an item rather than one a value (bench/README.md,
+ * "Figures written into room made once").
+ */
 function writeFigures(out: ChunkWriter, shape: Shape, figures: Float64Array): void {
-  const before = shape.before
-  writeDate(out, figures[Figure.STARTED])
-  out.bytes(before[0])
-  writeDate(out, figures[Figure.LAST_ONLINE])
-  out.bytes(before[1])
-  writeLoad(out, figures[Figure.LOAD])
-  out.bytes(before[2])
+  const { before, json } = shape
+  const into = out.reserve(shape.figuresRoom)
+  let at = out.end
+  at = dateAt(into, at, figures[Figure.STARTED])
+  at = bytesAt(into, at, before[0])
+  at = dateAt(into, at, figures[Figure.LAST_ONLINE])
+  at = bytesAt(into, at, before[1])
+  at = loadTextAt(into, at, figures[Figure.LOAD])
+  at = bytesAt(into, at, before[2])
   const memUsage = figures[Figure.MEM_USAGE]
-  if (shape.json && !Number.isFinite(memUsage)) out.ascii('null')
-  else out.number(memUsage)
-  out.bytes(before[3])
-  writeInteger(out, shape, figures[Figure.RECEIVED])
-  out.bytes(before[4])
-  writeInteger(out, shape, figures[Figure.RECEIVED_TODAY])
-  out.bytes(before[5])
-  writeInteger(out, shape, figures[Figure.PROCESSING])
-  out.bytes(before[6])
-  writeInteger(out, shape, figures[Figure.SENT])
-  out.bytes(before[7])
-  writeInteger(out, shape, figures[Figure.SENT_TODAY])
+  at = json && !Number.isFinite(memUsage) ? asciiAt(into, at, 'null') : numberAt(into, at, memUsage)
+  at = bytesAt(into, at, before[3])
+  at = integerAt(into, at, json, figures[Figure.RECEIVED])
+  at = bytesAt(into, at, before[4])
+  at = integerAt(into, at, json, figures[Figure.RECEIVED_TODAY])
+  at = bytesAt(into, at, before[5])
+  at = integerAt(into, at, json, figures[Figure.PROCESSING])
+  at = bytesAt(into, at, before[6])
+  at = integerAt(into, at, json, figures[Figure.SENT])
+  at = bytesAt(into, at, before[7])
+  at = integerAt(into, at, json, figures[Figure.SENT_TODAY])
+  out.moveTo(at)
 }
 
 /** The figures of any view, at Figure's offsets (but its state and identity, which a view has as text). */

@@ -51,6 +51,12 @@ class FormatStore {
    * stamps it was written at (as the text items are) and the state it shows.
    */
   private readonly pages: Array<Buffer | undefined> = []
+  /**
+   * Each slot's room in its page as a buffer of its own, made once per slot: a kept item is
+   * copied into a list from it whole (ChunkWriter.prefix), where copying a part of the page made
+   * a view of that part for every item (Buffer.copy does), which the GC then collected.
+   */
+  private readonly rooms: Array<Buffer | undefined>
   /** how many bytes each slot's kept bytes are; 0: none */
   private readonly bytesLength: Uint16Array
   private readonly bytesRevision: Float64Array
@@ -80,6 +86,7 @@ class FormatStore {
     this.bytesPolledAt = new Float64Array(capacity)
     this.bytesIdentity = new Float64Array(capacity)
     this.bytesStatus = new Array<string | undefined>(capacity).fill(undefined)
+    this.rooms = new Array<Buffer | undefined>(capacity).fill(undefined)
   }
 
   get size(): number {
@@ -187,8 +194,7 @@ class FormatStore {
   writeKeptBytes(out: ChunkWriter, index: number, base: LinkBase, revision: number, polledAt: number, identity: number): string | undefined {
     const slot = this.slotOf.get(index)
     if (slot === undefined || !this.bytesHold(slot, base, revision, polledAt, identity)) return undefined
-    const at = bytesStart(slot)
-    out.part(this.pageOf(slot), at, at + this.bytesLength[slot])
+    out.prefix(this.roomOf(slot), this.bytesLength[slot])
     return this.bytesStatus[slot]
   }
 
@@ -205,6 +211,16 @@ class FormatStore {
     }
     this.bytesLength[slot] = out.copyWritten(from, this.pageOf(slot), bytesStart(slot))
     this.stampBytes(slot, status, revision, polledAt, identity)
+  }
+
+  /** A slot's room in its page (rooms). */
+  private roomOf(slot: number): Buffer {
+    let room = this.rooms[slot]
+    if (room === undefined) {
+      const at = bytesStart(slot)
+      room = this.rooms[slot] = this.pageOf(slot).subarray(at, at + KEPT_BYTES_ROOM)
+    }
+    return room
   }
 
   /** The page holding a slot's kept bytes, made the first time one of its slots keeps bytes. */

@@ -290,6 +290,20 @@ describe('ChunkWriter', () => {
     )
   })
 
+  it('writes the first bytes of a room, what lies past them left out of the chunk, across the end of a slab too', () => {
+    const out = new ChunkWriter()
+    const room = Buffer.alloc(1280, 0x21)
+    room.write('kept item', 0, 'latin1')
+    let expected = ''
+    // Enough rooms for a slab (256 KiB) to run out part way through one.
+    for (let k = 0; k < 300; k++) {
+      out.prefix(room, 9)
+      out.ascii(`,${k};`)
+      expected += `kept item,${k};`
+    }
+    expect(out.take().toString('latin1')).toBe(expected)
+  })
+
   it('keeps a chunk whole across slabs, and leaves chunks already taken as they were', () => {
     const out = new ChunkWriter() // a writer of its own: the test counts on what it wrote alone
     const taken: Buffer[] = []

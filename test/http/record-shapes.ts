@@ -3,8 +3,8 @@
  * each other (item-bytes.test.ts) over: a fleet that shows them (fleetOfEveryShape), and any
  * agent view (AgentView) fast-check can think of (anyView): strings that need
  * escaping in JSON or XML, lone surrogates, negative, fractional, huge and non-finite numbers,
- * loads of whole hundredths (as the fleet's are), halfway between two, and of any value, and up
- * to four modules.
+ * dates of any year a Date can hold, loads of whole hundredths (as the fleet's are), halfway
+ * between two, and of any value, and up to four modules.
  */
 import fc from 'fast-check'
 import type { AgentView } from '../../src/fleet/fleet-api.js'
@@ -43,8 +43,9 @@ export const anyView: fc.Arbitrary<AgentView> = fc.record(
     os: text,
     address: text,
     service: text,
-    started: fc.integer({ min: 0, max: 4e12 }),
-    lastOnline: fc.integer({ min: 0, max: 4e12 }),
+    // Mostly this century; now and then any time a Date can hold (years past 9999 and before 0 are written another way).
+    started: fc.oneof({ arbitrary: fc.integer({ min: 0, max: 4e12 }), weight: 4 }, { arbitrary: fc.integer({ min: -8.64e15, max: 8.64e15 }), weight: 1 }),
+    lastOnline: fc.oneof({ arbitrary: fc.integer({ min: 0, max: 4e12 }), weight: 4 }, { arbitrary: fc.integer({ min: -8.64e15, max: 8.64e15 }), weight: 1 }),
     // Any load; whole hundredths, as the fleet's are; and halfway between two, where rounding differs.
     load: fc.oneof(
       fc.double({ min: 0, max: 100, noNaN: true }),

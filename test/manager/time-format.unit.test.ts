@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { formatLocalMinute } from '../../src/manager/time-format.js'
+import { formatLocalMinute, LOCAL_MINUTE_BYTES, writeLocalMinute } from '../../src/manager/time-format.js'
 
 function plain(epochMs: number): string {
   const iso = new Date(epochMs).toISOString()
@@ -32,5 +32,32 @@ describe('formatLocalMinute', () => {
   it('gives an empty string for a time that is not finite', () => {
     expect(formatLocalMinute(Number.NaN)).toBe('')
     expect(formatLocalMinute(Number.POSITIVE_INFINITY)).toBe('')
+  })
+})
+
+describe('writeLocalMinute', () => {
+  const written = (t: number) => {
+    const into = Buffer.alloc(LOCAL_MINUTE_BYTES + 4, 0x2a)
+    const end = writeLocalMinute(into, 2, t)
+    return { end, text: end === -1 ? undefined : into.toString('latin1', 2, end), before: into[1], after: into[end === -1 ? 2 : end] }
+  }
+
+  it("writes formatLocalMinute's form as ASCII bytes for years 0 to 9999, and nothing around them", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: Date.parse('0000-01-01T00:00:00Z'), max: Date.parse('9999-12-31T23:59:59.999Z') }), (t) => {
+        const { end, text, before, after } = written(t)
+        return end === 2 + LOCAL_MINUTE_BYTES && text === formatLocalMinute(t) && before === 0x2a && after === 0x2a
+      }),
+      { numRuns: 20_000 }
+    )
+    expect(written(Date.parse('2000-02-29T12:34:56Z')).text).toBe('2000-02-29 12:34')
+  })
+
+  it('writes nothing and says -1 for a year past 9999 or before 0, or a time that is not finite', () => {
+    for (const t of [Date.parse('+010000-01-01T00:00:00Z'), Date.parse('-000001-12-31T23:59:00Z'), Number.NaN, Number.NEGATIVE_INFINITY]) {
+      const { end, after } = written(t)
+      expect(end).toBe(-1)
+      expect(after).toBe(0x2a)
+    }
   })
 })
