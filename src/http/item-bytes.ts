@@ -104,6 +104,8 @@ interface ModuleBytes {
   statuses: Map<string, Buffer>
   /** heads and statuses held, up to MAX_MODULE_TEXTS */
   held: number
+  /** what a module takes besides its head and status, at most: the texts between, `false`, the end, six numbers */
+  room: number
 }
 
 /**
@@ -121,7 +123,8 @@ function moduleBytes(layout: ModuleLayout): ModuleBytes {
     stopped: Buffer.from('false'),
     heads: new Map(),
     statuses: new Map(),
-    held: 0
+    held: 0,
+    room: Buffer.byteLength(layout.between.join('') + 'false' + layout.end) + 6 * NUMBER_ROOM
   }
 }
 
@@ -250,10 +253,6 @@ function integerAt(into: Uint8Array, at: number, json: boolean, n: number): numb
   return numberAt(into, at, json && !Number.isInteger(n) ? Math.trunc(n) : n)
 }
 
-function writeInteger(out: ChunkWriter, shape: Shape, n: number): void {
-  out.moveTo(integerAt(out.reserve(NUMBER_ROOM), out.end, shape.json, n))
-}
-
 /**
  * The load as `load.toFixed(2)`: a view's load is a whole number of hundredths (counters.ts), written
  * as one; any other through toFixed (room: NUMBER_ROOM, as toFixed writes a number past 10^21 as
@@ -354,7 +353,10 @@ function writeModuleFigures(out: ChunkWriter, shape: Shape, fleet: Pick<Fleet, '
   out.ascii(close)
 }
 
-/** One module as jsonModule / xmlModule write it, from its kept head and its figures. */
+/**
+ * One module as jsonModule / xmlModule write it, from its kept head and its figures, into room
+ * made once for the whole of it, as writeFigures writes an item's figures.
+ */
 function writeModule(
   out: ChunkWriter,
   shape: Shape,
@@ -369,24 +371,28 @@ function writeModule(
   id: number
 ): void {
   const each = shape.modules.each
+  const json = shape.json
   const b = each.between
-  out.bytes(moduleHead(each, head))
-  out.bytes(isRunning ? each.running : each.stopped)
-  out.bytes(b[0])
-  writeInteger(out, shape, evtRecvd)
-  out.bytes(b[1])
-  writeInteger(out, shape, queuesize)
-  out.bytes(b[2])
-  writeInteger(out, shape, evtFwd)
-  out.bytes(b[3])
-  writeInteger(out, shape, evtDrop)
-  out.bytes(b[4])
-  writeInteger(out, shape, statusCode)
-  out.bytes(b[5])
-  out.bytes(moduleStatus(each, status))
-  out.bytes(b[6])
-  writeInteger(out, shape, id)
-  out.bytes(each.end)
+  const headBytes = moduleHead(each, head)
+  const statusBytes = moduleStatus(each, status)
+  const into = out.reserve(headBytes.length + statusBytes.length + each.room)
+  let at = bytesAt(into, out.end, headBytes)
+  at = bytesAt(into, at, isRunning ? each.running : each.stopped)
+  at = bytesAt(into, at, b[0])
+  at = integerAt(into, at, json, evtRecvd)
+  at = bytesAt(into, at, b[1])
+  at = integerAt(into, at, json, queuesize)
+  at = bytesAt(into, at, b[2])
+  at = integerAt(into, at, json, evtFwd)
+  at = bytesAt(into, at, b[3])
+  at = integerAt(into, at, json, evtDrop)
+  at = bytesAt(into, at, b[4])
+  at = integerAt(into, at, json, statusCode)
+  at = bytesAt(into, at, b[5])
+  at = bytesAt(into, at, statusBytes)
+  at = bytesAt(into, at, b[6])
+  at = integerAt(into, at, json, id)
+  out.moveTo(bytesAt(into, at, each.end))
 }
 
 /**
