@@ -41,7 +41,7 @@ const REFERENCE = /&([^&;\s]*);/g
 const NUMERIC = /^#(?:x([0-9a-fA-F]+)|([0-9]+))$/
 /** fast-xml-parser's refusal of an element named `__proto__`, `constructor` or `prototype`. */
 const RESERVED_NAME = /^\[SECURITY\] Invalid name: "([^"]*)"/
-// Keys that would reach an object's prototype if assigned; dropped from XML input.
+// Keys that would reach an object's prototype if assigned: refused as a field's name, never assigned.
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
 export function parseXmlBody(text: string): unknown {
@@ -243,8 +243,14 @@ function toPlain(node: unknown): unknown {
       // `<field name="the service">` carries a key that is not a valid XML name.
       for (const item of items) {
         const name = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)['@_name'] : undefined
-        if (typeof name === 'string') assign(out, decode(name), toPlain(item))
-        else assign(out, 'field', toPlain(item))
+        if (typeof name !== 'string') {
+          assign(out, 'field', toPlain(item))
+          continue
+        }
+        const key = decode(name)
+        // Refused as an element of that name is, rather than dropped with nothing said.
+        if (FORBIDDEN_KEYS.has(key)) throw apiError('E_XML_RESERVED_NAME', { name: key, field: true })
+        assign(out, key, toPlain(item))
       }
       continue
     }

@@ -230,10 +230,12 @@ export const ERRORS = {
     (p) =>
       `XML elements with a namespace prefix are not read: ${sent(`<${p.element}>`)} is one; send the elements without a prefix (${sent(`<${p.local}>`)}), as the spec's examples are. A namespace declared on the root element (xmlns="...") is fine.`
   ),
-  E_XML_RESERVED_NAME: entry<{ name: string }>(
+  E_XML_RESERVED_NAME: entry<{ name: string; field?: boolean }>(
     400,
     (p) =>
-      `The XML body has an element named ${sent(p.name)}: __proto__, constructor and prototype are refused as element names (they could reach an object's prototype, and no body of this interface has them); leave it out.`
+      p.field === true
+        ? `The XML body has a field named ${sent(p.name)} (<field name=${sent(p.name)}>): __proto__, constructor and prototype are refused as names (they could reach an object's prototype, and no body of this interface has them); leave it out.`
+        : `The XML body has an element named ${sent(p.name)}: __proto__, constructor and prototype are refused as element names (they could reach an object's prototype, and no body of this interface has them); leave it out.`
   ),
   E_XML_DOCTYPE: entry(
     400,

@@ -243,4 +243,18 @@ describe('XML request bodies', () => {
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
+
+  it('refuses such a name given as a field, which it dropped with nothing said', () => {
+    for (const name of ['__proto__', 'constructor', 'prototype']) {
+      expect(() => parseXmlBody(`<x><field name="${name}"><polluted>yes</polluted></field><name>a</name></x>`)).toThrow(
+        expect.objectContaining({
+          code: 'E_XML_RESERVED_NAME',
+          message: `The XML body has a field named "${name}" (<field name="${name}">): __proto__, constructor and prototype are refused as names (they could reach an object's prototype, and no body of this interface has them); leave it out.`
+        })
+      )
+    }
+    // Written with a character reference, the name is the same once read.
+    expect(() => parseXmlBody('<x><field name="__prot&#111;__">v</field></x>')).toThrow(expect.objectContaining({ code: 'E_XML_RESERVED_NAME' }))
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+  })
 })
