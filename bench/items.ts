@@ -36,13 +36,14 @@ import { parseArgs } from 'node:util'
 import { PerformanceObserver, constants } from 'node:perf_hooks'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
+import type { IndexCursor } from '../src/fleet/fleet-api.js'
 import { createFleet } from '../src/fleet/fleet.js'
 import { compileScenario } from '../src/fleet/scenario-program.js'
 import { SLOTS } from '../src/fleet/shown-identities.js'
 import { writeAgentItemBytes } from '../src/http/item-bytes.js'
 import type { Keeping } from '../src/http/item-writer.js'
 import { ItemFragments } from '../src/http/kept-items.js'
-import { ListBytes, type WriteItem } from '../src/http/list-bytes.js'
+import { cursorOf, ListBytes, type WriteItem } from '../src/http/list-bytes.js'
 import { SHARED_CHUNK_BYTES } from '../src/http/shared-list.js'
 import { SlabPool } from '../src/http/slab-pool.js'
 import { Links } from '../src/http/links.js'
@@ -58,12 +59,10 @@ const KEPT_LIST_AGENTS = 10_000
 /** That list is made this many times a pass: once is a tenth of a second of CPU, too short to measure. */
 const KEPT_LIST_PASSES = 10
 
-function* firstOf<T>(items: Iterable<T>, count: number): Generator<T> {
-  if (count <= 0) return
-  for (const item of items) {
-    yield item
-    if (--count === 0) return
-  }
+/** The first `count` indices of a cursor, as a cursor. */
+function firstOf(cursor: IndexCursor, count: number): IndexCursor {
+  let left = count
+  return { next: () => (left-- > 0 ? cursor.next() : -1) }
 }
 
 export interface ItemsOptions {
@@ -127,8 +126,9 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
       const kept = keeping !== 'nothing'
       let items = 0
       let bytes = 0
-      const all = fleet.indices(online)
-      const indices = (kept ? firstOf(all, KEPT_LIST_AGENTS) : all)[Symbol.iterator]()
+      // Walked as the server walks a list (Fleet.cursor).
+      const all = fleet.cursor(online)
+      const indices = kept ? firstOf(all, KEPT_LIST_AGENTS) : all
       const write: WriteItem = (out, index) => {
         items++
         return writeAgentItemBytes(out, format, fleet, index, options.modules === true, base, fragments, keeping)
@@ -205,7 +205,7 @@ export async function measureItems(options: ItemsOptions): Promise<ItemsResults>
       return heapUsed + arrayBuffers
     }
     const held = heldNow()
-    const list = new ListBytes(textEnvelope('json', 'agentinfo', []), kept[Symbol.iterator](), (out, index) =>
+    const list = new ListBytes(textEnvelope('json', 'agentinfo', []), cursorOf(kept), (out, index) =>
       writeAgentItemBytes(out, 'json', fleet, index, false, base, fragments, 'identity')
     )
     while (!list.take().last);

@@ -167,6 +167,16 @@ export interface FleetCounts {
   byState: Record<AgentStateName, number>
 }
 
+/**
+ * Agent indices one at a time: next() gives the next, or -1 once there are no more. What a list
+ * walks: an iterator makes a result object per index, and a generator resumes its frame, which a
+ * list of 10,000 agents paid for on every item (bench/README.md, "Figures written into room made
+ * once").
+ */
+export interface IndexCursor {
+  next(): number
+}
+
 export interface Fleet {
   /** current virtual time in epoch ms */
   now(): number
@@ -201,6 +211,8 @@ export interface Fleet {
   findByCertFingerprint(fingerprint: string): number | undefined
   /** all existing agent indices in index order, optionally only those in the given states */
   indices(states?: ReadonlySet<AgentStateName>): Iterable<number>
+  /** indices(states) one at a time, as a long list walks them (IndexCursor) */
+  cursor(states?: ReadonlySet<AgentStateName>): IndexCursor
 
   /**
    * a torn-free snapshot of one agent at the current virtual time. `keepIdentity` false: the

@@ -25,7 +25,7 @@ import { FleetCore, defaultHeadroom, type FilledOptions } from './fleet-core.js'
 import { StepDriver } from './step-driver.js'
 import { scanCounts } from './census.js'
 import { queryAgents, type AgentQuery, type AgentQueryResult } from './agent-query.js'
-import { agentByCertFingerprint, agentByName, agentByUuid, agentConfig, agentName, agentUuid, existingAgents, figuresOf, polledAt, rejoiningByName, viewOf } from './reads.js'
+import { AgentCursor, agentByCertFingerprint, agentByName, agentByUuid, agentConfig, agentName, agentUuid, existingAgents, figuresOf, polledAt, rejoiningByName, viewOf } from './reads.js'
 import { moduleHeadOf } from './agent-view.js'
 import * as mutations from './mutations.js'
 import { ScenarioRuntime } from './scenario-runtime.js'
@@ -34,7 +34,7 @@ import { fleetDigest, resume, takeSnapshot } from './snapshot.js'
 import type { CompiledScenario } from './scenario-program.js'
 import type { ReconnectOperation } from '../scenario/types.js'
 import type { AgentStateName } from '../protocol/states.js'
-import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, GeneratedIdentity, ModuleHead, NewAgent, RoundHold } from './fleet-api.js'
+import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, GeneratedIdentity, IndexCursor, ModuleHead, NewAgent, RoundHold } from './fleet-api.js'
 import { DEFAULT_JOIN_DELAY, type EngineSnapshot, type FleetComposition, type FleetObservation, type FleetOptions, type FleetStats, type JoinDelay, type OverrideAction, type ScenarioInfo } from './fleet-types.js'
 import { GeneratedIdentityWriter } from './generated-identity.js'
 
@@ -290,6 +290,10 @@ export class FleetEngine implements Fleet, FleetObservation {
 
   indices(states?: ReadonlySet<AgentStateName>): Iterable<number> {
     return existingAgents(this.core, states)
+  }
+
+  cursor(states?: ReadonlySet<AgentStateName>): IndexCursor {
+    return new AgentCursor(this.core, states)
   }
 
   name(i: number): string {

@@ -12,7 +12,7 @@ import type { ShownIdentity } from './shown-identities.js'
 import { lastPollAt } from './status-poll.js'
 import { normaliseFingerprint } from '../tls/ca-info.js'
 import type { FleetCore } from './fleet-core.js'
-import type { AgentConfig, AgentView } from './fleet-api.js'
+import type { AgentConfig, AgentView, IndexCursor } from './fleet-api.js'
 
 export function agentByName(core: FleetCore, name: string): number | undefined {
   const overridden = core.overrides.indexOfName(name)
@@ -50,14 +50,41 @@ export function agentByCertFingerprint(core: FleetCore, fingerprint: string): nu
   return i !== undefined && !core.overrides.reconfigured(i) && core.exists(i) ? i : undefined
 }
 
-/** Existing agents in index order, optionally only those in the given states. */
-export function* existingAgents(core: FleetCore, states?: ReadonlySet<AgentStateName>): Iterable<number> {
-  const wanted = states === undefined ? undefined : new Set([...states].map((s) => AgentState[s]))
-  for (let i = 0; i < core.used; i++) {
-    if ((core.v.flags[i] & Flag.EXISTS) === 0) continue
-    if (wanted !== undefined && !wanted.has(core.v.state[i] as 0)) continue
-    yield i
+/**
+ * Existing agents in index order, optionally only those in the given states, one at a time
+ * (IndexCursor). Agents added while it walks (their indices past the last one read) are found too.
+ */
+export class AgentCursor implements IndexCursor {
+  private at = 0
+  /** by state code: 1 for a state asked for; undefined: every state */
+  private readonly wanted: Uint8Array | undefined
+
+  constructor(
+    private readonly core: FleetCore,
+    states?: ReadonlySet<AgentStateName>
+  ) {
+    if (states === undefined) return
+    this.wanted = new Uint8Array(256)
+    for (const state of states) this.wanted[AgentState[state]] = 1
   }
+
+  next(): number {
+    const { core, wanted } = this
+    const { flags, state } = core.v
+    while (this.at < core.used) {
+      const i = this.at++
+      if ((flags[i] & Flag.EXISTS) === 0) continue
+      if (wanted !== undefined && wanted[state[i]] === 0) continue
+      return i
+    }
+    return -1
+  }
+}
+
+/** Existing agents in index order, optionally only those in the given states (AgentCursor). */
+export function* existingAgents(core: FleetCore, states?: ReadonlySet<AgentStateName>): Iterable<number> {
+  const cursor = new AgentCursor(core, states)
+  for (let i = cursor.next(); i !== -1; i = cursor.next()) yield i
 }
 
 export function agentName(core: FleetCore, i: number): string {

@@ -7,12 +7,24 @@
  * The agent states the items showed are noted as they are written, for the journal
  * (request.streamedStates): a list written as text had them read again from its text.
  */
+import type { IndexCursor } from '../fleet/fleet-api.js'
 import { ChunkWriter } from './chunk-writer.js'
 import type { SlabPool } from './slab-pool.js'
 import { STREAM_CHUNK_CHARS, type ChunkSource, type TakenChunk, type TextEnvelope } from './reply.js'
 
 /** Writes agent `index`'s item into `out`; returns the state it shows. */
 export type WriteItem = (out: ChunkWriter, index: number) => string
+
+/** Any list of indices as a cursor (IndexCursor): for lists that are not a walk of the fleet. */
+export function cursorOf(indices: Iterable<number>): IndexCursor {
+  const iterator = indices[Symbol.iterator]()
+  return {
+    next: () => {
+      const next = iterator.next()
+      return next.done === true ? -1 : next.value
+    }
+  }
+}
 
 export class ListBytes implements ChunkSource<Buffer> {
   private readonly out: ChunkWriter
@@ -24,7 +36,8 @@ export class ListBytes implements ChunkSource<Buffer> {
 
   constructor(
     private readonly envelope: TextEnvelope,
-    private readonly indices: Iterator<number>,
+    /** the agents, one at a time (Fleet.cursor; cursorOf for any list of indices) */
+    private readonly indices: IndexCursor,
     private readonly write: WriteItem,
     options: {
       /** where its chunks' memory comes from, for a list whose chunks are held until every request for it has them written (SharedList) */
@@ -56,14 +69,14 @@ export class ListBytes implements ChunkSource<Buffer> {
       out.text(this.envelope.head)
     }
     while (out.length < this.chunkBytes) {
-      const next = this.indices.next()
-      if (next.done === true) {
+      const index = this.indices.next()
+      if (index === -1) {
         out.text(this.envelope.tail)
         return { chunk: out.take(), last: true }
       }
       const before = out.length
       if (this.items > 0) out.ascii(this.envelope.separator)
-      const state = this.write(out, next.value)
+      const state = this.write(out, index)
       if (this.wanted !== undefined && !this.wanted.has(state)) {
         out.rewind(before)
         continue
@@ -74,9 +87,8 @@ export class ListBytes implements ChunkSource<Buffer> {
     return { chunk: out.take(), last: false }
   }
 
-  stop(): void {
-    this.indices.return?.()
-  }
+  /** Nothing to let go: the cursor holds no resource, and the list is left unfinished. */
+  stop(): void {}
 
   /** Every chunk taken has been written to every request it was sent to: their memory goes back to the pool (ChunkWriter.recycle). */
   recycle(): void {

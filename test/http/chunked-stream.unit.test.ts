@@ -5,14 +5,14 @@
  */
 import { describe, expect, it } from 'vitest'
 import { STREAM_SLAB_BYTES } from '../../src/http/chunk-writer.js'
-import { ListBytes } from '../../src/http/list-bytes.js'
+import { cursorOf, ListBytes } from '../../src/http/list-bytes.js'
 import { ChunkedStream, STREAM_CHUNK_CHARS, STREAM_RUN_BYTES, textChunks } from '../../src/http/reply.js'
 
 /** A list of `items` items of about 200 bytes each, written as bytes (a list streamed to one request). */
 function listOf(items: number) {
   const envelope = { head: '{"values":[', separator: ',', tail: ']}' }
   const item = (index: number) => `{"n":${index},"pad":"${'x'.repeat(180)}","é":true}`
-  const list = new ListBytes(envelope, Array.from({ length: items }, (_, k) => k)[Symbol.iterator](), (out, index) => {
+  const list = new ListBytes(envelope, cursorOf(Array.from({ length: items }, (_, k) => k)), (out, index) => {
     out.text(item(index))
     return 'ONLINE'
   })

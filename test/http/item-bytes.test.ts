@@ -11,7 +11,7 @@ import { ChunkWriter } from '../../src/http/chunk-writer.js'
 import { writeAgentItemBytes, writeItemBytes } from '../../src/http/item-bytes.js'
 import { writeAgentItem, writeItem } from '../../src/http/item-writer.js'
 import { ItemFragments } from '../../src/http/kept-items.js'
-import { ListBytes } from '../../src/http/list-bytes.js'
+import { cursorOf, ListBytes } from '../../src/http/list-bytes.js'
 import { SHARED_CHUNK_BYTES } from '../../src/http/shared-list.js'
 import type { LinkBase } from '../../src/http/links.js'
 import { itemsAnswer, STREAM_CHUNK_CHARS, textEnvelope } from '../../src/http/reply.js'
@@ -204,7 +204,7 @@ describe('agentinfo items written as bytes', () => {
     ] as const) {
       const list = new ListBytes(
         textEnvelope(format, 'agentinfo', LINKS),
-        indices[Symbol.iterator](),
+        cursorOf(indices),
         (out, index) => writeAgentItemBytes(out, format, fleet, index, modules, BASE, fragments, 'identity'),
         chunkBytes === STREAM_CHUNK_CHARS ? {} : { chunkBytes }
       )
@@ -235,7 +235,7 @@ describe('agentinfo items written as bytes', () => {
       return index % 3 === 2 ? 'ERROR' : 'ONLINE'
     }
     for (const format of ['json', 'xml'] as const) {
-      const list = new ListBytes(textEnvelope(format, 'agentinfo', LINKS), indices[Symbol.iterator](), write, { states: new Set(['ONLINE']) })
+      const list = new ListBytes(textEnvelope(format, 'agentinfo', LINKS), cursorOf(indices), write, { states: new Set(['ONLINE']) })
       const chunks: Buffer[] = []
       for (let taken = list.take(); ; taken = list.take()) {
         chunks.push(taken.chunk)
@@ -251,7 +251,7 @@ describe('agentinfo items written as bytes', () => {
   })
 
   it('make an empty list', () => {
-    const list = new ListBytes(textEnvelope('json', 'agentinfo', LINKS), [][Symbol.iterator](), () => 'ONLINE')
+    const list = new ListBytes(textEnvelope('json', 'agentinfo', LINKS), cursorOf([]), () => 'ONLINE')
     const { chunk, last } = list.take()
     expect(last).toBe(true)
     expect(JSON.parse(chunk.toString())).toEqual({ servicename: 'agentinfo', values: [], links: LINKS })

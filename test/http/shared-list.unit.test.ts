@@ -4,7 +4,7 @@ import { createServer, request, type IncomingMessage, type ServerResponse } from
 import type { AddressInfo } from 'node:net'
 import { text } from 'node:stream/consumers'
 import { describe, expect, it } from 'vitest'
-import { ListBytes } from '../../src/http/list-bytes.js'
+import { cursorOf, ListBytes } from '../../src/http/list-bytes.js'
 import { STREAM_CHUNK_CHARS, textChunks } from '../../src/http/reply.js'
 import { runFrom, SHARED_CHUNK_BYTES, SharedList, type StatedChunks } from '../../src/http/shared-list.js'
 import { SlabPool } from '../../src/http/slab-pool.js'
@@ -193,7 +193,7 @@ describe('SharedList over sockets, its memory used again', () => {
       const round = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('round'))
       let list = lists.get(round)
       if (list === undefined || !list.open) {
-        const indices = Array.from({ length: RUN_ITEMS }, (_, i) => i)[Symbol.iterator]()
+        const indices = cursorOf(Array.from({ length: RUN_ITEMS }, (_, i) => i))
         const bytes = new ListBytes({ head: '[', separator: ',', tail: ']' }, indices, (out, i) => (out.ascii(`"r${round}-${i}-${'x'.repeat(i % 40)}"`), 'ONLINE'), {
           slabs: pool,
           chunkBytes: SHARED_CHUNK_BYTES

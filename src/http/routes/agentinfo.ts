@@ -21,7 +21,7 @@ import type { Format } from '../../protocol/negotiation.js'
 import type { RouteKit } from '../route-kit.js'
 import { fieldsOf, nearKey, withRules, type RequestRule } from '../validation.js'
 import { AgentinfoItem, AgentinfoQuery, ERROR_RESPONSES, Envelope } from '../schemas.js'
-import type { Fleet } from '../../fleet/fleet-api.js'
+import type { Fleet, IndexCursor } from '../../fleet/fleet-api.js'
 
 /**
  * A list's agents as it is written, all of one run: a list made over several turns of the event
@@ -29,13 +29,21 @@ import type { Fleet } from '../../fleet/fleet-api.js'
  * E_FLEET_RESET (a streamed one is cut off, which its client sees as an error) rather than ending
  * early as a whole answer with part of the agents.
  */
-function* ofOneRun(fleet: Pick<Fleet, 'run'>, indices: Iterable<number>): Generator<number> {
-  const run = fleet.run
-  for (const index of indices) {
-    if (fleet.run !== run) throw apiError('E_FLEET_RESET')
-    yield index
+class OneRun implements IndexCursor {
+  private readonly run: number
+
+  constructor(
+    private readonly fleet: Pick<Fleet, 'run'>,
+    private readonly indices: IndexCursor
+  ) {
+    this.run = fleet.run
   }
-  if (fleet.run !== run) throw apiError('E_FLEET_RESET')
+
+  next(): number {
+    const index = this.indices.next()
+    if (this.fleet.run !== this.run) throw apiError('E_FLEET_RESET')
+    return index
+  }
 }
 
 /** At least one of agentname, agentstate, agentwithmodules. */
@@ -130,8 +138,8 @@ interface ListRequest {
   fleet: Fleet
   format: Format
   base: LinkBase
-  /** the agents chosen, by state or all of them */
-  indices: Iterable<number>
+  /** the agents chosen, by state or all of them, one at a time */
+  indices: IndexCursor
   withModules: boolean
   /** how many agents the list is expected to hold (the counts by state) */
   expected: number
@@ -148,7 +156,7 @@ interface ListRequest {
 function* itemTexts(list: ListRequest): Generator<string> {
   const { kit, expected } = list
   const keeping: Keeping = expected > kit.fragments.capacity ? 'nothing' : kit.answers.listsWorthKeeping ? 'item' : 'identity'
-  for (const index of list.indices) {
+  for (let index = list.indices.next(); index !== -1; index = list.indices.next()) {
     // Undefined: the agent left the states asked for after the list chose it (writeWantedItem).
     const text = writeWantedItem(list.format, list.fleet, index, list.withModules, list.base, kit.fragments, keeping, list.states)
     if (text !== undefined) yield text
@@ -165,7 +173,7 @@ function listBytes(list: ListRequest, links: Link[], shared?: { slabs: SlabPool;
   const { kit, fleet, format, base, withModules } = list
   const keeping = list.expected > kit.fragments.capacity ? 'nothing' : 'item'
   const write: WriteItem = (out, index) => writeAgentItemBytes(out, format, fleet, index, withModules, base, kit.fragments, keeping)
-  return new ListBytes(textEnvelope(format, 'agentinfo', links), list.indices[Symbol.iterator](), write, { ...shared, states: list.states })
+  return new ListBytes(textEnvelope(format, 'agentinfo', links), list.indices, write, { ...shared, states: list.states })
 }
 
 /** The items, then `made()` once the last was written (not when the client went away before). */
@@ -199,7 +207,7 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       const base = kit.links.base(request)
       const links = [selfLink(base, request)]
       const states = agentstate === undefined ? undefined : new Set<AgentStateName>(agentstate)
-      const indices = ofOneRun(fleet, fleet.indices(states))
+      const indices = new OneRun(fleet, fleet.cursor(states))
       const { agents, byState } = fleet.counts()
       const expected = states === undefined ? agents : [...states].reduce((sum, state) => sum + byState[state], 0)
       const list: ListRequest = { kit, fleet, format: request.format, base, indices, withModules, expected, states }
