@@ -5,31 +5,39 @@
  * machine had cores to spare (bench/list-load.ts).
  */
 import { readFileSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
 
 export interface MachineTicks {
   idle: number
   steal: number
   total: number
+  /** the CPUs the counters cover (its cpuN lines): the machine's, whatever this process may run on */
+  cpus: number
 }
 
 /** The machine's CPU ticks since boot, by kind; undefined where /proc/stat cannot be read. */
 export function machineTicks(): MachineTicks | undefined {
-  let line: string
+  let lines: string[]
   try {
-    line = readFileSync('/proc/stat', 'latin1').split('\n', 1)[0]
+    lines = readFileSync('/proc/stat', 'latin1').split('\n')
   } catch {
     return undefined
   }
+  const line = lines[0]
+  const cpus = lines.filter((text) => /^cpu\d/.test(text)).length
   // cpu  user nice system idle iowait irq softirq steal guest guest_nice (guest time is in user's too)
   const fields = line.trim().split(/\s+/).slice(1, 9).map(Number)
-  if (fields.length < 8 || fields.some((n) => !Number.isFinite(n))) return undefined
+  if (fields.length < 8 || fields.some((n) => !Number.isFinite(n)) || cpus === 0) return undefined
   const [, , , idle, iowait, , , steal] = fields
-  return { idle: idle + iowait, steal, total: fields.reduce((sum, n) => sum + n, 0) }
+  return { idle: idle + iowait, steal, total: fields.reduce((sum, n) => sum + n, 0), cpus }
 }
 
-/** Cores idle and taken by the hypervisor on average between two readings (0 up to the machine's cores). */
-export function coresBetween(before: MachineTicks, after: MachineTicks, cores = availableParallelism()): { idle: number; steal: number } {
+/**
+ * Cores idle and taken by the hypervisor on average between two readings (0 up to the machine's
+ * cores). The counters cover every CPU of the machine, so they are scaled by its count of them
+ * (`cpus`), not by the CPUs this process may run on (availableParallelism follows its affinity).
+ */
+export function coresBetween(before: MachineTicks, after: MachineTicks): { idle: number; steal: number } {
+  const cores = after.cpus
   const total = after.total - before.total
   if (total <= 0) return { idle: 0, steal: 0 }
   return { idle: ((after.idle - before.idle) / total) * cores, steal: ((after.steal - before.steal) / total) * cores }

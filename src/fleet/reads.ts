@@ -52,10 +52,13 @@ export function agentByCertFingerprint(core: FleetCore, fingerprint: string): nu
 
 /**
  * Existing agents in index order, optionally only those in the given states, one at a time
- * (IndexCursor). Agents added while it walks (their indices past the last one read) are found too.
+ * (IndexCursor). Agents added while it walks (their indices past the last one read) are found
+ * too, until it has said -1.
  */
 export class AgentCursor implements IndexCursor {
   private at = 0
+  /** it said -1: it stays done, agents added since included */
+  private done = false
   /** by state code: 1 for a state asked for; undefined: every state */
   private readonly wanted: Uint8Array | undefined
 
@@ -69,6 +72,7 @@ export class AgentCursor implements IndexCursor {
   }
 
   next(): number {
+    if (this.done) return -1
     const { core, wanted } = this
     const { flags, state } = core.v
     while (this.at < core.used) {
@@ -77,6 +81,7 @@ export class AgentCursor implements IndexCursor {
       if (wanted !== undefined && wanted[state[i]] === 0) continue
       return i
     }
+    this.done = true
     return -1
   }
 }

@@ -38,7 +38,7 @@ const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, k) => 48 + (k % 2 === 0
  * with one check for room rather than one per value, and ChunkWriter's own writes are these.
  */
 
-/** Room numberAt takes at most: `'' + n` of any number is at most 24 characters (`-1.2345678901234567e+308`). */
+/** Room numberAt takes at most: `'' + n` of any number is at most 25 characters (`-0.0000012345678901234567`), as is toFixed(2) of one below 10^21. */
 export const NUMBER_ROOM = 32
 
 /** Bytes already encoded: a few a byte at a time, more with set(). */
@@ -254,15 +254,4 @@ export class ChunkWriter {
     this.pos += this.slab.write(text, this.pos, 'utf8')
   }
 
-  /** A number as `'' + n` writes it (numberAt). */
-  number(n: number): void {
-    this.ensure(NUMBER_ROOM)
-    this.pos = numberAt(this.slab, this.pos, n)
-  }
-
-  /** A number of hundredths with its two decimals, as (hundredths / 100).toFixed(2) writes it (hundredthsAt). */
-  hundredths(hundredths: number): void {
-    this.ensure(NUMBER_ROOM)
-    this.pos = hundredthsAt(this.slab, this.pos, hundredths)
-  }
 }

@@ -22,7 +22,7 @@ import { JSON_MODULE, XML_MODULE, type ItemSource, type Keeping, type ModuleLayo
 import type { ItemFragments } from './kept-items.js'
 import { agentSelfHref, type LinkBase } from './links.js'
 
-/** Room for a date: formatLocalMinute's form of a year past 9999 or before 0 is longer than its 16 characters. */
+/** Room for a date: formatLocalMinute's form is 16 characters, 19 for a year past 9999 or before 0 (`+275760-09-13 00:00`). */
 const DATE_ROOM = 32
 
 /** How one format joins an item's pieces, as jsonItem and xmlItem write them. */

@@ -54,7 +54,9 @@ class FormatStore {
   /**
    * Each slot's room in its page as a buffer of its own, made once per slot: a kept item is
    * copied into a list from it whole (ChunkWriter.prefix), where copying a part of the page made
-   * a view of that part for every item (Buffer.copy does), which the GC then collected.
+   * a view of that part for every item (Buffer.copy does), which the GC then collected. The price:
+   * a buffer object per slot for the process's life (at most `capacity` a format), which every
+   * full GC marks, as the pages were made to avoid for the bytes themselves.
    */
   private readonly rooms: Array<Buffer | undefined>
   /** how many bytes each slot's kept bytes are; 0: none */

@@ -61,8 +61,10 @@ function civilMinute(minute: number): boolean {
 
 function minuteForm(minute: number, epochMs: number): string {
   if (!civilMinute(minute)) {
+    // ISO 8601's expanded form (`+275760-09-13T00:00:00.000Z`): the date is what comes before the T.
     const iso = new Date(epochMs).toISOString()
-    return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`
+    const t = iso.indexOf('T')
+    return `${iso.slice(0, t)} ${iso.slice(t + 1, t + 6)}`
   }
   const year = civil[YEAR]
   return `${TWO_DIGITS[Math.floor(year / 100)]}${TWO_DIGITS[year % 100]}-${TWO_DIGITS[civil[MONTH]]}-${TWO_DIGITS[civil[DAY]]} ${TWO_DIGITS[civil[HOUR]]}:${TWO_DIGITS[civil[MINUTE]]}`

@@ -56,5 +56,12 @@ describe('the fleet cursor', () => {
     })
     expect(walked(cursor)).toEqual([...[...fleet.indices()].filter((i) => i !== first)])
     expect([...fleet.indices()]).toContain(added)
+    // Once done, it stays done: an agent added after it said -1 is not walked.
+    const more = await fleet.addAgent({
+      name: 'added-after-the-end',
+      config: { address: 'manager', port: 4041, caFingerprint: 'AB:CD', certFingerprint: 'CE:RU', isLogToFile: true, logLevel: 'INFO', mode: 'Connect', verbatim: '' }
+    })
+    expect([...fleet.indices()]).toContain(more)
+    expect(cursor.next()).toBe(-1)
   })
 })

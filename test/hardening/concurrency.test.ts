@@ -310,3 +310,30 @@ describe('a short list made whole when the fleet is reset', () => {
     expect(again.json().values).toHaveLength(1000)
   })
 })
+
+describe('a list asked for just before the fleet is reset', () => {
+  // The reset begins once the route has chosen the list's agents and before it reads the first:
+  // a long list is made after the rounds in flight end and a turn later (SharedList). Until
+  // f06cbec a list of 2,000 agents read the run it belonged to at its first agent, in the fleet
+  // being rebuilt, and was sent whole and empty: 200 with no values.
+  for (const agents of [2000, 500]) {
+    it(`of ${agents} agents is refused with 503 E_FLEET_RESET rather than sent whole and empty`, async () => {
+      await rebuildPaused(agents)
+      const cursor = fleet.cursor.bind(fleet)
+      let reset: Promise<void> | undefined
+      fleet.cursor = (states) => {
+        reset ??= fleet.reset()
+        return cursor(states)
+      }
+      const answer = await app.inject({ url: `${REST}/agentinfo?agentwithmodules=false`, headers: HEADERS })
+      await reset
+      expect(reset).toBeDefined()
+      expect(answer.statusCode).toBe(503)
+      expect(answer.json().errors[0].code).toBe('E_FLEET_RESET')
+      // Once the fleet is rebuilt the same list is whole again.
+      const again = await app.inject({ url: `${REST}/agentinfo?agentwithmodules=false&again=1`, headers: HEADERS })
+      expect(again.statusCode).toBe(200)
+      expect(again.json().values).toHaveLength(agents)
+    })
+  }
+})

@@ -7,7 +7,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FleetEngine } from '../../src/fleet/fleet.js'
-import { ChunkWriter } from '../../src/http/chunk-writer.js'
+import { ChunkWriter, hundredthsAt, NUMBER_ROOM, numberAt } from '../../src/http/chunk-writer.js'
 import { writeAgentItemBytes, writeItemBytes } from '../../src/http/item-bytes.js'
 import { writeAgentItem, writeItem } from '../../src/http/item-writer.js'
 import { ItemFragments } from '../../src/http/kept-items.js'
@@ -270,22 +270,29 @@ function pick(fleet: FleetEngine) {
   }
 }
 
-describe('ChunkWriter', () => {
-  it('writes any number as its text would be', () => {
+describe('the slab writers and ChunkWriter', () => {
+  it('write any number as its text would be, within NUMBER_ROOM', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.maxSafeNat(), fc.integer(), fc.double(), fc.constantFrom(0, -0, 9, 10, 99, 100, 999_999_999_999_999, 1e15, 1e21)), (n) => {
-        out.number(n)
-        expect(out.take().toString()).toBe('' + n)
+      fc.property(fc.oneof(fc.maxSafeNat(), fc.integer(), fc.double(), fc.constantFrom(0, -0, 9, 10, 99, 100, 999_999_999_999_999, 1e15, 1e21, -0.0000012345678901234567, -1.2345678901234567e308)), (n) => {
+        const into = Buffer.alloc(NUMBER_ROOM + 2, 0x2a)
+        const end = numberAt(into, 1, n)
+        expect(into.toString('latin1', 1, end)).toBe('' + n)
+        expect(end - 1).toBeLessThanOrEqual(NUMBER_ROOM)
+        // Nothing written around it: its room was enough.
+        expect(into[0]).toBe(0x2a)
+        expect(into[end]).toBe(0x2a)
       }),
       { numRuns: 5000 }
     )
   })
 
-  it('writes hundredths as toFixed(2) writes them', () => {
+  it('write hundredths as toFixed(2) writes them', () => {
     fc.assert(
       fc.property(fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.maxSafeNat().filter((n) => n < 1e15)), (hundredths) => {
-        out.hundredths(hundredths)
-        expect(out.take().toString()).toBe((hundredths / 100).toFixed(2))
+        const into = Buffer.alloc(NUMBER_ROOM + 1, 0x2a)
+        const end = hundredthsAt(into, 0, hundredths)
+        expect(into.toString('latin1', 0, end)).toBe((hundredths / 100).toFixed(2))
+        expect(into[end]).toBe(0x2a)
       })
     )
   })

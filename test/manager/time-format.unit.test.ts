@@ -4,7 +4,8 @@ import { formatLocalMinute, LOCAL_MINUTE_BYTES, writeLocalMinute } from '../../s
 
 function plain(epochMs: number): string {
   const iso = new Date(epochMs).toISOString()
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`
+  const t = iso.indexOf('T')
+  return `${iso.slice(0, t)} ${iso.slice(t + 1, t + 6)}`
 }
 
 describe('formatLocalMinute', () => {
@@ -27,6 +28,12 @@ describe('formatLocalMinute', () => {
       fc.property(fc.integer({ min: -8.64e15, max: 8.64e15 }), (t) => formatLocalMinute(t) === plain(t)),
       { numRuns: 20_000 }
     )
+  })
+
+  it('writes a year before 0 or past 9999 with its sign and six digits, the date whole', () => {
+    expect(formatLocalMinute(Date.parse('+275760-09-13T00:00:00Z'))).toBe('+275760-09-13 00:00')
+    expect(formatLocalMinute(Date.parse('-000001-12-31T23:59:00Z'))).toBe('-000001-12-31 23:59')
+    expect(formatLocalMinute(Date.parse('+010000-01-01T00:00:00Z'))).toBe('+010000-01-01 00:00')
   })
 
   it('gives an empty string for a time that is not finite', () => {

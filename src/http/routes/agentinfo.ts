@@ -27,7 +27,9 @@ import type { Fleet, IndexCursor } from '../../fleet/fleet-api.js'
  * A list's agents as it is written, all of one run: a list made over several turns of the event
  * loop reads the fleet as it goes, and a reset meanwhile empties it. The list then fails with
  * E_FLEET_RESET (a streamed one is cut off, which its client sees as an error) rather than ending
- * early as a whole answer with part of the agents.
+ * early as a whole answer with part of the agents. The run is the one the request was handled in,
+ * read when the list is asked for: a long list begins a turn or more later (SharedList), and a
+ * reset in between left it to read the run being built and end at once, whole and empty.
  */
 class OneRun implements IndexCursor {
   private readonly run: number
