@@ -92,6 +92,11 @@ export function headError(request: IncomingMessage): ApiError | undefined {
   if (hosts > 1) return apiError('E_DUPLICATE_HOST', { count: hosts })
   // RFC 9112 3.2: a Host that is not `host[:port]` is refused. It is copied into every answer's links.
   if (!HOST.test(request.headers.host)) return apiError('E_BAD_REQUEST', { detail: `the Host header ${shown(request.headers.host)} is not a host name or address with an optional port` })
+  // RFC 3986 lets a port be any digits; a TCP port is at most 65535, and the Host is copied into links a client follows.
+  const port = HOST_PORT.exec(request.headers.host)?.[1]
+  if (port !== undefined && Number(port) > MAX_PORT) {
+    return apiError('E_BAD_REQUEST', { detail: `the Host header ${shown(request.headers.host)} has port ${port}: a port is 0 to ${MAX_PORT}` })
+  }
   // RFC 9112 3.2: a request target has no fragment. llhttp passes a `#` on, where it would be read
   // as part of the last value (`agentname=web#2` asked for "web#2"): the client sent a URL's fragment,
   // or meant a `#` in a value and did not percent-encode it.
@@ -108,6 +113,9 @@ export function headError(request: IncomingMessage): ApiError | undefined {
 
 /** `uri-host [":" port]` (RFC 3986): an IP literal in brackets, or a name of unreserved, sub-delims and %-escapes; empty is Node's to judge. */
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::[0-9]*)?$/
+/** The port of a Host HOST takes: the digits after its last colon, outside an IP literal's brackets. */
+const HOST_PORT = /:([0-9]+)$/
+const MAX_PORT = 65_535
 
 /** How many Host headers the request carries. */
 function hostHeaderCount(rawHeaders: readonly string[]): number {
