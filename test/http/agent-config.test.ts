@@ -145,6 +145,14 @@ describe('addagent', () => {
     expect(response.json().errors[0]).toMatchObject({ code: 'E_MISSING_BODY' })
     expect(response.json().errors[0].message).toContain('"addagent"')
   })
+
+  it('says a body of JSON null must be an object, where it was told it had none', async () => {
+    const before = h.fleet.counts().agents
+    const response = await call(h.app, 'POST', 'addagent', 'null')
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors).toEqual([{ status: 400, code: 'E_WRONG_TYPE', message: 'The request body must be an object, got null.' }])
+    expect(h.fleet.counts().agents).toBe(before)
+  })
 })
 
 describe('modifyagent', () => {
