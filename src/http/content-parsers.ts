@@ -4,7 +4,7 @@
  * request; operations with a body then report the missing body. XML text is converted to the
  * route's body schema types (coerce.ts); JSON is taken as typed.
  */
-import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyBodyParser, FastifyInstance } from 'fastify'
 import { coerce } from './coerce.js'
 import { apiError } from '../protocol/errors.js'
 import { parseXmlBody } from './xml-reader.js'
@@ -84,23 +84,10 @@ const parseJson: FastifyBodyParser<string> = (request, text, done) => {
     // into other objects, so no prototype can be reached through them. A byte order mark is
     // skipped, as RFC 8259 allows and as the XML parser does: Windows PowerShell 5 writes one
     // before a file saved as UTF-8, and JSON.parse refused the body for it.
-    const parsed: unknown = JSON.parse(text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text)
-    // Said here: the validator is handed null for a request without a body as well (fastify), and
-    // told the body `null` that it had none.
-    if (parsed === null && objectBody(request)) {
-      done(apiError('E_WRONG_TYPE', { where: 'request body', name: '', expected: 'an object', got: 'null' }), undefined)
-      return
-    }
-    done(null, parsed)
+    done(null, JSON.parse(text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text))
   } catch (error) {
     done(apiError('E_MALFORMED_JSON', { detail: (error as Error).message }), undefined)
   }
-}
-
-/** Whether the route's body schema asks for an object (the REST operations' do; the admin API reads its bodies itself). */
-function objectBody(request: FastifyRequest): boolean {
-  const schema = request.routeOptions.schema?.body as { type?: unknown } | undefined
-  return schema?.type === 'object'
 }
 
 const parseXml: FastifyBodyParser<string> = (request, text, done) => {

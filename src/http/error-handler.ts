@@ -11,7 +11,7 @@ import { describeUnrouted } from './unrouted.js'
 import '../protocol/request-context.js'
 
 export function toCatalogueError(error: FastifyError | ApiError | Error, request: FastifyRequest, bodyLimit: number): ApiError {
-  if (error instanceof ApiError) return error
+  if (error instanceof ApiError) return error.code === 'E_MISSING_BODY' && sentJsonNull(request) ? BODY_IS_NULL() : error
   const fastifyError = error as FastifyError
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -25,6 +25,19 @@ export function toCatalogueError(error: FastifyError | ApiError | Error, request
   if (status !== undefined && status >= 400 && status < 500) return apiError('E_BAD_REQUEST', { detail: fastifyError.message })
   return apiError('E_INTERNAL')
 }
+
+/**
+ * Whether the body sent was JSON's `null`: fastify validates a request without a body as null, so
+ * the validator says E_MISSING_BODY for both; the text received tells them apart. Said here, after
+ * validation, rather than by the parser: `--strict`'s refusals (preValidation) come first, and the
+ * journal keeps the body as the null it was.
+ */
+function sentJsonNull(request: FastifyRequest): boolean {
+  // trim() drops a byte order mark too, as the parser skips one.
+  return request.body === null && request.bodyText?.trim() === 'null'
+}
+
+const BODY_IS_NULL = () => apiError('E_WRONG_TYPE', { where: 'request body', name: '', expected: 'an object', got: 'null' })
 
 /**
  * The 5xx a client causes, not the server's failure: its request line's version (505), its

@@ -92,10 +92,11 @@ export function headError(request: IncomingMessage): ApiError | undefined {
   if (hosts > 1) return apiError('E_DUPLICATE_HOST', { count: hosts })
   // RFC 9112 3.2: a Host that is not `host[:port]` is refused. It is copied into every answer's links.
   if (!HOST.test(request.headers.host)) return apiError('E_BAD_REQUEST', { detail: `the Host header ${shown(request.headers.host)} is not a host name or address with an optional port` })
-  // RFC 3986 lets a port be any digits; a TCP port is at most 65535, and the Host is copied into links a client follows.
+  // RFC 3986 lets a port be any digits; a TCP port is 1 to 65535, and the Host is copied into links a client follows.
   const port = HOST_PORT.exec(request.headers.host)?.[1]
-  if (port !== undefined && Number(port) > MAX_PORT) {
-    return apiError('E_BAD_REQUEST', { detail: `the Host header ${shown(request.headers.host)} has port ${port}: a port is 0 to ${MAX_PORT}` })
+  if (port !== undefined && !(Number(port) >= 1 && Number(port) <= MAX_PORT)) {
+    const said = port.length <= 12 ? port : `${port.slice(0, 12)}… (${port.length} digits)`
+    return apiError('E_BAD_REQUEST', { detail: `the Host header ${shown(request.headers.host)} has port ${said}: a port is 1 to ${MAX_PORT}` })
   }
   // RFC 9112 3.2: a request target has no fragment. llhttp passes a `#` on, where it would be read
   // as part of the last value (`agentname=web#2` asked for "web#2"): the client sent a URL's fragment,

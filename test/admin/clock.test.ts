@@ -32,6 +32,11 @@ describe('the admin clock', () => {
     expect((await admin(h.app, 'POST', '/clock', { speed: 2 })).statusCode).toBe(200)
   })
 
+  it('says a body of JSON null must be an object, where it was told it had none', async () => {
+    const response = await admin(h.app, 'POST', '/clock/advance', 'null', { 'content-type': 'application/json' })
+    expect(response.json().errors).toEqual([{ status: 400, code: 'E_WRONG_TYPE', message: 'The request body must be an object, got null.' }])
+  })
+
   it('takes an XML Content-Type with no body as no body, as a client that sends one with every request does', async () => {
     for (const [method, path] of [['GET', '/clock'], ['POST', '/reset'], ['POST', '/clock/advance']] as const) {
       const response = await admin(h.app, method, path, '', { 'content-type': 'application/xml' })

@@ -325,8 +325,13 @@ describe('a list asked for just before the fleet is reset', () => {
         reset ??= fleet.reset()
         return cursor(states)
       }
-      const answer = await app.inject({ url: `${REST}/agentinfo?agentwithmodules=false`, headers: HEADERS })
-      await reset
+      let answer
+      try {
+        answer = await app.inject({ url: `${REST}/agentinfo?agentwithmodules=false`, headers: HEADERS })
+        await reset
+      } finally {
+        fleet.cursor = cursor
+      }
       expect(reset).toBeDefined()
       expect(answer.statusCode).toBe(503)
       expect(answer.json().errors[0].code).toBe('E_FLEET_RESET')

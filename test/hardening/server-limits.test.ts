@@ -256,11 +256,16 @@ describe('the request head', () => {
         expect(bodyOf(answer)).toContain('is not a host name or address with an optional port')
       }
       // RFC 3986 takes any digits as a port; links with one past 65535 lead nowhere.
-      for (const host of ['127.0.0.1:65536', '[::1]:99999', 'x:000070000']) {
+      for (const host of ['127.0.0.1:65536', '[::1]:99999', 'x:000070000', 'x:0']) {
         const answer = await exchange(server.port, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
         expect(answer.status, `${target} ${host}`).toBe(400)
-        expect(bodyOf(answer)).toContain(`has port ${host.slice(host.lastIndexOf(':') + 1)}: a port is 0 to 65535`)
+        expect(bodyOf(answer)).toContain(`has port ${host.slice(host.lastIndexOf(':') + 1)}: a port is 1 to 65535`)
       }
+      // A port of thousands of digits is not echoed whole.
+      const long = await exchange(server.port, `GET ${target} HTTP/1.1\r\nHost: x:${'9'.repeat(5000)}\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
+      expect(long.status).toBe(400)
+      expect(bodyOf(long)).toMatch(/has port 9{12}\S* \(5000 digits\): a port is 1 to 65535/)
+      expect(bodyOf(long).length).toBeLessThan(1000)
       for (const host of ['127.0.0.1', '127.0.0.1:9443', '[::1]:9443', 'my_host.example', 'EXAMPLE.com:80', 'x:65535', '[::1]', 'x:']) {
         const answer = await exchange(server.port, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
         expect(answer.status, `${target} ${host}`).toBe(200)

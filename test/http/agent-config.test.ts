@@ -152,6 +152,8 @@ describe('addagent', () => {
     expect(response.statusCode).toBe(400)
     expect(response.json().errors).toEqual([{ status: 400, code: 'E_WRONG_TYPE', message: 'The request body must be an object, got null.' }])
     expect(h.fleet.counts().agents).toBe(before)
+    // The journal keeps the body as the null it was (the parser took it), not as no body.
+    expect(h.built.traffic.journal.entries().at(-1)).toMatchObject({ errorCodes: ['E_WRONG_TYPE'], body: { shape: 'null' } })
   })
 })
 

@@ -22,6 +22,19 @@ describe('strict mode', () => {
     expect(entry).toMatchObject({ status: 400, rejected: true, errorCodes: ['E_STRICT_LIST_REPEATED'] })
   })
 
+  it('rejects by its rule a request whose body is JSON null, before saying the body must be an object', async () => {
+    const response = await h.app.inject({
+      method: 'POST',
+      url: `${REST}/addagent?REST_PASSWORD=secret`,
+      headers: { ...AUTH, accept: 'application/json', 'content-type': 'application/json' },
+      payload: 'null'
+    })
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors[0].code).toBe('E_STRICT_CREDENTIALS_IN_QUERY')
+    const entry = state.journal.entries().at(-1)
+    expect(entry).toMatchObject({ status: 400, rejected: true, errorCodes: ['E_STRICT_CREDENTIALS_IN_QUERY'] })
+  })
+
   it('rejects a missing accept header in the default format (XML)', async () => {
     const response = await h.app.inject({ method: 'GET', url: `${REST}/agentinfo?agentstate=ONLINE`, headers: AUTH })
     expect(response.statusCode).toBe(400)
