@@ -92,6 +92,10 @@ export function headError(request: IncomingMessage): ApiError | undefined {
   if (hosts > 1) return apiError('E_DUPLICATE_HOST', { count: hosts })
   // RFC 9112 3.2: a Host that is not `host[:port]` is refused. It is copied into every answer's links.
   if (!HOST.test(request.headers.host)) return apiError('E_BAD_REQUEST', { detail: `the Host header ${shown(request.headers.host)} is not a host name or address with an optional port` })
+  // RFC 9110 4.2.1: an http URI has a host; the Host is copied into links, which would read `http://:80/…`.
+  if (request.headers.host.startsWith(':')) {
+    return apiError('E_BAD_REQUEST', { detail: `the Host header ${shown(request.headers.host)} has a port and no host: send host[:port], such as 127.0.0.1:9443` })
+  }
   // RFC 3986 lets a port be any digits; a TCP port is 1 to 65535, and the Host is copied into links a client follows.
   const port = HOST_PORT.exec(request.headers.host)?.[1]
   if (port !== undefined && !(Number(port) >= 1 && Number(port) <= MAX_PORT)) {

@@ -261,6 +261,9 @@ describe('the request head', () => {
         expect(answer.status, `${target} ${host}`).toBe(400)
         expect(bodyOf(answer)).toContain(`has port ${host.slice(host.lastIndexOf(':') + 1)}: a port is 1 to 65535`)
       }
+      const portOnly = await exchange(server.port, `GET ${target} HTTP/1.1\r\nHost: :80\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
+      expect(portOnly.status).toBe(400)
+      expect(bodyOf(portOnly)).toContain('has a port and no host: send host[:port], such as 127.0.0.1:9443')
       // A port of thousands of digits is not echoed whole.
       const long = await exchange(server.port, `GET ${target} HTTP/1.1\r\nHost: x:${'9'.repeat(5000)}\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
       expect(long.status).toBe(400)
