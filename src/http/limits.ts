@@ -88,8 +88,12 @@ export function headError(request: IncomingMessage): ApiError | undefined {
   if (request.headers.host === undefined) {
     return version === '1.1' ? apiError('E_BAD_REQUEST', { detail: 'an HTTP/1.1 request needs a Host header' }) : undefined
   }
-  const hosts = hostHeaderCount(request.rawHeaders)
+  const hosts = headerCount(request.rawHeaders, 'host')
   if (hosts > 1) return apiError('E_DUPLICATE_HOST', { count: hosts })
+  // Node keeps the first of two Content-Types: a body read by one the client may not have meant is
+  // refused instead (RFC 9110 5.3: a field of one value). The same type twice (curl given it twice) is one.
+  const types = contentTypesDiffer(request.rawHeaders)
+  if (types !== undefined) return apiError('E_BAD_REQUEST', { detail: `the request has Content-Type headers that differ (${types}): send exactly one` })
   // RFC 9112 3.2: a Host that is not `host[:port]` is refused. It is copied into every answer's links.
   if (!HOST.test(request.headers.host)) return apiError('E_BAD_REQUEST', { detail: `the Host header ${shown(request.headers.host)} is not a host name or address with an optional port` })
   // RFC 9110 4.2.1: an http URI has a host; the Host is copied into links, which would read `http://:80/…`.
@@ -122,12 +126,31 @@ const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::[0-9]*)?$
 const HOST_PORT = /:([0-9]+)$/
 const MAX_PORT = 65_535
 
-/** How many Host headers the request carries. */
-function hostHeaderCount(rawHeaders: readonly string[]): number {
+/** The Content-Type headers' values, shown, if they are not all the same type (case and spaces aside); else undefined. */
+function contentTypesDiffer(rawHeaders: readonly string[]): string | undefined {
+  let first: string | undefined
+  let differ = false
+  // Nothing is made for a request of one Content-Type or none: this runs on every request.
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    if (!isContentType(rawHeaders[index])) continue
+    const type = rawHeaders[index + 1].replace(/\s+/g, '').toLowerCase()
+    if (first === undefined) first = type
+    else if (type !== first) differ = true
+  }
+  if (!differ) return undefined
+  const values: string[] = []
+  for (let index = 0; index < rawHeaders.length; index += 2) if (isContentType(rawHeaders[index])) values.push(shown(rawHeaders[index + 1]))
+  return values.join(', ')
+}
+
+const isContentType = (name: string) => name.length === 12 && name.toLowerCase() === 'content-type'
+
+/** How many headers named `lowerName` (in lower case) the request carries. */
+function headerCount(rawHeaders: readonly string[], lowerName: string): number {
   let count = 0
   for (let index = 0; index < rawHeaders.length; index += 2) {
     const name = rawHeaders[index]
-    if (name.length === 4 && name.toLowerCase() === 'host') count++
+    if (name.length === lowerName.length && name.toLowerCase() === lowerName) count++
   }
   return count
 }

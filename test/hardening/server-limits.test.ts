@@ -336,6 +336,19 @@ describe('the request head', () => {
     for (let round = 0; round < 2; round++) expect((await exchange(server.port, rawRequest('GET', target, AUTH))).status).toBe(200)
     expect((await exchange(server.port, twoHosts)).status).toBe(400)
   })
+
+  it('answers two Content-Type headers that differ with 400 naming them, rather than reading the body by the first', async () => {
+    const body = JSON.stringify({ name: 'two-types' })
+    const twoTypes = `POST ${REST}/addagent HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\ncontent-type: application/xml\r\nContent-Length: ${body.length}\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nAccept: application/json\r\nConnection: close\r\n\r\n${body}`
+    const answer = await exchange(server.port, twoTypes)
+    expect(answer.status).toBe(400)
+    expect(JSON.parse(bodyOf(answer)).errors[0]).toMatchObject({ code: 'E_BAD_REQUEST' })
+    expect(JSON.parse(bodyOf(answer)).errors[0].message).toContain('the request has Content-Type headers that differ ("application/json", "application/xml"): send exactly one')
+    expect(server.fleet.findByName('two-types')).toBeUndefined()
+    // The same type twice (curl given the header twice) is read as one.
+    const sameTwice = rawRequest('GET', `${REST}/appinfo.json`, { ...AUTH, 'Content-Type': 'application/json', 'content-type': 'Application/JSON' })
+    expect((await exchange(server.port, sameTwice)).status).toBe(200)
+  })
 })
 
 describe('--max-connections', () => {
