@@ -78,8 +78,8 @@ export function registerLimits(app: FastifyInstance, options: LimitOptions): voi
  * What is wrong with the request line and headers the parser read, or undefined: more than
  * MAX_HEADER_FIELDS header fields, a version other than 1.0 and 1.1, a missing Host on HTTP/1.1
  * (Node's own check of this answers a bare 400, so the servers leave it to the app:
- * requireHostHeader false), or two Host headers (Node keeps the first in `headers`; which one a
- * proxy in front used is anyone's guess).
+ * requireHostHeader false), two Host headers or Content-Types that differ (repeatedHeader), a
+ * Host that cannot go into links (hostError), a target with a `#`, a transfer coding not read.
  */
 export function headError(request: IncomingMessage): ApiError | undefined {
   if (request.rawHeaders.length > MAX_HEADER_FIELDS * 2) return apiError('E_HEADERS_TOO_LARGE', { fields: MAX_HEADER_FIELDS })
@@ -88,24 +88,10 @@ export function headError(request: IncomingMessage): ApiError | undefined {
   if (request.headers.host === undefined) {
     return version === '1.1' ? apiError('E_BAD_REQUEST', { detail: 'an HTTP/1.1 request needs a Host header' }) : undefined
   }
-  const hosts = headerCount(request.rawHeaders, 'host')
-  if (hosts > 1) return apiError('E_DUPLICATE_HOST', { count: hosts })
-  // Node keeps the first of two Content-Types: a body read by one the client may not have meant is
-  // refused instead (RFC 9110 5.3: a field of one value). The same type twice (curl given it twice) is one.
-  const types = contentTypesDiffer(request.rawHeaders)
-  if (types !== undefined) return apiError('E_BAD_REQUEST', { detail: `the request has Content-Type headers that differ (${types}): send exactly one` })
-  // RFC 9112 3.2: a Host that is not `host[:port]` is refused. It is copied into every answer's links.
-  if (!HOST.test(request.headers.host)) return apiError('E_BAD_REQUEST', { detail: `the Host header ${shown(request.headers.host)} is not a host name or address with an optional port` })
-  // RFC 9110 4.2.1: an http URI has a host; the Host is copied into links, which would read `http://:80/…`.
-  if (request.headers.host.startsWith(':')) {
-    return apiError('E_BAD_REQUEST', { detail: `the Host header ${shown(request.headers.host)} has a port and no host: send host[:port], such as 127.0.0.1:9443` })
-  }
-  // RFC 3986 lets a port be any digits; a TCP port is 1 to 65535, and the Host is copied into links a client follows.
-  const port = HOST_PORT.exec(request.headers.host)?.[1]
-  if (port !== undefined && !(Number(port) >= 1 && Number(port) <= MAX_PORT)) {
-    const said = port.length <= 12 ? port : `${port.slice(0, 12)}… (${port.length} digits)`
-    return apiError('E_BAD_REQUEST', { detail: `the Host header ${shown(request.headers.host)} has port ${said}: a port is 1 to ${MAX_PORT}` })
-  }
+  const twice = repeatedHeader(request.rawHeaders)
+  if (twice !== undefined) return twice
+  const badHost = hostError(request.headers.host)
+  if (badHost !== undefined) return badHost
   // RFC 9112 3.2: a request target has no fragment. llhttp passes a `#` on, where it would be read
   // as part of the last value (`agentname=web#2` asked for "web#2"): the client sent a URL's fragment,
   // or meant a `#` in a value and did not percent-encode it.
@@ -121,39 +107,55 @@ export function headError(request: IncomingMessage): ApiError | undefined {
 }
 
 /** `uri-host [":" port]` (RFC 3986): an IP literal in brackets, or a name of unreserved, sub-delims and %-escapes; empty is Node's to judge. */
-const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::[0-9]*)?$/
-/** The port of a Host HOST takes: the digits after its last colon, outside an IP literal's brackets. */
-const HOST_PORT = /:([0-9]+)$/
+const HOST_PARTS = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]*)(?::([0-9]*))?$/
 const MAX_PORT = 65_535
 
-/** The Content-Type headers' values, shown, if they are not all the same type (case and spaces aside); else undefined. */
-function contentTypesDiffer(rawHeaders: readonly string[]): string | undefined {
-  let first: string | undefined
-  let differ = false
-  // Nothing is made for a request of one Content-Type or none: this runs on every request.
+/**
+ * A Host refused (RFC 9112 3.2), as it is copied into every answer's links: one that is not
+ * `host[:port]`, one with a port and no host (RFC 9110 4.2.1: an http URI has a host; links would
+ * read `http://:80/…`), and one whose port is 0 or past 65535 (RFC 3986 lets a port be any digits).
+ */
+function hostError(host: string): ApiError | undefined {
+  const parts = HOST_PARTS.exec(host)
+  if (parts === null) return apiError('E_BAD_REQUEST', { detail: `the Host header ${shown(host)} is not a host name or address with an optional port` })
+  const [, name, port] = parts
+  if (port === undefined || port === '') return undefined
+  if (name === '') return apiError('E_BAD_REQUEST', { detail: `the Host header ${shown(host)} has a port and no host: send host[:port], such as 127.0.0.1:9443` })
+  if (Number(port) >= 1 && Number(port) <= MAX_PORT) return undefined
+  const said = port.length <= 12 ? port : `${port.slice(0, 12)}… (${port.length} digits)`
+  return apiError('E_BAD_REQUEST', { detail: `the Host header ${shown(host)} has port ${said}: a port is 1 to ${MAX_PORT}` })
+}
+
+/**
+ * Two Host headers (Node keeps the first in `headers`; which one a proxy in front used is anyone's
+ * guess), or Content-Type headers that differ (Node keeps the first: a body read by a type the
+ * client may not have meant; RFC 9110 5.3, a field of one value). The same type twice (curl given
+ * it twice) is one. One pass over the raw headers, nothing made unless refused: this runs on
+ * every request.
+ */
+function repeatedHeader(rawHeaders: readonly string[]): ApiError | undefined {
+  let hosts = 0
+  let type: string | undefined
+  let typesDiffer = false
   for (let index = 0; index < rawHeaders.length; index += 2) {
-    if (!isContentType(rawHeaders[index])) continue
-    const type = rawHeaders[index + 1].replace(/\s+/g, '').toLowerCase()
-    if (first === undefined) first = type
-    else if (type !== first) differ = true
+    const name = rawHeaders[index]
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts++
+    else if (isContentType(name)) {
+      const value = rawHeaders[index + 1]
+      if (type === undefined) type = value
+      else if (value !== type && sameType(value) !== sameType(type)) typesDiffer = true
+    }
   }
-  if (!differ) return undefined
-  const values: string[] = []
-  for (let index = 0; index < rawHeaders.length; index += 2) if (isContentType(rawHeaders[index])) values.push(shown(rawHeaders[index + 1]))
-  return values.join(', ')
+  if (hosts > 1) return apiError('E_DUPLICATE_HOST', { count: hosts })
+  if (!typesDiffer) return undefined
+  const types: string[] = []
+  for (let index = 0; index < rawHeaders.length; index += 2) if (isContentType(rawHeaders[index])) types.push(shown(rawHeaders[index + 1]))
+  return apiError('E_BAD_REQUEST', { detail: `the request has Content-Type headers that differ (${types.join(', ')}): send exactly one` })
 }
 
 const isContentType = (name: string) => name.length === 12 && name.toLowerCase() === 'content-type'
-
-/** How many headers named `lowerName` (in lower case) the request carries. */
-function headerCount(rawHeaders: readonly string[], lowerName: string): number {
-  let count = 0
-  for (let index = 0; index < rawHeaders.length; index += 2) {
-    const name = rawHeaders[index]
-    if (name.length === lowerName.length && name.toLowerCase() === lowerName) count++
-  }
-  return count
-}
+/** A Content-Type as compared: case and white space aside. */
+const sameType = (value: string) => value.replace(/\s+/g, '').toLowerCase()
 
 /**
  * Counts the open connections of a server (`event`: 'connection' for HTTP, 'secureConnection'

@@ -215,7 +215,8 @@ export function toApiError(raw: RawError[], data: unknown, context: Context): Ap
 function mapOne(error: RawError, data: unknown, context: Context): ApiError[] {
   const isQuery = context.part === 'querystring'
   const path = error.instancePath
-  // Fastify validates a request without a body as null: JSON's `null` cannot be told from it here.
+  // Fastify validates a request without a body as null: JSON's `null` cannot be told from it here
+  // (the error handler tells them apart by the text received: sentJsonNull, error-handler.ts).
   if (!isQuery && path === '' && (data === null || data === undefined)) {
     return [apiError('E_MISSING_BODY', { operation: context.operation, body: context.body })]
   }

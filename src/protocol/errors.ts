@@ -233,9 +233,8 @@ export const ERRORS = {
   E_XML_RESERVED_NAME: entry<{ name: string; field?: boolean }>(
     400,
     (p) =>
-      p.field === true
-        ? `The XML body has a field named ${sent(p.name)} (<field name=${sent(p.name)}>): __proto__, constructor and prototype are refused as names (they could reach an object's prototype, and no body of this interface has them); leave it out.`
-        : `The XML body has an element named ${sent(p.name)}: __proto__, constructor and prototype are refused as element names (they could reach an object's prototype, and no body of this interface has them); leave it out.`
+      `The XML body has ${p.field === true ? `a field named ${sent(p.name)} (<field name=${sent(p.name)}>)` : `an element named ${sent(p.name)}`}: ` +
+      `__proto__, constructor and prototype are refused as ${p.field === true ? '' : 'element '}names (they could reach an object's prototype, and no body of this interface has them); leave it out.`
   ),
   E_XML_DOCTYPE: entry(
     400,
