@@ -27,7 +27,7 @@ import { parseServeConfig } from '../src/config.js'
 import { runListClients, type ListClientSpec } from './lib/list-client.js'
 import { AUTH_HEADERS, LIVELY_SCENARIO, REST } from './lib/context.js'
 import { wholeOption, positiveOption } from './lib/options.js'
-import { coresBetween, machineTicks, type MachineTicks } from './lib/machine-cpu.js'
+import { idleCoresBetween, machineTicks, type MachineTicks } from './lib/machine-cpu.js'
 import { RESULTS_DIR, commandResults, writeCommandResults } from './lib/results.js'
 import { startTarget, type Target } from './lib/target.js'
 import { benchTls } from './lib/tls-files.js'
@@ -91,7 +91,7 @@ async function round(target: Target, options: ListLoadOptions): Promise<ListLoad
     bytesPerAnswer: Math.round(per(result.bytes)),
     keptShare: Number(per(cpu.keptAnswers ?? 0).toFixed(3)),
     mainThreadBusy: Number(((cpu.mainThreadMs ?? 0) / cpu.wallMs).toFixed(3)),
-    ...(before === undefined || after === undefined ? {} : { idleCores: Number(coresBetween(before, after).idle.toFixed(2)) }),
+    ...(before === undefined || after === undefined ? {} : { idleCores: Number(idleCoresBetween(before, after).toFixed(2)) }),
     joinedShare: Number(per(cpu.joinedAnswers ?? 0).toFixed(3)),
     failed: result.errors + result.timeouts + result.non2xx
   }
