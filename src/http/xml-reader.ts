@@ -49,6 +49,7 @@ export function parseXmlBody(text: string): unknown {
   const prepared = forParser(text)
   if (prepared.doctype) throw apiError('E_XML_DOCTYPE')
   if (prepared.closing !== undefined) throw apiError('E_MALFORMED_XML', { detail: `the closing tag ${sent(prepared.closing)} holds more than its name: write </name>` })
+  if (prepared.strayCdataEnd) throw apiError('E_MALFORMED_XML', { detail: 'text holds "]]>", which may only end a CDATA section: write "]]&gt;"' })
   if (prepared.declaration !== undefined) {
     throw apiError('E_MALFORMED_XML', { detail: `${sent(prepared.declaration)} is markup XML allows only in a DTD: in a body, \`<!\` starts a comment (\`<!--\`) or a CDATA section (\`<![CDATA[\`)` })
   }
@@ -86,18 +87,34 @@ export function parseXmlBody(text: string): unknown {
  *   and a closing tag holds its name alone: either is noted (`declaration`, `closing`) and refused,
  *   as the parser reads them otherwise (`<![X[` as CDATA to `]]>`, `<!X` as an element, a closing
  *   tag to its first `>` whatever the quotes) and would read markup this walk reads as text;
+ * - `strayCdataEnd`: text between markup holds `]]>`, which XML allows only as a CDATA section's end
+ *   (1.0, 2.4: character data holds no `]]>`); the parser and the validator took it as text;
  * - `doctype`: the text the parser gets holds `<!DOCTYPE` anywhere, in a comment too. Taken from
  *   that text, not from this walk: reviews found four places where the parser reads markup apart
  *   from XML (above), each of which let a DOCTYPE the walk read as a comment's text reach the
  *   parser; with none in its text, it can read none, however it reads the rest. `<!DOCTYPE html>`
  *   in a CDATA section (a verbatim configuration of an HTML page) is text, escaped as all of it.
  */
-export function forParser(text: string): { text: string; doctype: boolean; declaration?: string; closing?: string } {
+export function forParser(text: string): { text: string; doctype: boolean; declaration?: string; closing?: string; strayCdataEnd?: true } {
   let out = ''
   let copied = 0
   let declaration: string | undefined
   let closing: string | undefined
+  let strayCdataEnd = false
+  /** where the text between the markup before and this one starts */
+  let textFrom = 0
+  /** the first `]]>` at or past textFrom (looked for again only once passed: one walk over the text) */
+  let nextCdataEnd = -1
   eachMarkup(text, (kind, start, end) => {
+    if (nextCdataEnd !== Infinity && nextCdataEnd < textFrom) {
+      const found = text.indexOf(']]>', textFrom)
+      nextCdataEnd = found === -1 ? Infinity : found
+    }
+    if (nextCdataEnd + 3 <= start) {
+      strayCdataEnd = true
+      return true
+    }
+    textFrom = end
     if (kind === 'close' && !CLOSING_TAG.test(text.slice(start, end))) {
       closing = text.slice(start, Math.min(end, start + 40))
       return true
@@ -112,7 +129,13 @@ export function forParser(text: string): { text: string; doctype: boolean; decla
     copied = end
   })
   const parsed = copied === 0 ? text : out + text.slice(copied)
-  return { text: parsed, doctype: DOCTYPE.test(parsed), ...(declaration === undefined ? {} : { declaration }), ...(closing === undefined ? {} : { closing }) }
+  return {
+    text: parsed,
+    doctype: DOCTYPE.test(parsed),
+    ...(declaration === undefined ? {} : { declaration }),
+    ...(closing === undefined ? {} : { closing }),
+    ...(strayCdataEnd ? { strayCdataEnd: true as const } : {})
+  }
 }
 
 /** XML's white space: space, tab, line feed, carriage return (not what String.prototype.trim takes). */

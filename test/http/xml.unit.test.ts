@@ -123,6 +123,15 @@ describe('XML request bodies', () => {
     expect(parseXmlBody('<a><v><![CDATA[<b a="]]></v><w>x</w></a>')).toEqual({ v: '<b a="', w: 'x' })
   })
 
+  it('refuses "]]>" in text, where XML allows it only as the end of a CDATA section', () => {
+    const refused = { code: 'E_MALFORMED_XML', message: expect.stringContaining('text holds "]]>", which may only end a CDATA section: write "]]&gt;"') }
+    for (const body of ['<agent><name>a]]>b</name></agent>', '<agent><name><![CDATA[x]]>]]></name></agent>', '<agent><!-- ]]> --><name>]]></name></agent>', ']]><agent/>']) {
+      expect(() => parseXmlBody(body), body).toThrow(expect.objectContaining(refused))
+    }
+    // Where XML allows it: a CDATA section's end, a comment, an attribute value, and escaped in text.
+    expect(parseXmlBody('<agent a="]]>"><!-- ]]> --><name><![CDATA[x]]]]><![CDATA[>]]>]]&gt;</name><v>]] ></v></agent>')).toEqual({ name: 'x]]>]]>', v: ']] >' })
+  })
+
   it('reads a body of many comments or sections never closed in one pass (a pattern over them took two minutes at 1 MiB)', () => {
     // A guard against a return of that pass, not a timing target: linear, these take milliseconds.
     for (const opener of ['<!--', '<![CDATA[', '<?', '<a b="']) {
