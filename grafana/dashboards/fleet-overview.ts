@@ -88,7 +88,7 @@ export const fleetOverview = dashboard({
       title: 'Reconnects per minute',
       w: 12,
       h: 8,
-      description: 'Reconnects the manager asked for (updateandreloadagent) and those that failed to come back within the 10 s wait, per wall minute.',
+      description: 'Reconnects the manager asked for (updateandreloadagent, assigntemplatetoagent with updateAgents=true) and those that failed to come back within the 10 s wait, per wall minute.',
       targets: [
         { expr: `sum(rate(${FLEET_METRICS.reconnectAttempts}{${I}}[${RATE}])) * 60`, legend: 'attempts' },
         { expr: `sum(rate(${FLEET_METRICS.reconnectFailures}{${I}}[${RATE}])) * 60`, legend: 'failures' }

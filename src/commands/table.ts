@@ -31,12 +31,12 @@ export const COMMANDS: Readonly<Record<string, Command>> = Object.freeze({
     load: () => import('./scenario.js')
   },
   run: {
-    usage: 'run <scenario> --out <dir> [--duration 24h] [--sample 60s]',
-    summary: 'run a scenario headless at full speed and write a report (CSV, JSON, SVG chart)',
+    usage: 'run <scenario> --out <dir> [--duration <time>] [--sample 60s]',
+    summary: 'run a scenario headless at full speed and write a report (index.html, CSV, JSON, SVG chart)',
     load: () => import('./run.js')
   },
   report: {
-    usage: 'report [--target URL] [--user U --password P] [--insecure]',
+    usage: 'report [--target URL] [--user U --password P] [--insecure | --ca FILE] [--json | --html]',
     summary: 'print the client report of a running simulator (verdict, findings, retries, coverage)',
     load: () => import('./report.js')
   },

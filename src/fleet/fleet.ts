@@ -35,8 +35,9 @@ import type { CompiledScenario } from './scenario-program.js'
 import type { ReconnectOperation } from '../scenario/types.js'
 import type { AgentStateName } from '../protocol/states.js'
 import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, GeneratedIdentity, IndexCursor, ModuleHead, NewAgent, RoundHold } from './fleet-api.js'
-import { DEFAULT_JOIN_DELAY, type EngineSnapshot, type FleetComposition, type FleetObservation, type FleetOptions, type FleetStats, type JoinDelay, type OverrideAction, type ScenarioInfo } from './fleet-types.js'
+import { DEFAULT_JOIN_DELAY, RECONNECT_WAIT_SECONDS, type EngineSnapshot, type FleetComposition, type FleetObservation, type FleetOptions, type FleetStats, type JoinDelay, type OverrideAction, type ScenarioInfo } from './fleet-types.js'
 import { GeneratedIdentityWriter } from './generated-identity.js'
+import { Link } from './layout.js'
 
 export * from './fleet-types.js'
 export type { AgentQuery, AgentQueryResult } from './agent-query.js'
@@ -412,7 +413,24 @@ export class FleetEngine implements Fleet, FleetObservation {
     // The manager waits for the agents to come back, up to the reconnect wait, in virtual time
     // (not past a reset: the agents waited for are gone with their run).
     await this.driver.until(sent.waitUntil, sent.steps)
-    return sent.outcome
+    return this.cameBack(sent.outcome, run)
+  }
+
+  /**
+   * The agents that reconnected, as the wait for them ended: one deleted meanwhile, or sent away
+   * for good (a `leave` override), did not come back, and is reported failed, as the manager
+   * reports an agent it waited for in vain. After a reset every agent is gone with its run.
+   */
+  private cameBack(outcome: BatchOutcome, run: number): BatchOutcome {
+    const core = this.core
+    if (core.runs !== run) return goneWithRun([...outcome.ok, ...outcome.failed.map((failure) => failure.index)])
+    const result: BatchOutcome = { ok: [], failed: [...outcome.failed] }
+    for (const i of outcome.ok) {
+      if (!core.exists(i)) result.failed.push({ index: i, reason: 'agent no longer exists: it was deleted while the manager waited for it to reconnect' })
+      else if (core.v.link[i] === Link.STUCK) result.failed.push({ index: i, reason: `agent did not reconnect within ${RECONNECT_WAIT_SECONDS} seconds` })
+      else result.ok.push(i)
+    }
+    return result
   }
 
   setTemplate(indices: number[], templateId: number, run = this.core.runs): Promise<void> {

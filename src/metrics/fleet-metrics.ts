@@ -99,7 +99,7 @@ export function registerFleetMetrics(registry: Registry, source: MetricsSource):
     totalCounter({ name, help, registry, restarts: () => source.stats.restarts, read: () => [[{}, value()]] })
   total(FLEET_METRICS.moduleCrashes, 'Module crashes summed over the fleet.', () => source.stats.moduleCrashes)
   total(FLEET_METRICS.moduleRestarts, 'Module restarts summed over the fleet (a crashed or stopped module coming back).', () => source.stats.moduleRestarts)
-  total(FLEET_METRICS.reconnectAttempts, 'Agent reconnects the manager asked for (updateandreloadagent and the like).', () => source.stats.reconnectAttempts)
+  total(FLEET_METRICS.reconnectAttempts, 'Agent reconnects the manager asked for (updateandreloadagent, and assigntemplatetoagent with updateAgents=true).', () => source.stats.reconnectAttempts)
   total(FLEET_METRICS.reconnectFailures, 'Agent reconnects that did not come back within the 10 s reconnect wait.', () => source.stats.reconnectFailures)
   total(
     FLEET_METRICS.eventsReceived,

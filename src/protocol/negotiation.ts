@@ -2,8 +2,9 @@
  * Chooses the response format. In order:
  * 1. the `.json` / `.xml` suffix of the operation (agentinfo, agentmanager, appinfo,
  *    certificateinfo) replaces the headers;
- * 2. the `accept` header: the JSON or XML media type with the highest q wins (the earlier one
- *    on a tie); wildcards (`*∕*`, `application/*`, `text/*`) express no preference;
+ * 2. the `accept` header: of JSON and XML, the one whose most specific range has the highest q
+ *    wins (parseAccept); q=0 excludes a type even beside a wildcard; wildcards (`*∕*`,
+ *    `application/*`, `text/*`: XML only) naming both alike express no preference;
  * 3. with no preference, the request's own `Content-Type` (a JSON body gets a JSON answer);
  * 4. otherwise XML, as the real manager answers a request without `accept` (facts notes).
  * An `accept` that names only other types (e.g. `text/html`) gets 406.
@@ -28,32 +29,58 @@ export function preferenceOf(accept: string): Preference {
   return preference
 }
 
+/** How an Accept range names a format: the most specific range naming it gives its q (RFC 9110, 12.5.1). */
+const Match = {
+  NONE: 0,
+  /** `*∕*` */
+  ANY: 1,
+  /** `application/*`; for XML `text/*` too (text/xml is XML) */
+  SUBTYPES: 2,
+  /** the format's own type (`application/json`, `application/xml`, `text/xml`, `+json`, `+xml`) */
+  EXACT: 3
+} as const
+type Match = (typeof Match)[keyof typeof Match]
+
+function matchOf(type: string, format: Format): Match {
+  if (formatOfType(type) === format) return Match.EXACT
+  if (type === 'application/*' || (format === 'xml' && type === 'text/*')) return Match.SUBTYPES
+  return type === '*/*' ? Match.ANY : Match.NONE
+}
+
+/**
+ * The format the ranges of `accept` prefer: for each of JSON and XML, the q of the most specific
+ * range that names it (q=0: not acceptable, RFC 9110 12.4.2, even beside a wildcard); the higher
+ * q wins. On a tie, a format named by its own type wins over one a wildcard names, the earlier
+ * named of two; two a wildcard names alike are no preference (undefined). A q that is no number
+ * counts as 1, one above 1 as 1.
+ */
 function parseAccept(accept: string): Preference {
-  let best: Format | undefined
-  let bestQ = 0
-  let wildcard = false
+  const none = { match: Match.NONE as Match, q: 0, at: 0 }
+  const named = { json: none, xml: none }
+  let at = 0
   for (const range of accept.split(',')) {
     const [rawType, ...params] = range.split(';')
     const type = rawType.trim().toLowerCase()
     if (type === '') continue
+    at++
     let q = 1
     for (const param of params) {
       const [k, v] = param.split('=')
-      if (k.trim().toLowerCase() === 'q') q = Number(v) || 0
+      if (k.trim().toLowerCase() !== 'q') continue
+      const value = Number(v)
+      q = Number.isNaN(value) || v === undefined || v.trim() === '' ? 1 : Math.min(1, Math.max(0, value))
     }
-    if (q <= 0) continue
-    const format = formatOfType(type)
-    if (format !== undefined) {
-      if (q > bestQ) {
-        best = format
-        bestQ = q
-      }
-    } else if (type === '*/*' || type === 'application/*' || type === 'text/*') {
-      wildcard = true
+    for (const format of ['json', 'xml'] as const) {
+      const match = matchOf(type, format)
+      if (match > named[format].match) named[format] = { match, q, at }
     }
   }
-  if (best !== undefined) return best
-  return wildcard ? undefined : null
+  const { json, xml } = named
+  if (json.q <= 0 && xml.q <= 0) return json.match === Match.NONE && xml.match === Match.NONE && at === 0 ? undefined : null
+  if (json.q !== xml.q) return json.q > xml.q ? 'json' : 'xml'
+  if (json.match === Match.EXACT && xml.match === Match.EXACT) return json.at < xml.at ? 'json' : 'xml'
+  if (json.match === Match.EXACT || xml.match === Match.EXACT) return json.match === Match.EXACT ? 'json' : 'xml'
+  return undefined
 }
 
 /** The format of a concrete media type, or undefined for any other type. */

@@ -51,7 +51,8 @@ export function withFleetFlags(scenario: Scenario, flags: FleetFlags): { scenari
 export function describeReplacement(replaced: FleetReplacement): string | undefined {
   const parts = (['agents', 'seed'] as const).flatMap((key) => {
     const pair = replaced[key]
-    return pair === undefined ? [] : [`${setting(pair.givenAs ?? `--${key}`, pair.flag)} replaces the scenario's fleet.${key} ${pair.scenario}`]
+    // The scenario's own value given again (scenarios/README.md's `--seed 4242`) replaces nothing.
+    return pair === undefined || pair.flag === pair.scenario ? [] : [`${setting(pair.givenAs ?? `--${key}`, pair.flag)} replaces the scenario's fleet.${key} ${pair.scenario}`]
   })
   return parts.length === 0 ? undefined : parts.join('; ')
 }

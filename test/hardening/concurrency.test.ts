@@ -1,6 +1,6 @@
 import { createServer, get as httpGet, type RequestListener } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../src/app.js'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
@@ -342,3 +342,36 @@ describe('a list asked for just before the fleet is reset', () => {
     })
   }
 })
+
+describe('agents changed while the manager waits for them to reconnect', () => {
+  it('are reported as they are when the wait ends: deleted and sent away failed, renamed under the new name', async () => {
+    await rebuildPaused(40)
+    const online = [...fleet.indices()].filter((i) => fleet.view(i, false).status === 'ONLINE')
+    const [deleted, renamed, left, kept] = online
+    const uuids = [deleted, renamed, left, kept].map((i) => fleet.uuid(i))
+    const names = [deleted, renamed, left, kept].map((i) => fleet.name(i))
+    const attempts = fleet.stats.reconnectAttempts
+    const reload = app.inject({ method: 'POST', url: `${REST}/updateandreloadagent?agentUuids=${uuids.join(',')}`, headers: HEADERS })
+    // The agents are reconnecting: the manager waits for them (virtual time, the clock paused).
+    await vi.waitFor(() => expect(fleet.stats.reconnectAttempts).toBe(attempts + 4))
+    const changes = [
+      app.inject({ method: 'DELETE', url: `${REST}/deleteagent?agentUuids=${uuids[0]}&revokeCert=true`, headers: HEADERS }),
+      app.inject({ method: 'PUT', url: `${REST}/modifyagent?agentName=${names[1]}`, headers: HEADERS, payload: JSON.stringify(agentBody('renamed-meanwhile')) }),
+      app.inject({ method: 'POST', url: `/__admin/agents/${names[2]}/override`, headers: HEADERS, payload: JSON.stringify({ action: 'leave' }) })
+    ]
+    expect((await Promise.all(changes)).map((answer) => answer.statusCode)).toEqual([204, 200, 200])
+    await fleet.advance(30)
+    const answer = (await reload).json() as { values: Array<{ message: string }>; errors: Array<{ message: string }> }
+    expect(answer.errors.map((error) => error.message)).toEqual([
+      `${names[0]}: agent no longer exists: it was deleted while the manager waited for it to reconnect`,
+      `${names[2]}: agent did not reconnect within 10 seconds`
+    ])
+    expect(answer.values.map((value) => value.message)).toEqual([
+      'renamed-meanwhile: configuration updated',
+      'renamed-meanwhile: agent reloaded',
+      `${names[3]}: configuration updated`,
+      `${names[3]}: agent reloaded`
+    ])
+  })
+})
+

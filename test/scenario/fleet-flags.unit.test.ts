@@ -21,6 +21,11 @@ describe('withFleetFlags', () => {
     expect(describeReplacement(what)).toBe("--agents 200 replaces the scenario's fleet.agents 5000; --seed 7 replaces the scenario's fleet.seed 4242")
   })
 
+  it('says nothing of a value given that is the scenario\'s own', () => {
+    expect(describeReplacement(withFleetFlags(scenario, { seed: 4242 }).replaced)).toBeUndefined()
+    expect(describeReplacement(withFleetFlags(scenario, { agents: 5000, seed: 7 }).replaced)).toBe("--seed 7 replaces the scenario's fleet.seed 4242")
+  })
+
   it('replaces one and keeps the other', () => {
     expect(withFleetFlags(scenario, { seed: 0 }).scenario.fleet).toMatchObject({ agents: 5000, seed: 0 })
     expect(withFleetFlags(scenario, { agents: 50 }).scenario.fleet).toMatchObject({ agents: 50, seed: 4242 })

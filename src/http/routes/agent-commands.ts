@@ -31,6 +31,11 @@ function namesOf(kit: RouteKit, indices: readonly number[]): Map<number, string>
   return new Map(indices.map((index) => [index, kit.manager.fleet.name(index)]))
 }
 
+/** The agents that came back after the reconnect wait, under the name they have now: one may have been renamed while the manager waited. */
+function renamedMeanwhile(kit: RouteKit, outcome: BatchOutcome, names: Map<number, string>): void {
+  for (const index of outcome.ok) names.set(index, kit.manager.fleet.name(index))
+}
+
 function failures(outcome: BatchOutcome, names: Map<number, string>): ErrorItem[] {
   return outcome.failed.map(({ index, reason }) => ({ status: 0, message: `${names.get(index) ?? index}: ${reason}` }))
 }
@@ -73,6 +78,7 @@ export function agentCommandRoutes(app: FastifyInstance, kit: RouteKit): void {
       let errors: ErrorItem[] = []
       if (updateAgents === true) {
         const outcome = await fleet.reconnectAgents(indices, 'assigntemplatetoagent', run)
+        renamedMeanwhile(kit, outcome, names)
         for (const index of outcome.ok) values.push({ message: `${names.get(index)}: configuration updated` })
         errors = failures(outcome, names)
       }
@@ -96,6 +102,7 @@ export function agentCommandRoutes(app: FastifyInstance, kit: RouteKit): void {
         return { indices, names: namesOf(kit, indices), run: fleet.run }
       })
       const outcome = await fleet.reconnectAgents(indices, 'updateandreloadagent', run)
+      renamedMeanwhile(kit, outcome, names)
       const values: Array<{ message: string }> = []
       for (const index of outcome.ok) {
         const name = names.get(index)
