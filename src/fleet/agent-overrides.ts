@@ -6,6 +6,13 @@
 import { normaliseFingerprint } from '../tls/ca-info.js'
 import type { AgentConfig } from './fleet-api.js'
 
+/** The overrides as plain data, sorted by index. */
+export interface OverrideEntries {
+  names: Array<[number, string]>
+  uuids: Array<[number, string]>
+  configs: Array<[number, AgentConfig]>
+}
+
 export class AgentOverrides {
   private readonly names = new Map<number, string>()
   private readonly byName = new Map<string, number>()
@@ -97,8 +104,17 @@ export class AgentOverrides {
     return this.byCert.get(fingerprint)
   }
 
+  /** Holds `entries` at `revision` from now on: another thread's copy of the main thread's (fleet-replica.ts). */
+  copyOf(entries: OverrideEntries, revision: number): void {
+    this.clear()
+    for (const [i, name] of entries.names) this.setName(i, name)
+    for (const [i, uuid] of entries.uuids) this.setUuid(i, uuid)
+    for (const [i, config] of entries.configs) this.setConfig(i, config)
+    this.changes = revision
+  }
+
   /** Plain data, sorted by index (the digest and the state file). */
-  entries(): { names: Array<[number, string]>; uuids: Array<[number, string]>; configs: Array<[number, AgentConfig]> } {
+  entries(): OverrideEntries {
     const sorted = <T>(map: Map<number, T>) => [...map].sort((a, b) => a[0] - b[0])
     return { names: sorted(this.names), uuids: sorted(this.uuids), configs: sorted(this.configs) }
   }

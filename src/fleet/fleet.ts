@@ -38,6 +38,7 @@ import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, Generate
 import { DEFAULT_JOIN_DELAY, RECONNECT_WAIT_SECONDS, type EngineSnapshot, type FleetComposition, type FleetObservation, type FleetOptions, type FleetStats, type JoinDelay, type OverrideAction, type ScenarioInfo } from './fleet-types.js'
 import { GeneratedIdentityWriter } from './generated-identity.js'
 import { Link } from './layout.js'
+import { replicaState, type ReplicaSeen, type ReplicaState } from './fleet-replica.js'
 
 export * from './fleet-types.js'
 export type { AgentQuery, AgentQueryResult } from './agent-query.js'
@@ -225,6 +226,11 @@ export class FleetEngine implements Fleet, FleetObservation {
 
   onNewRun(listener: () => void): void {
     this.core.onNewRun(listener)
+  }
+
+  /** The fleet as a replica on another thread reads it, past what it has `seen` (fleet-replica.ts). */
+  replicaState(seen: ReplicaSeen | undefined): ReplicaState {
+    return replicaState(this.core, seen)
   }
 
   clockState(): ClockState {
