@@ -3,11 +3,12 @@
  * (SharedList: agentinfo by state or of every agent, more than EAGER_ITEMS agents and up to
  * MAX_KEPT_LIST_AGENTS), so that the main thread only sends them.
  *
- * Why: with the clock at speed 600 every agent is polled every 100 ms of wall time, a list of
- * 10,000 agents is made again for most requests, and making it took about three times the CPU of
- * sending it. The main thread was busy 86 to 99 % of the time while 0.5 to 0.6 of the machine's
- * two cores stood idle (`npm run bench:list-load`, bench/README.md "Lists made on a thread of
- * their own"): the lists were bound by one thread.
+ * Why: with the clock at speed 600 every agent is polled every 100 ms of wall time and a list of
+ * 10,000 agents is made again for about two requests in five; fleetsim spent about three times
+ * bare fastify's CPU on each answer, and its main thread was busy 83 to 93 % of the time while
+ * half a core stood idle. Made here, the lists came 1.12 times as often, JSON and XML, with the
+ * main thread busy half the time (`npm run bench:list-load`, bench/README.md "Lists made on a
+ * thread of their own").
  *
  * How: the thread reads the agents' shared memory through a replica of the fleet
  * (fleet-replica.ts: the run's program, the API's overrides and the fleet's second, handed over

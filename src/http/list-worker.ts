@@ -97,7 +97,16 @@ port.on('message', (message: ToListWorker) => {
 function makeNext(): void {
   const next = (making = queue.shift())
   if (next === undefined) return
-  if (unwanted.delete(next.id)) return void setImmediate(makeNext)
+  if (unwanted.delete(next.id)) {
+    // Its state still counts: the main thread hands the run's data and the overrides once, and
+    // the lists after this one come without them.
+    try {
+      replica.update(next.state)
+    } catch {
+      // The next list says what is wrong with the replica: it fails with the same error.
+    }
+    return void setImmediate(makeNext)
+  }
   let list: ListBytes
   try {
     list = listOf(next)

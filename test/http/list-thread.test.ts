@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 import { buildApp, type FleetsimApp } from '../../src/app.js'
 import { createFleet, type FleetEngine } from '../../src/fleet/fleet.js'
-import { ListThread } from '../../src/http/list-thread.js'
+import { ListThread, type ListThreadFleet } from '../../src/http/list-thread.js'
 import { textEnvelope, type TakenChunk } from '../../src/http/reply.js'
 import { CA, REST, START, harness, type Harness } from './helpers.js'
 
@@ -131,6 +131,7 @@ describe('the list thread', () => {
   let thread: ListThread
   beforeAll(async () => {
     fleet = await createFleet({ agents: 1200, seed: 3, workers: 1, paused: true, startTime: START, caFingerprint: CA.fingerprint })
+    thread = new ListThread(fleet, '/manager/mvc')
   })
   afterAll(async () => {
     await thread.close()
@@ -148,7 +149,6 @@ describe('the list thread', () => {
   })
 
   it('waits while the main thread writes agents, and reads them once it is done', async () => {
-    thread = new ListThread(fleet, '/manager/mvc')
     const list = thread.list(asked())
     let taken = false
     // (a promise in an object: returned bare, the change would wait for it)
@@ -175,6 +175,43 @@ describe('the list thread', () => {
       return { next, first: next.take() }
     })
     expect(agentsIn(await drain(next.next, next.first))).toBe(1200)
+  })
+
+  it('takes the state a list carried that was not wanted before it was made: the lists after it come without it', async () => {
+    // As if the API renamed an agent after the first list: the overrides move on, and only the
+    // list asked for next carries them (ListThread hands each part of the state over once).
+    let renamed = false
+    const renaming: ListThreadFleet = {
+      get run() {
+        return fleet.run
+      },
+      replicaState(seen) {
+        const state = { ...fleet.replicaState(undefined) }
+        state.identityRevision += renamed ? 1000 : 0
+        if (seen?.run === state.run) delete state.runData
+        if (seen?.run === state.run && seen.identityRevision === state.identityRevision) delete state.overrides
+        return state
+      }
+    }
+    const own = new ListThread(renaming, '/manager/mvc')
+    try {
+      const after = await mainThreadWriting(fleet, async () => {
+        // The first list waits for the change under way; the next two queue behind it.
+        const first = own.list(asked())
+        const firstDone = drain(first)
+        await turns(50)
+        renamed = true
+        const unwanted = own.list(asked())
+        Promise.resolve(unwanted.take()).catch(() => {})
+        unwanted.stop()
+        const next = own.list(asked())
+        return { firstDone, next: drain(next) }
+      })
+      expect(agentsIn(await after.firstDone)).toBe(1200)
+      expect(agentsIn(await after.next)).toBe(1200)
+    } finally {
+      await own.close()
+    }
   })
 
   it('fails the lists it was making when it dies, and starts again for the next', async () => {
