@@ -18,7 +18,8 @@ export function objectBody(body: unknown, endpoint: string, shape: string, allow
   }
   for (const key of Object.keys(body)) {
     if (!allowed.includes(key)) {
-      throw apiError('E_INVALID_VALUE', { where: 'body field', name: key, rule: `is not a field of ${endpoint} (allowed: ${allowed.join(', ')})`, got: shown((body as Body)[key]) })
+      const rule = allowed.length === 0 ? `is not a field of ${endpoint}, which takes no body` : `is not a field of ${endpoint} (allowed: ${allowed.join(', ')})`
+      throw apiError('E_INVALID_VALUE', { where: 'body field', name: key, rule, got: shown((body as Body)[key]) })
     }
   }
   return body as Body

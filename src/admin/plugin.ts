@@ -19,6 +19,8 @@ import { FaultState } from '../faults/state.js'
 import type { FleetEngine } from '../fleet/fleet.js'
 import type { Manager } from '../manager/manager.js'
 import type { AdminContext } from './context.js'
+import { objectBody } from './body.js'
+import type { AdminSchema } from './openapi.js'
 import { InvalidScenarioError, issueItems } from './scenario-load.js'
 import { clockRoutes } from './routes/clock.js'
 import { faultRoutes } from './routes/faults.js'
@@ -94,6 +96,18 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
 
       scope.setErrorHandler(handleError)
       readJsonOnly(scope)
+      // An endpoint that takes no body refuses one with fields, rather than doing its work without
+      // them: `POST /__admin/reset {"seed": 5}` was a reset of the same seed, and said nothing.
+      scope.addHook('preHandler', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
+        const schema = request.routeOptions.schema as AdminSchema | undefined
+        if (schema === undefined || schema['x-fleetsim-body'] !== undefined) return done()
+        try {
+          objectBody(request.body, `${request.method} ${request.routeOptions.url}`, '{}', [], false)
+          done()
+        } catch (error) {
+          done(error as Error)
+        }
+      })
 
       scope.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
         const path = request.url.split('?')[0]

@@ -186,7 +186,7 @@ const PARSER_ADVICE: Readonly<Record<string, string>> = {
     'a header line is malformed: a name holds a space or a character names cannot, a value holds a control character, or a line is folded onto the next; write each header as `Name: value` on one line',
   HPE_UNEXPECTED_CONTENT_LENGTH: 'Content-Length is sent twice: send it once',
   HPE_INVALID_CONTENT_LENGTH: 'Content-Length is not a number of bytes, or comes with a Transfer-Encoding: send one Content-Length, or Transfer-Encoding: chunked alone',
-  HPE_INVALID_TRANSFER_ENCODING: 'Transfer-Encoding does not end with chunked, or comes with a Content-Length: send Transfer-Encoding: chunked alone, or a Content-Length alone',
+  HPE_INVALID_TRANSFER_ENCODING: 'Transfer-Encoding does not end with chunked (once: chunked twice is not), or comes with a Content-Length: send Transfer-Encoding: chunked alone, or a Content-Length alone',
   HPE_INVALID_CHUNK_SIZE: 'a chunk of the chunked body does not start with its size in hexadecimal digits and CRLF',
   HPE_CR_EXPECTED: 'a line ends with a bare LF or CR: HTTP lines end with CRLF (\\r\\n)',
   HPE_LF_EXPECTED: 'a line ends with a bare CR: HTTP lines end with CRLF (\\r\\n)',

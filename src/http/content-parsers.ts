@@ -16,10 +16,33 @@ import { MAX_BODY_DEPTH, tooDeepAt } from './body-depth.js'
 const JSON_TYPES: Array<string | RegExp> = ['application/json', /^application\/[\w.-]+\+json(?:;|$)/]
 const XML_TYPES: Array<string | RegExp> = ['application/xml', 'text/xml', /^application\/[\w.-]+\+xml(?:;|$)/]
 
+/** Errors of the parsers below: each was given the whole body (`parseAs: 'buffer'`). */
+const afterWholeBody = new WeakSet<Error>()
+
+/**
+ * Whether `error` is a parser's refusal of a body it was given whole. Fastify closes the
+ * connection after any body it could not parse, as the rest of it may still be on the way; after
+ * one read whole the requests pipelined behind it are intact, and are answered
+ * (error-handler.ts keeps the connection).
+ */
+export function refusedWholeBody(error: unknown): boolean {
+  return error instanceof Error && afterWholeBody.has(error)
+}
+
+/** `parser`, its refusals noted as refusals of a whole body (refusedWholeBody). */
+function whole(parser: FastifyBodyParser<Buffer>): FastifyBodyParser<Buffer> {
+  return function (this: FastifyInstance, request, bytes, done) {
+    parser.call(this, request, bytes, (error, body) => {
+      if (error instanceof Error) afterWholeBody.add(error)
+      done(error, body)
+    })
+  }
+}
+
 export function registerContentParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers()
-  for (const type of JSON_TYPES) app.addContentTypeParser(type, { parseAs: 'buffer' }, asText(parseJson))
-  for (const type of XML_TYPES) app.addContentTypeParser(type, { parseAs: 'buffer' }, asText(parseXml))
+  for (const type of JSON_TYPES) app.addContentTypeParser(type, { parseAs: 'buffer' }, whole(asText(parseJson)))
+  for (const type of XML_TYPES) app.addContentTypeParser(type, { parseAs: 'buffer' }, whole(asText(parseXml)))
   // A charset these parsers do not read is refused before the body is read.
   refuseUnreadBodies(app, [...JSON_TYPES, ...XML_TYPES])
 }
@@ -33,8 +56,8 @@ export function registerContentParsers(app: FastifyInstance): void {
  */
 export function readJsonOnly(scope: FastifyInstance): void {
   scope.removeAllContentTypeParsers()
-  for (const type of JSON_TYPES) scope.addContentTypeParser(type, { parseAs: 'buffer' }, asText(parseJson))
-  for (const type of XML_TYPES) scope.addContentTypeParser(type, { parseAs: 'buffer' }, refuseXmlBody)
+  for (const type of JSON_TYPES) scope.addContentTypeParser(type, { parseAs: 'buffer' }, whole(asText(parseJson)))
+  for (const type of XML_TYPES) scope.addContentTypeParser(type, { parseAs: 'buffer' }, whole(refuseXmlBody))
   refuseUnreadBodies(scope, JSON_TYPES)
   scope.addHook('onRoute', (route) => {
     route.config = { ...route.config, bodyTypes: 'application/json' }

@@ -24,6 +24,8 @@ import { sendErrorAndClose } from './error-document.js'
 /** Serves requests with `Expect: 100-continue` as 'request' events, sending 100 Continue only when their body is first read. */
 export function continueWhenRead(server: Pick<Server, 'on' | 'emit'>): void {
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    // Node takes any Expect naming 100-continue among others (`100-continue, foo`) as this one.
+    if (!ONLY_CONTINUE.test(request.headers.expect ?? '')) return refuseExpectation(request, response)
     if (announcesBody(request.headers)) deferContinue(request, response)
     // Nothing is to follow the head (a GET whose client adds the header to every request): Node
     // would close the connection after the answer, as if a body might follow; it keeps it.
@@ -55,7 +57,12 @@ function deferContinue(request: IncomingMessage, response: ServerResponse): void
  * it sends one, is not read.
  */
 export function refuseOtherExpectations(server: Pick<Server, 'on'>): void {
-  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
-    sendErrorAndClose(request.headers, response, apiError('E_EXPECTATION_FAILED', { expect: request.headers.expect ?? '' }))
-  })
+  server.on('checkExpectation', refuseExpectation)
+}
+
+/** `Expect: 100-continue` alone, as RFC 9110 (10.1.1) defines it: a list naming more is another expectation. */
+const ONLY_CONTINUE = /^\s*100-continue\s*$/i
+
+function refuseExpectation(request: IncomingMessage, response: ServerResponse): void {
+  sendErrorAndClose(request.headers, response, apiError('E_EXPECTATION_FAILED', { expect: request.headers.expect ?? '' }))
 }

@@ -42,7 +42,7 @@ import type { UnsentAnswers } from './unsent-answers.js'
 export const AGENTINFO_HOOKS = {
   onRequest: {
     journalStart: 'the journal entry is added after the answer (journal.addShared), with the facts the recorder takes',
-    checkLimits: 'headError and connectionOverLimit first; a query longer than --max-query-length is left to fastify',
+    checkLimits: 'headError and connectionOverLimit first; a query longer than --max-query-length, or an Upgrade header, is left to fastify',
     countInFlight: 'not counted: the request is answered before anything else runs, so it is never in flight',
     checkRequest: 'negotiate() and the credential check, as the route\'s own first hook does; shut while the fleet is reset (open()), which the hook waits for'
   },
@@ -105,6 +105,7 @@ export function fastPath(options: FastPathOptions, routing: RequestListener): Fa
       host === undefined ||
       host === '' ||
       headers['transfer-encoding'] !== undefined ||
+      headers.upgrade !== undefined ||
       (headers['content-length'] !== undefined && headers['content-length'] !== '0') ||
       headError(request) !== undefined ||
       !open()

@@ -13,7 +13,7 @@
  * The body size (413) is fastify's `bodyLimit` and the list size (400) the validator's; the
  * timeouts and the connection count are the server's (src/server.ts, docs/limits.md).
  */
-import type { IncomingMessage } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { apiError, shown, type ApiError } from '../protocol/errors.js'
@@ -42,6 +42,17 @@ export interface LimitOptions {
   maxQueryLength: number
 }
 
+/**
+ * A request asking to switch protocols (`Connection: upgrade` and `Upgrade`: a WebSocket, h2c).
+ * fleetsim answers it as any other (RFC 9110 7.8 lets a server ignore Upgrade), but Node's parser
+ * reads nothing more of its connection after it: requests pipelined behind it would wait unanswered
+ * until the connection timed out. Its answer closes the connection instead, which tells the client
+ * to send them again on another.
+ */
+function upgradeAsked(headers: IncomingHttpHeaders): boolean {
+  return headers.upgrade !== undefined && /(?:^|,)\s*upgrade\s*(?:,|$)/i.test(headers.connection ?? '')
+}
+
 export function registerLimits(app: FastifyInstance, options: LimitOptions): void {
   const { maxQueryLength } = options
   app.addHook('onRequest', function checkLimits(request, reply, done) {
@@ -51,6 +62,7 @@ export function registerLimits(app: FastifyInstance, options: LimitOptions): voi
     const connectionLimit = connectionOverLimit(request.raw.socket)
     const head = headError(request.raw)
     if (queryLength <= maxQueryLength && connectionLimit === undefined && head === undefined) {
+      if (upgradeAsked(request.headers)) reply.header('connection', 'close')
       done()
       return
     }

@@ -397,7 +397,7 @@ export const ERRORS = {
     404,
     (p) =>
       `No scenario named ${sent(p.name)} in the library` +
-      (p.nearest === undefined ? '' : `: did you mean ${sent(p.nearest)}?`) +
+      (p.nearest === undefined ? '.' : `: did you mean ${sent(p.nearest)}?`) +
       ` The library has ${list(p.names)} (GET /__admin/scenarios); load any other scenario with PUT /__admin/scenario.`
   ),
   E_UNKNOWN_JOURNAL_ENTRY: entry<{ id: string; held: { first: number; last: number } | null }>(

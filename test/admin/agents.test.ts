@@ -80,3 +80,20 @@ describe('failing the next reconnect of one agent', () => {
     expect((await first).failed.map((f) => f.index)).toEqual([index])
   })
 })
+
+describe('an endpoint that takes no body', () => {
+  it('refuses one with fields, naming the first, rather than doing its work without them', async () => {
+    const digest = (await admin(h.app, 'GET', '/fleet')).json().digest as string
+    const reset = await admin(h.app, 'POST', '/reset', { seed: 5, scenario: 'x' })
+    expect(reset.statusCode).toBe(400)
+    expect(reset.json().errors[0]).toMatchObject({ code: 'E_INVALID_VALUE', message: expect.stringContaining('"seed" is not a field of POST /__admin/reset, which takes no body') })
+    const failNext = await admin(h.app, 'POST', `/agents/${name}/fail-next-reconnect`, [1, 2])
+    expect(failNext.statusCode).toBe(400)
+    expect(failNext.json().errors[0].code).toBe('E_WRONG_TYPE')
+    // Nothing was done: the fleet is as it was.
+    expect((await admin(h.app, 'GET', '/fleet')).json().digest).toBe(digest)
+    // No body, or an empty object, is the call it always was.
+    expect((await admin(h.app, 'POST', `/agents/${name}/fail-next-reconnect`, {})).statusCode).toBe(200)
+    expect((await admin(h.app, 'POST', '/reset')).statusCode).toBe(200)
+  })
+})

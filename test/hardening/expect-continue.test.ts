@@ -122,4 +122,12 @@ describe('another expectation', () => {
     expect(answer.text).toMatch(/\r\nconnection: close\r\n/i)
     expect(JSON.parse(bodyOf(answer))).toMatchObject({ errors: [{ status: 417, code: 'E_EXPECTATION_FAILED', message: expect.stringContaining('The Expect header "200-ok" names an expectation') }] })
   })
+
+  it('gets 417 beside 100-continue too, which Node took as 100-continue alone', async () => {
+    const head = `POST ${REST}/createfield HTTP/1.1\r\nHost: 127.0.0.1\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\naccept: application/json\r\n`
+    const answer = await exchange(server.port, `${head}Content-Type: application/json\r\nExpect: 100-continue, foo\r\nContent-Length: ${FIELD.length}\r\n\r\n${FIELD}`)
+    expect(answer.text).not.toContain('100 Continue')
+    expect(answer.status).toBe(417)
+    expect(JSON.parse(bodyOf(answer))).toMatchObject({ errors: [{ status: 417, code: 'E_EXPECTATION_FAILED', message: expect.stringContaining('"100-continue, foo"') }] })
+  })
 })

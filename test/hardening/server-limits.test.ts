@@ -207,6 +207,38 @@ describe('pipelined requests', () => {
     const shown = [...answer.text.matchAll(/"status":"([A-Z_]+)"/g)].map((m) => m[1])
     expect(shown.slice(0, 2)).toEqual([after, after])
   })
+
+  it('answer a request asking to switch protocols as any other, and close the connection at once rather than leave the next ones unanswered', async () => {
+    // Node reads nothing more of a connection after an Upgrade request: the GET behind it was
+    // never answered, and the connection closed only when it timed out.
+    for (const upgrade of ['websocket', 'h2c']) {
+      const asking = `GET ${REST}/appinfo.json HTTP/1.1\r\nHost: 127.0.0.1\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: Upgrade\r\nUpgrade: ${upgrade}\r\n\r\n`
+      const answer = await exchange(pipeServer.port, asking + request('GET', `${REST}/appinfo.json`, true), { boundMs: 5000 })
+      expect(answer.status, upgrade).toBe(200)
+      expect(answer.text, upgrade).toMatch(/connection: close/i)
+      expect(answer.closedAfterMs, upgrade).toBeLessThan(2000)
+    }
+  })
+
+  it('answer the requests pipelined behind a body that does not parse, which was read whole, and keep the connection', async () => {
+    const post = (body: string, type: string) =>
+      `POST ${REST}/setcustomlabel HTTP/1.1\r\nHost: 127.0.0.1\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nAccept: application/json\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+    for (const [bad, type, code] of [
+      ['{bad', 'application/json', 'E_MALFORMED_JSON'],
+      ['['.repeat(70), 'application/json', 'E_BODY_TOO_DEEP'],
+      ['<label><name>x</label>', 'application/xml', 'E_MALFORMED_XML']
+    ]) {
+      const answer = await exchange(
+        pipeServer.port,
+        post('{"name":"pipelined","value":"v"}', 'application/json') + post(bad, type) + request('GET', `${REST}/appinfo.json`, true),
+        { boundMs: 5000 }
+      )
+      const heads = [...answer.text.matchAll(/HTTP\/1\.1 (\d{3}) [^\r]*\r\n([\s\S]*?)\r\n\r\n/g)]
+      expect(heads.map((head) => head[1]), code).toEqual(['200', '400', '200'])
+      expect(heads[1][2], code).not.toMatch(/connection: close/i)
+      expect(answer.text, code).toContain(code)
+    }
+  })
 })
 
 describe('the request head', () => {
