@@ -129,7 +129,10 @@ export const ERRORS = {
   // `expected`: what the route takes, where it is not JSON or XML (its config's bodyTypes: the console's login form).
   E_UNSUPPORTED_MEDIA_TYPE: entry<{ contentType: string; expected?: string }>(
     415,
-    (p) => `Content-Type ${sent(p.contentType)} is not supported: send the body as ${p.expected ?? 'application/json or application/xml'}.`
+    (p) =>
+      p.contentType === ''
+        ? `The body comes without a Content-Type: send it as ${p.expected ?? 'application/json or application/xml'}, and say so in Content-Type.`
+        : `Content-Type ${sent(p.contentType)} is not supported: send the body as ${p.expected ?? 'application/json or application/xml'}.`
   ),
   E_BODY_TOO_LARGE: entry<{ limit: number }>(
     413,

@@ -73,6 +73,15 @@ describe('requests the simulator cannot read', () => {
     expect(response.json().errors[0].code).toBe('E_UNSUPPORTED_MEDIA_TYPE')
   })
 
+  it('says a body came without a Content-Type, rather than that the type "" is not supported', async () => {
+    const response = await h.app.inject({ method: 'POST', url: `${REST}/createfield`, headers: { ...AUTH, accept: 'application/json' }, payload: Buffer.from('{"name":"x"}') })
+    expect(response.statusCode).toBe(415)
+    expect(response.json().errors[0]).toMatchObject({
+      code: 'E_UNSUPPORTED_MEDIA_TYPE',
+      message: 'The body comes without a Content-Type: send it as application/json or application/xml, and say so in Content-Type.'
+    })
+  })
+
   it('accepts an empty body with a JSON Content-Type on operations without a body', async () => {
     const response = await h.app.inject({
       method: 'POST',
