@@ -16,6 +16,9 @@ const ABSOLUTE = /^https?:\/\/([^/?#]*)/i
 /** The methods fleetsim serves some path with: `OPTIONS *` asks the server, not a path. */
 export const SERVER_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS'
 
+/** Requests whose Host is the authority of their absolute-form target (RFC 9112 3.2.2), which a refusal of it names. */
+export const hostFromTarget = new WeakSet<IncomingMessage>()
+
 export function originForm(listener: RequestListener): RequestListener {
   return (request: IncomingMessage, response: ServerResponse) => {
     const url = request.url
@@ -36,7 +39,10 @@ export function originForm(listener: RequestListener): RequestListener {
         // Only in place of a Host sent: HTTP/1.1 without one is refused (RFC 9112 §3.2), target or not.
         // A user name before `@` is no part of the host (RFC 9110 §4.2.4: a client sends none).
         const authority = absolute[1].slice(absolute[1].lastIndexOf('@') + 1)
-        if (authority !== '' && request.headers.host !== undefined) request.headers.host = authority
+        if (authority !== '' && request.headers.host !== undefined) {
+          request.headers.host = authority
+          hostFromTarget.add(request)
+        }
       }
     }
     return listener(request, response)

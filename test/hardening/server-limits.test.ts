@@ -301,6 +301,10 @@ describe('the request head', () => {
       expect(long.status).toBe(400)
       expect(bodyOf(long)).toMatch(/has port 9{12}\S* \(5000 digits\): a port is 1 to 65535/)
       expect(bodyOf(long).length).toBeLessThan(1000)
+      // A target in absolute form names the host in place of the Host header (RFC 9112 3.2.2): the refusal says which.
+      const absolute = await exchange(server.port, `GET http://x:99999${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
+      expect(absolute.status).toBe(400)
+      expect(bodyOf(absolute)).toContain('the authority of the request target \\"x:99999\\" has port 99999')
       for (const host of ['127.0.0.1', '127.0.0.1:9443', '[::1]:9443', 'my_host.example', 'EXAMPLE.com:80', 'x:65535', '[::1]', 'x:']) {
         const answer = await exchange(server.port, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
         expect(answer.status, `${target} ${host}`).toBe(200)
