@@ -20,7 +20,20 @@ export class AgentOverrides {
   private readonly byUuid = new Map<string, number>()
   private readonly configs = new Map<number, AgentConfig>()
   private readonly byCert = new Map<string, number>()
-  private changes = 0
+  /**
+   * The revision, in shared memory: a thread reading agents with a copy of these overrides (the
+   * list thread, fleet-replica.ts) sees at once that its copy is stale, the agents' memory being
+   * live, and fetches them again before it shows an agent half renamed.
+   */
+  readonly revisionCell = new Int32Array(new SharedArrayBuffer(4))
+
+  private get changes(): number {
+    return Atomics.load(this.revisionCell, 0)
+  }
+
+  private set changes(value: number) {
+    Atomics.store(this.revisionCell, 0, value)
+  }
 
   /** Moves on with every change: while it stays the same, every agent shows the same name, UUID, address and port. */
   get revision(): number {

@@ -8,7 +8,9 @@
  * which is shared: the agents added since (their slots past `used`), a rename since and the rounds
  * stepped since are not seen until the next state. The main thread's own writes to agents
  * (mutations, the timeline) are not under the agents' sequence locks: a replica reads an agent
- * while the engine's change cell is even and unchanged around the read (FleetCore.changeCell).
+ * while the engine's change cell is even and unchanged around the read (FleetCore.changeCell),
+ * and with the overrides of the moment: when their revision (in shared memory) has moved past its
+ * copy's, it fetches them again first (overridesStale).
  */
 import { viewsOf, type FleetBuffers } from './layout.js'
 import type { FleetProgram } from './program.js'
@@ -39,6 +41,8 @@ export interface ReplicaState {
   steppedTo: number
   identityRevision: number
   changeCell: Int32Array
+  /** the overrides' revision as it moves (AgentOverrides.revisionCell) */
+  overridesCell: Int32Array
   runData?: ReplicaRun
   overrides?: OverrideEntries
 }
@@ -52,7 +56,7 @@ export interface ReplicaSeen {
 /** The state to hand a replica that has seen `seen` (undefined: nothing yet). */
 export function replicaState(core: FleetCore, seen: ReplicaSeen | undefined): ReplicaState {
   const identityRevision = core.overrides.revision
-  const state: ReplicaState = { run: core.runs, used: core.used, steppedTo: core.steppedTo, identityRevision, changeCell: core.changeCell }
+  const state: ReplicaState = { run: core.runs, used: core.used, steppedTo: core.steppedTo, identityRevision, changeCell: core.changeCell, overridesCell: core.overrides.revisionCell }
   if (seen?.run !== core.runs) {
     state.runData = { buffers: core.buffers, program: core.program, options: core.options, seed: core.seed, initialAgents: core.initialAgents }
   }
@@ -67,6 +71,7 @@ export class FleetReplica implements ReplicaReads {
   private core: FleetCore | undefined
   private generated: GeneratedIdentityWriter | undefined
   private cell: Int32Array | undefined
+  private overridesCell: Int32Array | undefined
 
   /** Takes the state handed over (ReplicaState); a run's data or the overrides the state leaves out are the ones seen before. */
   update(state: ReplicaState): void {
@@ -91,11 +96,26 @@ export class FleetReplica implements ReplicaReads {
     core.used = state.used
     core.steppedTo = state.steppedTo
     this.cell = state.changeCell
+    this.overridesCell = state.overridesCell
   }
 
   /** The main thread's change counter (FleetCore.changeCell): odd while it writes agents. */
   mainChanges(): number {
     return Atomics.load(this.cell as Int32Array, 0)
+  }
+
+  /**
+   * Whether the API changed the overrides since the copy held here: the agents' memory is live,
+   * and an agent renamed or reconfigured meanwhile would show its old name with its new state
+   * (takeOverrides).
+   */
+  overridesStale(): boolean {
+    return Atomics.load(this.overridesCell as Int32Array, 0) !== this.current.overrides.revision
+  }
+
+  /** The main thread's overrides as they are now, at `revision`. */
+  takeOverrides(entries: OverrideEntries, revision: number): void {
+    this.current.overrides.copyOf(entries, revision)
   }
 
   get run(): number {

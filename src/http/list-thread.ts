@@ -13,16 +13,18 @@
  * How: the thread reads the agents' shared memory through a replica of the fleet
  * (fleet-replica.ts: the run's program, the API's overrides and the fleet's second, handed over
  * with each list, the parts it has seen left out) and writes each item as the main thread would
- * (list-worker.ts). It posts the list back in chunks of about RUN_BYTES, each in memory of its own
- * that is transferred, not copied, and given back once the list is sent (recycle).
+ * (list-worker.ts), fetching the overrides again when their revision (in shared memory) moved past
+ * its copy's. It posts the list back in chunks of nearly a slab, each in the slab it was written
+ * in, transferred, not copied, and given back once the list is sent (recycle).
  *
  * A chunk that comes after the fleet was reset (a new run) fails the list with E_FLEET_RESET, as
  * a list made on the main thread fails (routes/agentinfo.ts, OneRun): the agents it read may be
  * the new run's. If the thread dies, the lists it was making fail, and the next list starts a
  * new one.
  */
-import { Worker } from 'node:worker_threads'
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads'
 import type { ReplicaSeen, ReplicaState } from '../fleet/fleet-replica.js'
+import type { OverrideEntries } from '../fleet/agent-overrides.js'
 import type { AgentStateName } from '../protocol/states.js'
 import type { Format } from '../protocol/negotiation.js'
 import { apiError } from '../protocol/errors.js'
@@ -35,6 +37,7 @@ import type { StatedChunks } from './shared-list.js'
 /** What the thread reads of the fleet on this one. */
 export interface ListThreadFleet {
   replicaState(seen: ReplicaSeen | undefined): ReplicaState
+  replicaOverrides(): { entries: OverrideEntries; revision: number }
   readonly run: number
 }
 
@@ -52,6 +55,8 @@ export interface ThreadListAsked {
 
 export class ListThread {
   private worker: Worker | undefined
+  /** where the worker is sent the overrides when its copy went stale mid-list (it waits for them) */
+  private overridesPort: MessagePort | undefined
   /** what the worker's replica has seen of the fleet */
   private seen: ReplicaSeen | undefined
   private nextId = 1
@@ -111,8 +116,10 @@ export class ListThread {
     if (this.closed) throw new Error('the list thread is closed')
     if (this.worker !== undefined) return this.worker
     const { filename, execArgv, env, argv } = threadEntry(import.meta.url, 'list-worker')
-    const workerData: ListWorkerData = { appPath: this.appPath, stopCell: this.stopCell }
-    const worker = new Worker(filename, { execArgv, argv, workerData, ...(env === undefined ? {} : { env }) })
+    const overrides = new MessageChannel()
+    const workerData: ListWorkerData = { appPath: this.appPath, stopCell: this.stopCell, overridesPort: overrides.port2 }
+    const worker = new Worker(filename, { execArgv, argv, workerData, transferList: [overrides.port2], ...(env === undefined ? {} : { env }) })
+    this.overridesPort = overrides.port1
     // An idle thread does not keep the process alive; a list being made has its requests open.
     worker.unref()
     worker.on('message', (message: FromListWorker) => this.received(message))
@@ -123,6 +130,11 @@ export class ListThread {
   }
 
   private received(message: FromListWorker): void {
+    if ('overridesAsked' in message) {
+      // Its own port: the worker reads it while it waits, without returning to its event loop.
+      this.overridesPort?.postMessage(this.fleet.replicaOverrides())
+      return
+    }
     const list = this.lists.get(message.id)
     if ('error' in message) {
       this.lists.delete(message.id)
@@ -138,6 +150,8 @@ export class ListThread {
   private ended(error: Error, worker = this.worker): void {
     if (worker !== this.worker) return
     this.worker = undefined
+    this.overridesPort?.close()
+    this.overridesPort = undefined
     this.seen = undefined
     const lists = [...this.lists.values()]
     this.lists.clear()

@@ -9,8 +9,9 @@
  * bytes), for the lists it makes: the next list copies the items of the agents that have not
  * moved since the last.
  */
-import { parentPort, workerData } from 'node:worker_threads'
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads'
 import { FleetReplica, type ReplicaState } from '../fleet/fleet-replica.js'
+import type { OverrideEntries } from '../fleet/agent-overrides.js'
 import type { AgentStateName } from '../protocol/states.js'
 import type { Format } from '../protocol/negotiation.js'
 import { writeAgentItemBytes } from './item-bytes.js'
@@ -19,13 +20,14 @@ import { ItemFragments } from './kept-items.js'
 import { Links } from './links.js'
 import { ListBytes, type WriteItem } from './list-bytes.js'
 import type { TextEnvelope } from './reply.js'
-import { SlabPool } from './slab-pool.js'
-import { RUN_BYTES } from './shared-list.js'
+import { SLAB_BYTES, SlabPool } from './slab-pool.js'
 
 export interface ListWorkerData {
   appPath: string
   /** the id of a list the main thread no longer wants: the worker stops making it, even while it waits for the main thread's writes */
   stopCell: Int32Array
+  /** the overrides as they are now, sent when the worker asks (`overridesAsked`): read without returning to the event loop */
+  overridesPort: MessagePort
 }
 
 /** A list to make. */
@@ -52,14 +54,20 @@ export type ToListWorker =
   | { kind: 'recycle'; memory: ArrayBuffer[] }
 
 /** A chunk of list `id`, in `memory` (transferred) up to `length`, and the states the list showed so far; or why the list could not be made. */
-export type FromListWorker = { id: number; memory: ArrayBuffer; length: number; states: readonly string[]; last: boolean } | { id: number; error: string }
+export type FromListWorker =
+  | { id: number; memory: ArrayBuffer; length: number; states: readonly string[]; last: boolean }
+  | { id: number; error: string }
+  /** the worker's copy of the overrides is stale: the main thread sends them on `overridesPort` */
+  | { overridesAsked: true }
 
 /**
- * Bytes of a chunk at least (but the last), one item more at most: what the main thread pushes
- * to a request at once (RUN_BYTES). A chunk is a message, which costs the main thread about what
- * writing a few items does.
+ * Bytes of a chunk at least (but the last), one item more at most: nearly a slab, which goes to
+ * the main thread whole with it (takeWithSlab), so that the memory held is about the list's
+ * length (chunks of half a slab held twice the list, counted as external memory). A chunk is a
+ * message, which costs the main thread about what writing a few items does, and a push to each
+ * request it is sent to (SharedList).
  */
-const CHUNK_BYTES = RUN_BYTES
+const CHUNK_BYTES = SLAB_BYTES - 64 * 1024
 /** How long the worker waits at a time for the main thread to end its writes (FleetCore.changeCell). */
 const WAIT_MS = 1
 
@@ -144,6 +152,12 @@ function listOf(asked: MakeList): ListBytes {
         waitForMain(id, changes)
         continue
       }
+      if (replica.overridesStale()) {
+        // Renamed or reconfigured since the copy was taken: with the agents' memory live, the
+        // item would show the old name with the new state.
+        fetchOverrides(id)
+        continue
+      }
       const from = out.length
       const state = writeAgentItemBytes(out, format, replica, index, withModules, base, fragments, keeping)
       if (replica.mainChanges() === changes) return state
@@ -152,6 +166,21 @@ function listOf(asked: MakeList): ListBytes {
     }
   }
   return new ListBytes(asked.envelope, replica.cursor(states), write, { slabs, chunkBytes: CHUNK_BYTES, chunksWithSlabs: true, ...(states === undefined ? {} : { states }) })
+}
+
+/** Asks the main thread for its overrides and waits for them (or until list `id` is not wanted). */
+function fetchOverrides(id: number): void {
+  port?.postMessage({ overridesAsked: true } satisfies FromListWorker)
+  for (;;) {
+    const received = receiveMessageOnPort(data.overridesPort)
+    if (received !== undefined) {
+      const { entries, revision } = received.message as { entries: OverrideEntries; revision: number }
+      replica.takeOverrides(entries, revision)
+      return
+    }
+    if (Atomics.load(data.stopCell, 0) === id) throw new Stopped()
+    Atomics.wait(data.stopCell, 0, Atomics.load(data.stopCell, 0), WAIT_MS)
+  }
 }
 
 /** Waits while the main thread writes agents (its change count is `changes`, odd), or until list `id` is not wanted. */

@@ -126,6 +126,38 @@ describe('lists made on the list thread', () => {
   })
 })
 
+describe('an agent renamed while the list thread makes a list', () => {
+  let h: Harness
+  beforeAll(async () => {
+    // Long enough a list that the rename lands while it is made, before its last agents.
+    h = await harness(20_000)
+  })
+  afterAll(() => h.close())
+
+  it('is shown whole, old or new, never its old name with its new state', async () => {
+    const made = vi.spyOn(ListThread.prototype, 'make')
+    const index = 19_990
+    const before = h.fleet.view(index, false)
+    const listing = h.app.inject({ url: `${REST}/agentinfo?agentwithmodules=false`, headers: HEADERS })
+    while (made.mock.calls.length === 0) await new Promise((resolve) => setImmediate(resolve))
+    // Found by a review: the thread read the agents' memory live but the overrides from its copy.
+    const renamed = await h.app.inject({
+      method: 'PUT',
+      url: `${REST}/modifyagent?agentName=${before.name}`,
+      headers: { ...HEADERS, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'renamed-while-listed', 'global-config': { address: '192.0.2.77', port: 4041, 'ca-fingerprint': CA.fingerprint, mode: 'Unmanaged' } })
+    })
+    expect(renamed.statusCode).toBe(200)
+    const values = (await listing).json().values as Array<{ content: { uuid: string; name: string; status: string; address: string } }>
+    const shown = values.find((value) => value.content.uuid === before.uuid)?.content
+    const whole = [
+      [before.name, before.status, before.address],
+      ['renamed-while-listed', 'UNMANAGED', '192.0.2.77']
+    ].map((parts) => parts.join(' '))
+    expect(whole).toContain([shown?.name, shown?.status, shown?.address].join(' '))
+  })
+})
+
 describe('the list thread', () => {
   let fleet: FleetEngine
   let thread: ListThread
@@ -180,18 +212,22 @@ describe('the list thread', () => {
   it('takes the state a list carried that was not wanted before it was made: the lists after it come without it', async () => {
     // As if the API renamed an agent after the first list: the overrides move on, and only the
     // list asked for next carries them (ListThread hands each part of the state over once).
+    // The overrides' revision as the thread sees it move (AgentOverrides.revisionCell), faked too.
     let renamed = false
+    const revision = () => fleet.replicaOverrides().revision + (renamed ? 1000 : 0)
+    const revisionCell = new Int32Array(new SharedArrayBuffer(4))
     const renaming: ListThreadFleet = {
       get run() {
         return fleet.run
       },
       replicaState(seen) {
-        const state = { ...fleet.replicaState(undefined) }
-        state.identityRevision += renamed ? 1000 : 0
+        Atomics.store(revisionCell, 0, revision())
+        const state = { ...fleet.replicaState(undefined), identityRevision: revision(), overridesCell: revisionCell }
         if (seen?.run === state.run) delete state.runData
         if (seen?.run === state.run && seen.identityRevision === state.identityRevision) delete state.overrides
         return state
-      }
+      },
+      replicaOverrides: () => ({ ...fleet.replicaOverrides(), revision: revision() })
     }
     const own = new ListThread(renaming, '/manager/mvc')
     try {
