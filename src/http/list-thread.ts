@@ -14,7 +14,7 @@
  * (fleet-replica.ts: the run's program, the API's overrides and the fleet's second, handed over
  * with each list, the parts it has seen left out) and writes each item as the main thread would
  * (list-worker.ts), fetching the overrides again when their revision (in shared memory) moved past
- * its copy's. It posts the list back in chunks of nearly a slab, each in the slab it was written
+ * its copy's. It posts the list back in chunks of about RUN_BYTES, each in the slab it was written
  * in, transferred, not copied, and given back once the list is sent (recycle).
  *
  * A chunk that comes after the fleet was reset (a new run) fails the list with E_FLEET_RESET, as

@@ -20,7 +20,8 @@ import { ItemFragments } from './kept-items.js'
 import { Links } from './links.js'
 import { ListBytes, type WriteItem } from './list-bytes.js'
 import type { TextEnvelope } from './reply.js'
-import { SLAB_BYTES, SlabPool } from './slab-pool.js'
+import { SlabPool } from './slab-pool.js'
+import { RUN_BYTES } from './shared-list.js'
 
 export interface ListWorkerData {
   appPath: string
@@ -61,13 +62,14 @@ export type FromListWorker =
   | { overridesAsked: true }
 
 /**
- * Bytes of a chunk at least (but the last), one item more at most: nearly a slab, which goes to
- * the main thread whole with it (takeWithSlab), so that the memory held is about the list's
- * length (chunks of half a slab held twice the list, counted as external memory). A chunk is a
- * message, which costs the main thread about what writing a few items does, and a push to each
- * request it is sent to (SharedList).
+ * Bytes of a chunk at least (but the last), one item more at most: what the main thread pushes to
+ * a request at once (RUN_BYTES). A chunk is a message, which costs the main thread about what
+ * writing a few items does. It goes with the slab it starts, about twice its length, so a list
+ * sent holds about twice its length of external memory (most of it never touched, and so not
+ * resident); chunks of nearly a slab measured slower (bench/README.md, "Lists made on a thread of
+ * their own").
  */
-const CHUNK_BYTES = SLAB_BYTES - 64 * 1024
+const CHUNK_BYTES = RUN_BYTES
 /** How long the worker waits at a time for the main thread to end its writes (FleetCore.changeCell). */
 const WAIT_MS = 1
 

@@ -55,7 +55,7 @@ const BATCH = 8
  * bench:list-load` the server's CPU per answer fell by a sixth (bench/README.md, "Shared lists
  * pushed in runs").
  */
-const RUN_BYTES = BATCH * SHARED_CHUNK_BYTES
+export const RUN_BYTES = BATCH * SHARED_CHUNK_BYTES
 
 /**
  * The chunks from `from` on that lie end to end in one slab's memory, as one buffer over them (no
