@@ -6,9 +6,9 @@
  * Why: with the clock at speed 600 every agent is polled every 100 ms of wall time and a list of
  * 10,000 agents is made again for about two requests in five; fleetsim spent about three times
  * bare fastify's CPU on each answer, and its main thread was busy 83 to 93 % of the time while
- * half a core stood idle. Made here, the lists came 1.12 times as often, JSON and XML, with the
- * main thread busy half the time (`npm run bench:list-load`, bench/README.md "Lists made on a
- * thread of their own").
+ * half a core stood idle. Made here, the lists came about a tenth more often (medians 1.12 to
+ * 1.20 times in paired A/Bs), with the main thread busy half the time (`npm run bench:list-load`,
+ * bench/README.md "Lists made on a thread of their own").
  *
  * How: the thread reads the agents' shared memory through a replica of the fleet
  * (fleet-replica.ts: the run's program, the API's overrides and the fleet's second, handed over
