@@ -46,7 +46,6 @@ import { Links } from './http/links.js'
 import { answerUnroutedBeforeBody, createNotFoundHandler } from './http/not-found.js'
 import { openApiOptions, servedTo, UNDOCUMENTED } from './http/openapi.js'
 import { createRouteKit } from './http/route-kit.js'
-import { ListThread } from './http/list-thread.js'
 import { ItemFragments } from './http/kept-items.js'
 import { SlabPool } from './http/slab-pool.js'
 import { agentCommandRoutes } from './http/routes/agent-commands.js'
@@ -86,11 +85,6 @@ export interface AppParts {
   answers?: AnswerCache
   /** memory of the lists made once for several requests (src/http/slab-pool.ts); default a new pool */
   slabs?: SlabPool
-  /**
-   * whether the long lists made once for several requests are made on a thread of their own
-   * (src/http/list-thread.ts); default true. Tests compare the two.
-   */
-  listThread?: boolean
   /** prom-client's process and Node.js metrics on /metrics; default true */
   processMetrics?: boolean
   /**
@@ -218,8 +212,6 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
   // Answers clients have not read, bounded where fastify sends them and where the fast path does.
   const unsent = unsentAnswers({ maxBytes: settings.unsentAnswersMaxBytes, gauge: api.unsentBytes })
 
-  // Started with the first such list; ended with the app (onClose below).
-  const lists = parts.listThread === false ? undefined : new ListThread(fleet, settings.appPath)
   const kit = createRouteKit({
     manager,
     links: new Links(settings.appPath),
@@ -227,7 +219,6 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     answers,
     fragments: new ItemFragments(),
     slabs: parts.slabs ?? new SlabPool(),
-    lists,
     appVersion: PACKAGE_VERSION,
     authCheck: restAuth
   })
@@ -248,7 +239,6 @@ export async function buildApp(parts: AppParts, given: Partial<AppSettings> = {}
     // pino's Logger is a FastifyBaseLogger; saying so keeps the instance's type the one plugins take.
     ...(parts.logger === undefined ? { logger: false } : { loggerInstance: parts.logger as FastifyBaseLogger })
   })
-  if (lists !== undefined) app.addHook('onClose', () => lists.close())
   try {
     app.setValidatorCompiler(createValidatorCompiler(settings.maxListItems))
     app.decorateRequest('operation', '')

@@ -6,13 +6,6 @@
 import { normaliseFingerprint } from '../tls/ca-info.js'
 import type { AgentConfig } from './fleet-api.js'
 
-/** The overrides as plain data, sorted by index. */
-export interface OverrideEntries {
-  names: Array<[number, string]>
-  uuids: Array<[number, string]>
-  configs: Array<[number, AgentConfig]>
-}
-
 export class AgentOverrides {
   private readonly names = new Map<number, string>()
   private readonly byName = new Map<string, number>()
@@ -20,20 +13,7 @@ export class AgentOverrides {
   private readonly byUuid = new Map<string, number>()
   private readonly configs = new Map<number, AgentConfig>()
   private readonly byCert = new Map<string, number>()
-  /**
-   * The revision, in shared memory: a thread reading agents with a copy of these overrides (the
-   * list thread, fleet-replica.ts) sees at once that its copy is stale, the agents' memory being
-   * live, and fetches them again before it shows an agent half renamed.
-   */
-  readonly revisionCell = new Int32Array(new SharedArrayBuffer(4))
-
-  private get changes(): number {
-    return Atomics.load(this.revisionCell, 0)
-  }
-
-  private set changes(value: number) {
-    Atomics.store(this.revisionCell, 0, value)
-  }
+  private changes = 0
 
   /** Moves on with every change: while it stays the same, every agent shows the same name, UUID, address and port. */
   get revision(): number {
@@ -117,17 +97,8 @@ export class AgentOverrides {
     return this.byCert.get(fingerprint)
   }
 
-  /** Holds `entries` at `revision` from now on: another thread's copy of the main thread's (fleet-replica.ts). */
-  copyOf(entries: OverrideEntries, revision: number): void {
-    this.clear()
-    for (const [i, name] of entries.names) this.setName(i, name)
-    for (const [i, uuid] of entries.uuids) this.setUuid(i, uuid)
-    for (const [i, config] of entries.configs) this.setConfig(i, config)
-    this.changes = revision
-  }
-
   /** Plain data, sorted by index (the digest and the state file). */
-  entries(): OverrideEntries {
+  entries(): { names: Array<[number, string]>; uuids: Array<[number, string]>; configs: Array<[number, AgentConfig]> } {
     const sorted = <T>(map: Map<number, T>) => [...map].sort((a, b) => a[0] - b[0])
     return { names: sorted(this.names), uuids: sorted(this.uuids), configs: sorted(this.configs) }
   }

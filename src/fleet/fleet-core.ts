@@ -56,20 +56,8 @@ export class FleetCore {
   identity!: Identity
   /** per run (its speed and pause carry over) */
   clock!: VirtualClock
-  /**
-   * FleetEngine.revision(): odd while the main thread writes agents (an exclusive section, the
-   * main-thread part of a step round). In shared memory, so that a thread reading agents while
-   * the main thread runs on (the list thread, src/http/list-thread.ts) can tell a change under
-   * way: such a change moves agents' revisions on only once it ends (written), not around each
-   * write as a step worker's sequence lock does.
-   */
-  readonly changeCell = new Int32Array(new SharedArrayBuffer(4))
-  get changes(): number {
-    return Atomics.load(this.changeCell, 0)
-  }
-  set changes(value: number) {
-    Atomics.store(this.changeCell, 0, value)
-  }
+  /** see FleetEngine.revision(): odd while an exclusive section runs */
+  changes = 0
   readonly stats: FleetStats = emptyStats()
   readonly census = new Census(this.stats)
   /** Sparse data of agents the API renamed, added or reconfigured. */

@@ -38,8 +38,6 @@ import type { AgentConfig, AgentView, BatchOutcome, Fleet, FleetCounts, Generate
 import { DEFAULT_JOIN_DELAY, RECONNECT_WAIT_SECONDS, type EngineSnapshot, type FleetComposition, type FleetObservation, type FleetOptions, type FleetStats, type JoinDelay, type OverrideAction, type ScenarioInfo } from './fleet-types.js'
 import { GeneratedIdentityWriter } from './generated-identity.js'
 import { Link } from './layout.js'
-import { replicaState, type ReplicaSeen, type ReplicaState } from './fleet-replica.js'
-import type { OverrideEntries } from './agent-overrides.js'
 
 export * from './fleet-types.js'
 export type { AgentQuery, AgentQueryResult } from './agent-query.js'
@@ -227,16 +225,6 @@ export class FleetEngine implements Fleet, FleetObservation {
 
   onNewRun(listener: () => void): void {
     this.core.onNewRun(listener)
-  }
-
-  /** The fleet as a replica on another thread reads it, past what it has `seen` (fleet-replica.ts). */
-  replicaState(seen: ReplicaSeen | undefined): ReplicaState {
-    return replicaState(this.core, seen)
-  }
-
-  /** The overrides as they are now, for a replica whose copy went stale (FleetReplica.takeOverrides). */
-  replicaOverrides(): { entries: OverrideEntries; revision: number } {
-    return { entries: this.core.overrides.entries(), revision: this.core.overrides.revision }
   }
 
   clockState(): ClockState {

@@ -9,10 +9,10 @@
  * "Ownership"); this module writes the fleet's second, the census and the figures, on the
  * main thread, after every task of the round has returned.
  */
+import { fileURLToPath } from 'node:url'
 import { Piscina } from 'piscina'
 import { TurnQueue } from '../lib/turn-queue.js'
 import { MAX_TIMER_MS } from '../lib/wall-wait.js'
-import { workerEntry } from '../lib/worker-entry.js'
 import { allocateBuffers, viewsOf, type FleetBuffers } from './layout.js'
 import type { StepTally } from './lifecycle.js'
 import { recoverShard, type ShardRange, type UndoArea } from './step.js'
@@ -50,6 +50,20 @@ const MAX_ROUND_HOLD_MS = 40
  * Larger fleets still get workers × 8 shards.
  */
 const MIN_SHARD_AGENTS = 16_384
+
+/** The worker entry next to this module, and how to load it from source (tsx, vitest). */
+function workerEntry(): { filename: string; execArgv: string[]; env?: Record<string, string | undefined> } {
+  const fromSource = fileURLToPath(import.meta.url).endsWith('.ts')
+  return {
+    filename: fileURLToPath(new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url)),
+    // tsx resolved from this module, not from the working directory: the sources run from anywhere.
+    execArgv: fromSource ? ['--import', import.meta.resolve('tsx')] : [],
+    // tsx's cache left files open in the process after each worker ended, and every run (a reset,
+    // a scenario loaded) starts new workers: a server run from source (`npm start`) held more open
+    // files with every reset. Without the cache none is left open, and the workers start as fast.
+    ...(fromSource ? { env: { ...process.env, TSX_DISABLE_CACHE: '1' } } : {})
+  }
+}
 
 /** What the engine tells the driver about fleet-wide moments, which rounds must not step over. */
 export interface RoundEdges {
@@ -110,7 +124,7 @@ export class StepDriver {
   }
 
   private createPool(): Piscina<WorkerTask, StepTally> {
-    const { filename, execArgv, env } = workerEntry(import.meta.url, 'worker')
+    const { filename, execArgv, env } = workerEntry()
     const workerData: WorkerData = {
       buffers: this.core.buffers,
       undoBuffers: this.undoBuffers,
@@ -218,13 +232,8 @@ export class StepDriver {
             const fleetWide = this.edges.nextFleetWideAt()
             const to = Math.min(target, core.steppedTo + MAX_CHUNK_SECONDS, Math.max(fleetWide, core.steppedTo + 1))
             await this.round(to)
-            // Odd while the main thread writes what is due (a thread reading agents waits it out: changeCell).
-            core.changes++
-            try {
-              this.edges.afterRound(to)
-            } finally {
-              core.changes++
-            }
+            this.edges.afterRound(to)
+            core.changes += 2
           }
         } finally {
           ended?.()

@@ -184,21 +184,6 @@ export class ChunkWriter {
     return chunk
   }
 
-  /**
-   * The chunk written since the last take, which starts its slab, and the slab with it: this
-   * writer lets go of the slab (recycle does not give it back), so that its memory may be handed
-   * elsewhere whole (list-worker.ts transfers it to the main thread). The next chunk is written in
-   * a slab of its own.
-   */
-  takeWithSlab(): Buffer {
-    const chunk = this.take()
-    if (this.slabs[this.slabs.length - 1] === this.slab) this.slabs.pop()
-    this.slab = NO_SLAB
-    this.start = 0
-    this.pos = 0
-    return chunk
-  }
-
   /** Copies the chunk's bytes from its byte `from` (its length before something was written) to `target` at `at`; returns how many. */
   copyWritten(from: number, target: Uint8Array, at: number): number {
     return this.slab.copy(target, at, this.start + from, this.pos)

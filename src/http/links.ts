@@ -27,7 +27,9 @@ export class Links {
   constructor(private readonly appPath: string) {}
 
   base(request: FastifyRequest): LinkBase {
-    return this.baseOf(request.protocol, linkHost(request))
+    // No Host (HTTP/1.0 may send none; HTTP/1.1 may send it empty): the address the request came
+    // to, where links read `http:///manager/…` before.
+    return this.baseOf(request.protocol, request.host || localAuthority(request.socket))
   }
 
   /** The base for a protocol and Host header, as `base` reads them from a fastify request. */
@@ -61,13 +63,6 @@ export class Links {
     }
     return base
   }
-}
-
-/** The host a request's links name (Links.base). */
-export function linkHost(request: FastifyRequest): string {
-  // No Host (HTTP/1.0 may send none; HTTP/1.1 may send it empty): the address the request came
-  // to, where links read `http:///manager/…` before.
-  return request.host || localAuthority(request.socket)
 }
 
 /** The request's own address below `/restservice`, query included, as a self link. */

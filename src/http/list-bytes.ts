@@ -33,7 +33,6 @@ export class ListBytes implements ChunkSource<Buffer> {
   private readonly seen: string[] = []
   private readonly chunkBytes: number
   private readonly wanted: ReadonlySet<string> | undefined
-  private readonly withSlabs: boolean
 
   constructor(
     private readonly envelope: TextEnvelope,
@@ -51,14 +50,11 @@ export class ListBytes implements ChunkSource<Buffer> {
        * move one in between; the list leaves it out, as if it had been chosen a moment later.
        */
       states?: ReadonlySet<string>
-      /** each chunk taken with the slab it starts (ChunkWriter.takeWithSlab): its memory is the taker's */
-      chunksWithSlabs?: boolean
     } = {}
   ) {
     this.out = new ChunkWriter(options.slabs)
     this.chunkBytes = options.chunkBytes ?? STREAM_CHUNK_CHARS
     this.wanted = options.states
-    this.withSlabs = options.chunksWithSlabs === true
   }
 
   /** The agent states the list showed so far, in the order they first appeared. */
@@ -76,7 +72,7 @@ export class ListBytes implements ChunkSource<Buffer> {
       const index = this.indices.next()
       if (index === -1) {
         out.text(this.envelope.tail)
-        return { chunk: this.cut(), last: true }
+        return { chunk: out.take(), last: true }
       }
       const before = out.length
       if (this.items > 0) out.ascii(this.envelope.separator)
@@ -88,11 +84,7 @@ export class ListBytes implements ChunkSource<Buffer> {
       this.items++
       this.note(state)
     }
-    return { chunk: this.cut(), last: false }
-  }
-
-  private cut(): Buffer {
-    return this.withSlabs ? this.out.takeWithSlab() : this.out.take()
+    return { chunk: out.take(), last: false }
   }
 
   /** Nothing to let go: the cursor holds no resource, and the list is left unfinished. */

@@ -12,7 +12,6 @@ import type { Manager } from '../manager/manager.js'
 import type { AnswerCache } from './answer-cache.js'
 import type { ItemFragments } from './kept-items.js'
 import type { SlabPool } from './slab-pool.js'
-import type { ListThread } from './list-thread.js'
 import type { AuthCheck } from '../protocol/auth.js'
 import { apiError } from '../protocol/errors.js'
 import { credentialProblem } from '../protocol/credential-problem.js'
@@ -33,8 +32,6 @@ export interface RouteKit {
   fragments: ItemFragments
   /** memory of the lists made once for several requests, used again once they are sent (slab-pool.ts) */
   slabs: SlabPool
-  /** the thread those lists are made on (list-thread.ts); undefined: on this one */
-  lists: ListThread | undefined
   /**
    * Runs a route's check-then-change section alone: no other such section of this app starts
    * until it settles. Every route that looks agents, templates or labels up and then changes

@@ -7,7 +7,7 @@
  *
  * The list is made a chunk of about SHARED_CHUNK_BYTES per turn of the event loop (ListBytes);
  * every request reads the chunks from the first at its own pace (a Readable each, with
- * backpressure), a batch of about RUN_BYTES at a time, chunks that lie end to end in one slab as one push
+ * backpressure), BATCH chunks at a time, those that lie end to end in one slab as one push
  * (runFrom). The chunks are held until the list is made and the last request has read them: at most the list's size (a list streams this
  * way only up to MAX_KEPT_LIST_AGENTS), and as bytes outside the JavaScript heap, which the GC
  * does not copy. Once every response the list was sent to has finished, its memory goes back to
@@ -19,12 +19,8 @@ import { Readable } from 'node:stream'
 import type { ChunkSource, TakenChunk } from './reply.js'
 import { endToEnd } from './chunk-writer.js'
 
-/**
- * A list made a chunk at a time that notes the agent states it showed: on this thread (ListBytes),
- * or on the list thread (list-thread.ts), whose chunks come when they come (a promise).
- */
-export interface StatedChunks extends Omit<ChunkSource<Buffer>, 'take'> {
-  take(): TakenChunk<Buffer> | Promise<TakenChunk<Buffer>>
+/** A list made a chunk at a time that notes the agent states it showed (ListBytes). */
+export interface StatedChunks extends ChunkSource<Buffer> {
   /** the agent states the list showed so far, in the order they first appeared */
   readonly states: readonly string[]
   /** every chunk taken has been written to every response it was sent to: their memory may be written over (ListBytes, slab-pool.ts) */
@@ -55,7 +51,7 @@ const BATCH = 8
  * bench:list-load` the server's CPU per answer fell by a sixth (bench/README.md, "Shared lists
  * pushed in runs").
  */
-export const RUN_BYTES = BATCH * SHARED_CHUNK_BYTES
+const RUN_BYTES = BATCH * SHARED_CHUNK_BYTES
 
 /**
  * The chunks from `from` on that lie end to end in one slab's memory, as one buffer over them (no
@@ -74,9 +70,6 @@ export function runFrom(chunks: readonly Buffer[], from: number, limit: number):
 
 export class SharedList {
   private readonly chunks: Buffer[] = []
-  /** where each chunk ends in the list, in bytes */
-  private readonly ends: number[] = []
-  private madeBytes = 0
   private readonly readers = new Set<ListReader>()
   private made = false
   private failure: Error | undefined
@@ -138,7 +131,7 @@ export class SharedList {
   /** Pushes the reader the chunks it has not read yet, as far as it takes them; the end once made. */
   feed(reader: ListReader): void {
     if (this.failure !== undefined) return void reader.destroy(this.failure)
-    if (!this.made && this.madeBytes - this.readTo(reader) < RUN_BYTES) {
+    if (!this.made && this.chunks.length - reader.next < BATCH) {
       reader.waiting = true
       return
     }
@@ -149,11 +142,6 @@ export class SharedList {
     }
     if (this.made) reader.push(null)
     else reader.waiting = true
-  }
-
-  /** The bytes of the list the reader has been pushed. */
-  private readTo(reader: ListReader): number {
-    return reader.next === 0 ? 0 : this.ends[reader.next - 1]
   }
 
   /** A reader is done (read to its end, or its request went away). */
@@ -168,37 +156,18 @@ export class SharedList {
 
   private makeChunk(): void {
     if (this.stopped) return
-    let taken: TakenChunk<Buffer> | Promise<TakenChunk<Buffer>>
+    let taken: TakenChunk<Buffer>
     try {
       taken = this.source.take()
     } catch (error) {
-      return this.fail(error as Error)
+      this.stopped = true
+      this.failure = error as Error
+      for (const reader of this.readers) reader.destroy(this.failure)
+      this.onEnd(undefined)
+      return
     }
-    if (taken instanceof Promise) {
-      taken.then(
-        (chunk) => {
-          if (!this.stopped) this.madeChunk(chunk)
-        },
-        (error: unknown) => {
-          if (!this.stopped) this.fail(error as Error)
-        }
-      )
-    } else this.madeChunk(taken)
-  }
-
-  private fail(error: Error): void {
-    this.stopped = true
-    this.failure = error
-    for (const reader of this.readers) reader.destroy(this.failure)
-    this.onEnd(undefined)
-  }
-
-  private madeChunk({ chunk, last }: TakenChunk<Buffer>): void {
-    if (chunk.length > 0) {
-      this.chunks.push(chunk)
-      this.madeBytes += chunk.length
-      this.ends.push(this.madeBytes)
-    }
+    const { chunk, last } = taken
+    if (chunk.length > 0) this.chunks.push(chunk)
     this.made = last
     for (const reader of this.readers) {
       if (!reader.waiting) continue

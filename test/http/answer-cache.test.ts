@@ -47,7 +47,7 @@ const at = (name: string, format: 'json' | 'xml' = 'json', encrypted = false, ho
  * While `moving.on`, the fleet's revision moves on every read, as it does when the clock runs so
  * fast that the fleet steps while an answer is made (deterministic, where a running clock is not).
  */
-async function harnessWithCache(agents: number, listThread = true): Promise<{ h: Harness; answers: AnswerCache; moving: { on: boolean }; slabs: SlabPool }> {
+async function harnessWithCache(agents: number): Promise<{ h: Harness; answers: AnswerCache; moving: { on: boolean }; slabs: SlabPool }> {
   // The cache reads the fleet the harness makes, once it is made.
   const made: { h?: Harness } = {}
   const fleet = () => (made.h as Harness).fleet
@@ -55,7 +55,7 @@ async function harnessWithCache(agents: number, listThread = true): Promise<{ h:
   const revision = () => fleet().revision() + (moving.on ? (moving.by += 2) : moving.by)
   const answers = new AnswerCache({ revision, agentRevision: (index) => fleet().agentRevision(index), fleetRevision: () => fleet().fleetRevision(), holdRounds: () => fleet().holdRounds() })
   const slabs = new SlabPool()
-  made.h = await harness(agents, {}, { answers, slabs, listThread })
+  made.h = await harness(agents, {}, { answers, slabs })
   return { h: made.h, answers, moving, slabs }
 }
 
@@ -423,17 +423,14 @@ describe('agentinfo by name from kept answers', () => {
   })
 })
 
-describe.each([
-  ['made on the list thread', true],
-  ['made on the main thread', false]
-])('agentinfo lists from kept answers, %s', (_label, listThread) => {
+describe('agentinfo lists from kept answers', () => {
   let h: Harness
   let answers: AnswerCache
   let moving: { on: boolean }
   let slabs: SlabPool
   beforeAll(async () => {
     // More agents than a list sends at once without keeping it (it would stream).
-    ;({ h, answers, moving, slabs } = await harnessWithCache(1500, listThread))
+    ;({ h, answers, moving, slabs } = await harnessWithCache(1500))
   })
   afterAll(() => h.close())
 
@@ -503,9 +500,8 @@ describe.each([
     const together = await Promise.all([1, 2, 3].map(() => call(h.app, 'GET', path)))
     moving.on = false
     expect(answers.joins).toBe(joins + 2)
-    // Written into the memory of the list before, which had been sent (slab-pool.ts); the list
-    // thread has memory of its own (list-thread.ts).
-    if (!listThread) expect(slabs.reused).toBeGreaterThan(reused)
+    // Written into the memory of the list before, which had been sent (slab-pool.ts).
+    expect(slabs.reused).toBeGreaterThan(reused)
     expect(together.map((answer) => answer.headers['content-length'])).toEqual([undefined, undefined, undefined])
     expect(new Set(together.map((answer) => answer.body)).size).toBe(1)
     expect(together[0].json().values.length).toBeGreaterThan(1000)

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AgentStateName } from '../../protocol/states.js'
 import { resolveNames } from '../agents.js'
 import { apiError } from '../../protocol/errors.js'
-import { agentinfoItemLinks, linkHost, selfLink, type LinkBase } from '../links.js'
+import { agentinfoItemLinks, selfLink, type LinkBase } from '../links.js'
 import { agentRecord } from '../records.js'
 import { EAGER_ITEMS, itemsAnswerInTurns, sendChunks, sendItemTexts, sendAnswer, sendKept, textEnvelope } from '../reply.js'
 import { writeAgentItem, writeWantedItem, type Keeping } from '../item-writer.js'
@@ -173,14 +173,9 @@ function* itemTexts(list: ListRequest): Generator<string> {
  */
 function listBytes(list: ListRequest, links: Link[], shared?: { slabs: SlabPool; chunkBytes: number }): ListBytes {
   const { kit, fleet, format, base, withModules } = list
-  const keeping = keepingOf(list)
+  const keeping = list.expected > kit.fragments.capacity ? 'nothing' : 'item'
   const write: WriteItem = (out, index) => writeAgentItemBytes(out, format, fleet, index, withModules, base, kit.fragments, keeping)
   return new ListBytes(textEnvelope(format, 'agentinfo', links), list.indices, write, { ...shared, states: list.states })
-}
-
-/** What a list that streams keeps of its items (writeAgentItemBytes): a list longer than the fragments kept keeps nothing. */
-function keepingOf(list: ListRequest): Keeping {
-  return list.expected > list.kit.fragments.capacity ? 'nothing' : 'item'
 }
 
 /** The items, then `made()` once the last was written (not when the client went away before). */
@@ -232,9 +227,7 @@ export function agentinfoRoutes(app: FastifyInstance, kit: RouteKit): void {
       if (expected > EAGER_ITEMS && answers.keepsList(weight)) {
         // Its stamp is read once the rounds in flight have ended, right before it is made (sharedList).
         // Held whole until every request for it has it sent, so its memory can be used again (slab-pool.ts).
-        const bytes = () =>
-          kit.lists?.list({ format: list.format, withModules, protocol: request.protocol, host: linkHost(request), envelope: textEnvelope(list.format, 'agentinfo', links), states, keeping: keepingOf(list) }) ??
-          listBytes(list, links, { slabs: kit.slabs, chunkBytes: SHARED_CHUNK_BYTES })
+        const bytes = () => listBytes(list, links, { slabs: kit.slabs, chunkBytes: SHARED_CHUNK_BYTES })
         const shared = answers.sharedList(request.url, request.format, encrypted, request.host, reply.raw, bytes, weight, (kept) => statedBytes(kept.body, shared.states()))
         request.streamedStates = shared.states
         return sendAnswer(request, reply, shared.body)
