@@ -103,7 +103,7 @@ export function headError(request: IncomingMessage): ApiError | undefined {
   }
   const twice = repeatedHeader(request.rawHeaders)
   if (twice !== undefined) return twice
-  const badHost = hostError(request.headers.host, hostFromTarget.has(request) ? 'the authority of the request target' : 'the Host header')
+  const badHost = hostError(request, request.headers.host)
   if (badHost !== undefined) return badHost
   // RFC 9112 3.2: a request target has no fragment. llhttp passes a `#` on, where it would be read
   // as part of the last value (`agentname=web#2` asked for "web#2"): the client sent a URL's fragment,
@@ -128,15 +128,20 @@ const MAX_PORT = 65_535
  * `host[:port]`, one with a port and no host (RFC 9110 4.2.1: an http URI has a host; links would
  * read `http://:80/…`), and one whose port is 0 or past 65535 (RFC 3986 lets a port be any digits).
  */
-function hostError(host: string, named: string): ApiError | undefined {
+function hostError(request: IncomingMessage, host: string): ApiError | undefined {
   const parts = HOST_PARTS.exec(host)
-  if (parts === null) return apiError('E_BAD_REQUEST', { detail: `${named} ${shown(host)} is not a host name or address with an optional port` })
+  if (parts === null) return apiError('E_BAD_REQUEST', { detail: `${hostNamed(request)} ${shown(host)} is not a host name or address with an optional port` })
   const [, name, port] = parts
   if (port === undefined || port === '') return undefined
-  if (name === '') return apiError('E_BAD_REQUEST', { detail: `${named} ${shown(host)} has a port and no host: send host[:port], such as 127.0.0.1:9443` })
+  if (name === '') return apiError('E_BAD_REQUEST', { detail: `${hostNamed(request)} ${shown(host)} has a port and no host: send host[:port], such as 127.0.0.1:9443` })
   if (Number(port) >= 1 && Number(port) <= MAX_PORT) return undefined
   const said = port.length <= 12 ? port : `${port.slice(0, 12)}… (${port.length} digits)`
-  return apiError('E_BAD_REQUEST', { detail: `${named} ${shown(host)} has port ${said}: a port is 1 to ${MAX_PORT}` })
+  return apiError('E_BAD_REQUEST', { detail: `${hostNamed(request)} ${shown(host)} has port ${said}: a port is 1 to ${MAX_PORT}` })
+}
+
+/** What a refused Host is called: the authority of an absolute-form target replaced the header (origin-form.ts). */
+function hostNamed(request: IncomingMessage): string {
+  return hostFromTarget.has(request) ? 'the authority of the request target' : 'the Host header'
 }
 
 /**
