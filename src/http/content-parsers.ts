@@ -4,7 +4,7 @@
  * request; operations with a body then report the missing body. XML text is converted to the
  * route's body schema types (coerce.ts); JSON is taken as typed.
  */
-import type { FastifyBodyParser, FastifyInstance } from 'fastify'
+import type { FastifyBodyParser, FastifyInstance, FastifyReply } from 'fastify'
 import { coerce } from './coerce.js'
 import { apiError } from '../protocol/errors.js'
 import { parseXmlBody } from './xml-reader.js'
@@ -20,16 +20,16 @@ const XML_TYPES: Array<string | RegExp> = ['application/xml', 'text/xml', /^appl
 const afterWholeBody = new WeakSet<Error>()
 
 /**
- * Whether `error` is a parser's refusal of a body it was given whole. Fastify closes the
- * connection after any body it could not parse, as the rest of it may still be on the way; after
- * one read whole the requests pipelined behind it are intact, and are answered
- * (error-handler.ts keeps the connection).
+ * Keeps the connection after `error` if it is a parser's refusal of a body it was given whole.
+ * Fastify closes the connection after any body it could not parse, as the rest of it may still be
+ * on the way; after one read whole the requests pipelined behind it are intact, and are answered.
+ * Every error handler calls it (the REST operations', the admin API's, the console's).
  */
-export function refusedWholeBody(error: unknown): boolean {
-  return error instanceof Error && afterWholeBody.has(error)
+export function keepConnectionAfterWholeBody(error: unknown, reply: FastifyReply): void {
+  if (error instanceof Error && afterWholeBody.has(error)) reply.removeHeader('connection')
 }
 
-/** `parser`, its refusals noted as refusals of a whole body (refusedWholeBody). */
+/** `parser`, its refusals noted as refusals of a whole body (keepConnectionAfterWholeBody). */
 function whole(parser: FastifyBodyParser<Buffer>): FastifyBodyParser<Buffer> {
   return function (this: FastifyInstance, request, bytes, done) {
     parser.call(this, request, bytes, (error, body) => {

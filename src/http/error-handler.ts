@@ -5,7 +5,7 @@
  * logged), never for bad input.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { refusedWholeBody } from './content-parsers.js'
+import { keepConnectionAfterWholeBody } from './content-parsers.js'
 import { ApiError, apiError } from '../protocol/errors.js'
 import { sendEnvelope } from './reply.js'
 import { describeUnrouted } from './unrouted.js'
@@ -59,8 +59,7 @@ export function createErrorHandler(bodyLimit: number) {
     // and picks the format; do both here so the envelope still follows the client's accept.
     if (request.is404 && request.operation === '') describeUnrouted(request)
     const apiErr = toCatalogueError(error, request, bodyLimit)
-    // Fastify closes the connection after a body it could not parse; one read whole leaves the next requests intact.
-    if (refusedWholeBody(error)) reply.removeHeader('connection')
+    keepConnectionAfterWholeBody(error, reply)
     const status = apiErr.statusCode
     if (isServerFailure(apiErr)) request.log.error({ err: error, operation: request.operation }, 'request failed')
     const errors = [apiErr, ...apiErr.more].map((e) => ({ status, message: e.message, code: e.code }))

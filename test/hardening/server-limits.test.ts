@@ -238,6 +238,12 @@ describe('pipelined requests', () => {
       expect(heads[1][2], code).not.toMatch(/connection: close/i)
       expect(answer.text, code).toContain(code)
     }
+    // The admin API's error handler keeps it too.
+    const admin = `POST /__admin/clock HTTP/1.1\r\nHost: 127.0.0.1\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nContent-Type: application/json\r\nContent-Length: 4\r\n\r\n{bad`
+    const answer = await exchange(pipeServer.port, admin + request('GET', `${REST}/appinfo.json`, true), { boundMs: 5000 })
+    const heads = [...answer.text.matchAll(/HTTP\/1\.1 (\d{3}) [^\r]*\r\n([\s\S]*?)\r\n\r\n/g)]
+    expect(heads.map((head) => head[1])).toEqual(['400', '200'])
+    expect(heads[0][2]).not.toMatch(/connection: close/i)
   })
 })
 
