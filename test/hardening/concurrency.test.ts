@@ -373,5 +373,16 @@ describe('agents changed while the manager waits for them to reconnect', () => {
       `${names[3]}: agent reloaded`
     ])
   })
+
+  it('are reported gone with the run when the fleet is reset during the wait, not reloaded', async () => {
+    await rebuildPaused(40)
+    const index = [...fleet.indices()].find((i) => fleet.view(i, false).status === 'ONLINE') as number
+    const name = fleet.name(index)
+    const attempts = fleet.stats.reconnectAttempts
+    const reload = app.inject({ method: 'POST', url: `${REST}/updateandreloadagent?agentUuids=${fleet.uuid(index)}`, headers: HEADERS })
+    await vi.waitFor(() => expect(fleet.stats.reconnectAttempts).toBe(attempts + 1))
+    await fleet.reset()
+    expect((await reload).json()).toMatchObject({ values: [], errors: [{ message: `${name}: agent no longer exists: the fleet was reset` }] })
+  })
 })
 
