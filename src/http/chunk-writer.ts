@@ -253,5 +253,4 @@ export class ChunkWriter {
     this.ensure(text.length * 3)
     this.pos += this.slab.write(text, this.pos, 'utf8')
   }
-
 }

@@ -129,10 +129,12 @@ export const ERRORS = {
   // `expected`: what the route takes, where it is not JSON or XML (its config's bodyTypes: the console's login form).
   E_UNSUPPORTED_MEDIA_TYPE: entry<{ contentType: string; expected?: string }>(
     415,
-    (p) =>
-      p.contentType === ''
-        ? `The body comes without a Content-Type: send it as ${p.expected ?? 'application/json or application/xml'}, and say so in Content-Type.`
-        : `Content-Type ${sent(p.contentType)} is not supported: send the body as ${p.expected ?? 'application/json or application/xml'}.`
+    (p) => {
+      const wanted = p.expected ?? 'application/json or application/xml'
+      return p.contentType === ''
+        ? `The body comes without a Content-Type: send it as ${wanted}, and say so in Content-Type.`
+        : `Content-Type ${sent(p.contentType)} is not supported: send the body as ${wanted}.`
+    }
   ),
   E_BODY_TOO_LARGE: entry<{ limit: number }>(
     413,

@@ -67,8 +67,9 @@ function parseAccept(accept: string): Preference {
     for (const param of params) {
       const [k, v] = param.split('=')
       if (k.trim().toLowerCase() !== 'q') continue
-      const value = Number(v)
-      q = Number.isNaN(value) || v === undefined || v.trim() === '' ? 1 : Math.min(1, Math.max(0, value))
+      // Number('') and Number(' ') are 0: a q with no number counts as 1, as one that is not one.
+      const value = v === undefined || v.trim() === '' ? NaN : Number(v)
+      q = Number.isNaN(value) ? 1 : Math.min(1, Math.max(0, value))
     }
     for (const format of ['json', 'xml'] as const) {
       const match = matchOf(type, format)
@@ -76,7 +77,8 @@ function parseAccept(accept: string): Preference {
     }
   }
   const { json, xml } = named
-  if (json.q <= 0 && xml.q <= 0) return json.match === Match.NONE && xml.match === Match.NONE && at === 0 ? undefined : null
+  // An accept of no ranges at all (`,`) states no preference; one whose ranges name neither, or refuse both, accepts nothing.
+  if (json.q <= 0 && xml.q <= 0) return at === 0 ? undefined : null
   if (json.q !== xml.q) return json.q > xml.q ? 'json' : 'xml'
   if (json.match === Match.EXACT && xml.match === Match.EXACT) return json.at < xml.at ? 'json' : 'xml'
   if (json.match === Match.EXACT || xml.match === Match.EXACT) return json.match === Match.EXACT ? 'json' : 'xml'

@@ -47,8 +47,14 @@ describe('response format negotiation', () => {
     expect(negotiate(undefined, 'application/xml, application/json', undefined)).toBe('xml')
   })
 
+  it('takes an accept of no ranges (`,`) as no preference, as no accept', () => {
+    expect(negotiate(undefined, ' , ', 'application/json')).toBe('json')
+    expect(negotiate(undefined, ',', undefined)).toBe('xml')
+  })
+
   it('reads a q that is no number as 1 and one above 1 as 1', () => {
     expect(negotiate(undefined, 'application/json;q=abc', undefined)).toBe('json')
+    expect(negotiate(undefined, 'application/json;q=, application/xml;q=0.5', undefined)).toBe('json')
     expect(negotiate(undefined, 'application/xml;q=2, application/json', undefined)).toBe('xml')
   })
 })
