@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { readFileSync, statSync } from 'node:fs'
+import { readFileSync, rmSync, statSync } from 'node:fs'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 
@@ -10,6 +10,8 @@ describe('the built fleetsim executable', () => {
     // tsc writes a new dist/cli.js without the executable bit; npm sets it once, when it first
     // links the bin, so a checkout rebuilt later (or cloned again where npx had cached the link)
     // answered `npx fleetsim` with "Permission denied".
+    // Written anew, as in a fresh clone: tsc keeps the mode of a file it overwrites.
+    rmSync('dist/cli.js', { force: true })
     await run('npm', ['run', 'build'], { env: { ...process.env, NO_COLOR: '1' } })
     expect(statSync('dist/cli.js').mode & 0o111).toBe(0o111)
     const { stdout } = await run('./dist/cli.js', ['--version'])
