@@ -68,7 +68,49 @@ export class Links {
 /** The request's own address below `/restservice`, query included, as a self link. */
 export function selfLink(base: LinkBase, request: Pick<FastifyRequest, 'url'>): Link {
   const url = request.url
-  return { rel: 'self', href: base.rest + url.slice(selfPathStart(base, url)) }
+  return { rel: 'self', href: base.rest + asUriText(url.slice(selfPathStart(base, url))) }
+}
+
+/**
+ * Whether a character stands in a URI's path or query as it is (RFC 3986: unreserved,
+ * sub-delims, `:`, `@`, `/`, `?`); `%` is not, as it must start an escape.
+ */
+export function uriPlain(code: number): boolean {
+  return (
+    (code >= 0x61 && code <= 0x7a) || // a-z
+    (code >= 0x40 && code <= 0x5a) || // @ A-Z
+    (code >= 0x26 && code <= 0x3b) || // & ' ( ) * + , - . / 0-9 : ;
+    code === 0x3d || code === 0x3f || code === 0x5f || code === 0x7e || code === 0x21 || code === 0x24 // = ? _ ~ ! $
+  )
+}
+
+/**
+ * A request target as a URI may hold it. Node takes characters in a target that RFC 3986 does
+ * not (`"<>\^`{|}`, `[` `]` in a query, a `%` that starts no escape, bytes past ASCII, which it
+ * reads one character a byte): echoed as they came, a client's strict URI parser (Java's
+ * java.net.URI, for one) refused the whole link. Each is written as its escape; valid escapes
+ * stay as they are.
+ */
+export function asUriText(text: string): string {
+  let k = 0
+  while (k < text.length && (uriPlain(text.charCodeAt(k)) || isEscapeAt(text, k))) k++
+  if (k === text.length) return text
+  let out = text.slice(0, k)
+  for (; k < text.length; k++) {
+    const code = text.charCodeAt(k)
+    if (uriPlain(code) || isEscapeAt(text, k)) out += text[k]
+    // A target's characters are bytes (Node reads it as latin1): each is escaped as its byte.
+    else out += code < 0x100 ? `%${code < 0x10 ? '0' : ''}${code.toString(16).toUpperCase()}` : encodeURIComponent(text[k])
+  }
+  return out
+}
+
+function isEscapeAt(text: string, at: number): boolean {
+  return text.charCodeAt(at) === 0x25 && isHex(text.charCodeAt(at + 1)) && isHex(text.charCodeAt(at + 2))
+}
+
+function isHex(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66)
 }
 
 /**

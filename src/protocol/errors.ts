@@ -495,7 +495,11 @@ export function shown(value: unknown): string {
   if (Array.isArray(value)) return 'a list'
   if (value === null) return 'null'
   if (typeof value === 'object') return 'an object'
-  // JSON has no Infinity: a number too large for a double (1e400) is read as one, and JSON.stringify would say null.
-  if (typeof value === 'number' && !Number.isFinite(value)) return String(value)
+  if (typeof value === 'number') {
+    // A JSON number is read as a double: 1e400 as Infinity (JSON.stringify would say null) and
+    // 9007199254740993 as ...992, so echoing the value read would misquote the client.
+    if (!Number.isFinite(value)) return `a number beyond ±1.8e308, which reads as ${value}`
+    if (!Number.isSafeInteger(value) && Number.isInteger(value)) return `a number past 2^53, which reads only approximately (as ${value})`
+  }
   return sent(value)
 }

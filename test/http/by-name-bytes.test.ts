@@ -89,6 +89,8 @@ describe('answers by name written as bytes', () => {
       '/manager/mvc/restservice/agentinfo.xml?agentname=a%22b%3Cc',
       // One character each that one format or the other escapes, or writes as more than a byte.
       ...['"', '\\', "'", '<', '>', '&', '\u0001', '\u007f', '\u00e9'].map((c) => `/manager/mvc/restservice/agentinfo?agentname=a${c}b`),
+      // Characters a URI may not hold as they are, which the link escapes (asUriText).
+      ...['{', '|', '^', '`', '[', '#', '%', '%zz', '%2'].map((c) => `/manager/mvc/restservice/agentinfo?agentname=a${c}b`),
       '/agentinfo?agentname=no-restservice',
       '/manager/mvc/restservice/agentinfo'
     ]

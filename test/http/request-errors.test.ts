@@ -114,4 +114,16 @@ describe('requests the simulator cannot read', () => {
     const codes = response.json().errors.map((e: { code: string }) => e.code)
     expect(codes).toEqual(expect.arrayContaining(['E_MISSING_FIELD', 'E_NOT_IN_ENUM', 'E_WRONG_TYPE']))
   })
+
+  // JSON.parse reads 9007199254740993 as ...992 and 1e400 as Infinity: the value read is not what was sent.
+  it.each([
+    ['9007199254740993', '<= 65535', 'a number past 2^53, which reads only approximately (as 9007199254740992)'],
+    ['1e400', 'an integer', 'a number beyond ±1.8e308, which reads as Infinity'],
+    ['-1e400', 'an integer', 'a number beyond ±1.8e308, which reads as -Infinity'],
+  ])('does not misquote the number %s it could not read exactly', async (number, rule, got) => {
+    const body = `{"name":"huge","global-config":{"address":"192.0.2.1","port":${number},"ca-fingerprint":"x"}}`
+    const response = await call(h.app, 'POST', 'addagent', body, { 'content-type': 'application/json' })
+    expect(response.statusCode).toBe(400)
+    expect(response.json().errors.map((e: { message: string }) => e.message)).toContain(`The body field "global-config.port" must be ${rule}, got ${got}.`)
+  })
 })
