@@ -71,7 +71,7 @@ export function parseXmlBody(text: string): unknown {
   const roots = Object.keys(document)
   // Two roots of one name come as a list of them.
   if (roots.length !== 1 || Array.isArray(document[roots[0]])) throw apiError('E_MALFORMED_XML', { detail: 'expected exactly one root element' })
-  return toPlain(document[roots[0]])
+  return toPlain(document[roots[0]], roots[0])
 }
 
 /**
@@ -247,11 +247,31 @@ function checkAttributes(element: Record<string, unknown>): void {
   }
 }
 
-function toPlain(node: unknown): unknown {
+/**
+ * Refuses an attribute that would carry a value (`<agent name="web-1">`, as a serializer that
+ * maps fields to attributes writes it), which the body's object has no place for: dropped with
+ * nothing said, the request went on without it ("name is required" with the name right there, or
+ * a modify that silently kept a value). Namespace declarations and XML's and XML Schema's own
+ * attributes (`xml:lang`, `xsi:nil`), which serializers add and which carry no value, are read
+ * as nothing; a `<field>`'s `name` is its key.
+ */
+function refuseValueAttributes(element: Record<string, unknown>, name: string, keyedByName: boolean): void {
+  for (const key of Object.keys(element)) {
+    if (!key.startsWith('@_')) continue
+    const attribute = key.slice(2)
+    if (attribute === 'xmlns' || attribute.startsWith('xmlns:') || attribute.startsWith('xml:') || attribute.startsWith('xsi:')) continue
+    if (keyedByName && attribute === 'name') continue
+    throw apiError('E_XML_ATTRIBUTE', { element: name, attribute })
+  }
+}
+
+/** `name`: the element's; `keyedByName`: a `<field>` below the root, whose `name` attribute is its key. */
+function toPlain(node: unknown, name: string, keyedByName = false): unknown {
   if (typeof node === 'string') return decode(node)
   if (node === null || typeof node !== 'object') return node === undefined ? '' : decode(String(node))
   const element = node as Record<string, unknown>
   checkAttributes(element)
+  refuseValueAttributes(element, name, keyedByName)
   const children = Object.keys(element).filter((key) => !key.startsWith('@_') && key !== '#text')
   if (children.length === 0) return element['#text'] === undefined ? '' : decode(String(element['#text']))
   const out: Record<string, unknown> = {}
@@ -267,17 +287,17 @@ function toPlain(node: unknown): unknown {
       for (const item of items) {
         const name = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)['@_name'] : undefined
         if (typeof name !== 'string') {
-          assign(out, 'field', toPlain(item))
+          assign(out, 'field', toPlain(item, key))
           continue
         }
-        const key = decode(name)
+        const named = decode(name)
         // Refused as an element of that name is, rather than dropped with nothing said.
-        if (FORBIDDEN_KEYS.has(key)) throw apiError('E_XML_RESERVED_NAME', { name: key, field: true })
-        assign(out, key, toPlain(item))
+        if (FORBIDDEN_KEYS.has(named)) throw apiError('E_XML_RESERVED_NAME', { name: named, field: true })
+        assign(out, named, toPlain(item, key, true))
       }
       continue
     }
-    assign(out, key, Array.isArray(value) ? value.map(toPlain) : toPlain(value))
+    assign(out, key, Array.isArray(value) ? value.map((item) => toPlain(item, key)) : toPlain(value, key))
   }
   return out
 }

@@ -53,7 +53,19 @@ describe('XML request bodies', () => {
     refused('<x><field name="a&b">v</field></x>', 'write & as &amp;')
     refused('<agent a="&eacute;"/>', '"&eacute;" is no entity XML defines')
     refused('<agent><v a="&#0;">x</v><v>y</v></agent>', 'a character XML does not allow')
-    expect(parseXmlBody(`<x a="1 &amp; 2 &lt; 3 &#65;" b='"'><field name="a&amp;b">v</field></x>`)).toEqual({ 'a&b': 'v' })
+    expect(parseXmlBody(`<x xml:a="1 &amp; 2 &lt; 3 &#65;" xmlns:b='"'><field name="a&amp;b">v</field></x>`)).toEqual({ 'a&b': 'v' })
+  })
+
+  it('refuses an attribute that would carry a value, naming it and the element to send instead, where it was dropped', () => {
+    const refused = (body: string, says: string) => expect(() => parseXmlBody(body)).toThrow(expect.objectContaining({ code: 'E_XML_ATTRIBUTE', message: expect.stringContaining(says) }))
+    refused('<agent name="web-1"><global-config><port>1</port></global-config></agent>', 'the attribute "name" of <agent> is one; send it as a child element, <name>…</name>,')
+    refused('<agent><global-config><port unit="tcp">1</port></global-config></agent>', 'the attribute "unit" of <port>')
+    // A root named `field` (createfield's) is no keyed field: its `name` is a value too.
+    refused('<field name="f1"><type>STRING</type></field>', 'the attribute "name" of <field>')
+    refused('<x><field name="k" type="t">v</field></x>', 'the attribute "type" of <field>')
+    // Namespace declarations and XML's and XML Schema's own attributes carry no value.
+    const framed = '<agent xmlns="urn:a" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xml:lang="en"><name xsi:type="xs:string">web-1</name><verbatim xsi:nil="true"/></agent>'
+    expect(parseXmlBody(framed)).toEqual({ name: 'web-1', verbatim: '' })
   })
 
   it('refuses a DOCTYPE, in a comment too, but not the text of one in a CDATA section', () => {
@@ -129,7 +141,7 @@ describe('XML request bodies', () => {
       expect(() => parseXmlBody(body), body).toThrow(expect.objectContaining(refused))
     }
     // Where XML allows it: a CDATA section's end, a comment, an attribute value, and escaped in text.
-    expect(parseXmlBody('<agent a="]]>"><!-- ]]> --><name><![CDATA[x]]]]><![CDATA[>]]>]]&gt;</name><v>]] ></v></agent>')).toEqual({ name: 'x]]>]]>', v: ']] >' })
+    expect(parseXmlBody('<agent xml:a="]]>"><!-- ]]> --><name><![CDATA[x]]]]><![CDATA[>]]>]]&gt;</name><v>]] ></v></agent>')).toEqual({ name: 'x]]>]]>', v: ']] >' })
   })
 
   it('reads a body of many comments or sections never closed in one pass (a pattern over them took two minutes at 1 MiB)', () => {
@@ -194,7 +206,7 @@ describe('XML request bodies', () => {
       )
     }
     // Self-closed elements, comments, CDATA and processing instructions open nothing; a `>` in a quoted value ends no tag.
-    const flat = `<a>${'<b/><!-- <c> --><![CDATA[<d>]]><?pi <e>?><f g=">"/>'.repeat(200)}${'<h>'.repeat(63)}${'</h>'.repeat(63)}</a>`
+    const flat = `<a>${'<b/><!-- <c> --><![CDATA[<d>]]><?pi <e>?><f xml:g=">"/>'.repeat(200)}${'<h>'.repeat(63)}${'</h>'.repeat(63)}</a>`
     expect(() => parseXmlBody(flat)).not.toThrow()
   })
 
@@ -221,7 +233,7 @@ describe('XML request bodies', () => {
     }
     expect(parseXmlBody('<agent><name>n</name></agent>\r\n<?xml-stylesheet href="a"?><!-- c -->\t')).toEqual({ name: 'n' })
     expect(parseXmlBody('<agent/><!-- a comment -->\n')).toEqual('')
-    expect(parseXmlBody('<?xml version="1.0"?>\n<!-- c --><agent a="/>"/>\n<!-- d -->')).toEqual('')
+    expect(parseXmlBody('<?xml version="1.0"?>\n<!-- c --><agent xml:a="/>"/>\n<!-- d -->')).toEqual('')
   })
 
   it('refuses two root elements, of one name too', () => {
