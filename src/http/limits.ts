@@ -15,6 +15,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
+import { domainToASCII } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import { apiError, shown, type ApiError } from '../protocol/errors.js'
 import { describeUnrouted } from './unrouted.js'
@@ -130,6 +131,7 @@ const MAX_PORT = 65_535
  */
 function hostError(request: IncomingMessage, host: string): ApiError | undefined {
   const parts = HOST_PARTS.exec(host)
+  if (parts === null && PAST_ASCII.test(host)) return hostPastAscii(request, host)
   if (parts === null) return apiError('E_BAD_REQUEST', { detail: `${hostNamed(request)} ${shown(host)} is not a host name or address with an optional port` })
   const [, name, port] = parts
   if (port === undefined || port === '') return undefined
@@ -137,6 +139,21 @@ function hostError(request: IncomingMessage, host: string): ApiError | undefined
   if (Number(port) >= 1 && Number(port) <= MAX_PORT) return undefined
   const said = port.length <= 12 ? port : `${port.slice(0, 12)}… (${port.length} digits)`
   return apiError('E_BAD_REQUEST', { detail: `${hostNamed(request)} ${shown(host)} has port ${said}: a port is 1 to ${MAX_PORT}` })
+}
+
+const PAST_ASCII = /[\u0080-\uffff]/
+
+/**
+ * A Host holding bytes past ASCII, as a client that sends an international name as it is writes
+ * it: Node reads a header one character a byte, so the message showed the UTF-8 as Latin-1
+ * (`bÃ¼cher`). It shows the name as the UTF-8 sent and the ASCII form (IDNA) to send instead.
+ */
+function hostPastAscii(request: IncomingMessage, host: string): ApiError {
+  const text = Buffer.from(host, 'latin1').toString('utf8')
+  const port = /:[0-9]*$/.exec(text)?.[0] ?? ''
+  const ascii = domainToASCII(text.slice(0, text.length - port.length))
+  const send = ascii === '' ? 'a name past ASCII in its ASCII form (IDNA, xn--…)' : `its ASCII form (IDNA), ${ascii}${port}`
+  return apiError('E_BAD_REQUEST', { detail: `${hostNamed(request)} ${shown(text)} holds characters past ASCII, which a host name does not: send ${send}` })
 }
 
 /** What a refused Host is called: the authority of an absolute-form target replaced the header (origin-form.ts). */

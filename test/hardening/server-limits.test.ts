@@ -293,6 +293,12 @@ describe('the request head', () => {
         expect(JSON.parse(bodyOf(answer)).errors[0]).toMatchObject({ code: 'E_BAD_REQUEST' })
         expect(bodyOf(answer)).toContain('is not a host name or address with an optional port')
       }
+      // Node reads a header one character a byte: a name sent as UTF-8 is shown as such, with its ASCII form.
+      const international = await exchange(server.port, `GET ${target} HTTP/1.1\r\nHost: bücher.example:9443\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
+      expect(international.status).toBe(400)
+      expect(JSON.parse(Buffer.from(bodyOf(international), 'latin1').toString('utf8')).errors[0].message).toContain(
+        'the Host header "bücher.example:9443" holds characters past ASCII, which a host name does not: send its ASCII form (IDNA), xn--bcher-kva.example:9443'
+      )
       // RFC 3986 takes any digits as a port; links with one past 65535 lead nowhere.
       for (const host of ['127.0.0.1:65536', '[::1]:99999', 'x:000070000', 'x:0']) {
         const answer = await exchange(server.port, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nConnection: close\r\n\r\n`)
