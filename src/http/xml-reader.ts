@@ -56,7 +56,9 @@ export function parseXmlBody(text: string): unknown {
   const deep = xmlTooDeepAt(text)
   if (deep !== undefined) throw apiError('E_BODY_TOO_DEEP', { most: MAX_BODY_DEPTH, at: deep + 1, what: 'elements' })
   const valid = XMLValidator.validate(text)
-  if (valid !== true) throw apiError('E_MALFORMED_XML', { detail: `${validatorMessage(valid.err.msg)}, at line ${valid.err.line}` })
+  if (valid !== true) {
+    throw apiError('E_MALFORMED_XML', { detail: MULTIPLE_ROOTS.test(valid.err.msg) ? MORE_THAN_ONE_ROOT : `${validatorMessage(valid.err.msg)}, at line ${valid.err.line}` })
+  }
   if (textAfterRoot(text)) throw apiError('E_MALFORMED_XML', { detail: 'text after the root element: a body is one element, and nothing but comments after it' })
   let document: Record<string, unknown>
   try {
@@ -70,7 +72,7 @@ export function parseXmlBody(text: string): unknown {
   }
   const roots = Object.keys(document)
   // Two roots of one name come as a list of them.
-  if (roots.length !== 1 || Array.isArray(document[roots[0]])) throw apiError('E_MALFORMED_XML', { detail: 'expected exactly one root element' })
+  if (roots.length !== 1 || Array.isArray(document[roots[0]])) throw apiError('E_MALFORMED_XML', { detail: MORE_THAN_ONE_ROOT })
   return toPlain(document[roots[0]], roots[0])
 }
 
@@ -169,6 +171,10 @@ function textAfterRoot(text: string): boolean {
   })
   return after || (!anotherElement && rootEnd !== -1 && !XML_SPACE.test(text.slice(rootEnd)))
 }
+
+const MORE_THAN_ONE_ROOT = 'more than one root element: a body is one element (<agent>…</agent>), its fields inside it'
+/** The validator's refusal of a second root after one that does not close itself (the check for one root says it of the others). */
+const MULTIPLE_ROOTS = /^Multiple possible root nodes found/
 
 /** The validator's list of the elements left open at the end (`Invalid '["agent", "name"]' found`), every name in it. */
 const LEFT_OPEN = /^Invalid '\[([\s\S]*)\]' found\.?$/
