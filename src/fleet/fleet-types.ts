@@ -137,7 +137,6 @@ export interface EngineSnapshot {
   names: Array<[number, string]>
   uuids: Array<[number, string]>
   configs: Array<[number, AgentConfig]>
-  failureSets: Array<number[] | null>
   stats: FleetStats
   /** each field's bytes for the agents [0, used) */
   buffers: Record<FieldName, Uint8Array>
@@ -159,7 +158,7 @@ export interface ScenarioInfo {
   /** virtual second of the next timeline occurrence, null when none is left */
   nextTimelineAt: number | null
   lockedOut: boolean
-  /** per reconnect rule: names of the agents it always fails (null: a probability rule) */
+  /** per reconnect rule: names of the agents it fails if they reconnect now (null: a probability rule) */
   reconnectFailureSets: Array<string[] | null>
 }
 

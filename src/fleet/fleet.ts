@@ -477,13 +477,17 @@ export class FleetEngine implements Fleet, FleetObservation {
   }
 
   /**
-   * The running scenario's name, its timeline events (each with its schedule) and how many times
-   * each has fired so far, or undefined without a scenario. Cheap, unlike scenarioInfo(): for
-   * live views that read it several times a second (the console).
+   * The running scenario's name, its timeline events (each with its schedule), how many times
+   * each has fired so far and the second of the next occurrence (Infinity: none left), or
+   * undefined without a scenario. Cheap, unlike scenarioInfo(), which works out the reconnect
+   * rules' agents over the whole fleet: for live views that read it several times a second (the
+   * console) and for `run`, which reads it between chunks.
    */
-  scenarioTimeline(): { name: string; events: CompiledScenario['scenario']['timeline']; fired: readonly number[] } | undefined {
+  scenarioTimeline(): { name: string; events: CompiledScenario['scenario']['timeline']; fired: readonly number[]; nextAt: number } | undefined {
     const scenario = this.scenario
-    return scenario === undefined ? undefined : { name: scenario.name, events: scenario.compiled.scenario.timeline, fired: scenario.cursor.fired() }
+    return scenario === undefined
+      ? undefined
+      : { name: scenario.name, events: scenario.compiled.scenario.timeline, fired: scenario.cursor.fired(), nextAt: scenario.cursor.nextAt() }
   }
 
   /** The API fault rules of the running scenario (empty without one). */

@@ -28,9 +28,14 @@ export interface ReconnectFailure {
 
 /** A running scenario's reconnect-failure rules (scenario-runtime.ts). */
 export interface ReconnectRules {
-  /** `u` is the agent's draw for this reconnect, shared with the default rule */
-  reconnectFailure(i: number, operation: ReconnectOperation | undefined, u: number): ReconnectFailure
+  /**
+   * The judge of one call's reconnects, as the fleet stands when it begins; `u` is each agent's
+   * draw for its reconnect, shared with the default rule.
+   */
+  reconnectJudge(operation: ReconnectOperation | undefined): ReconnectJudge
 }
+
+type ReconnectJudge = (i: number, u: number) => ReconnectFailure
 
 export function addAgent(core: FleetCore, agent: NewAgent): number {
   if (core.used >= core.capacity) throw new FleetFullError(core.used - core.initialAgents, core.capacity - core.initialAgents)
@@ -156,12 +161,12 @@ export function startAgents(core: FleetCore, indices: number[]): BatchOutcome {
  * Whether agent i fails this reconnect. A forced failure (admin control) always does; then
  * the scenario's rules decide, and without a scenario a small default chance does.
  */
-function reconnectFailure(core: FleetCore, rules: ReconnectRules | undefined, i: number, operation: ReconnectOperation | undefined): ReconnectFailure {
+function reconnectFailure(core: FleetCore, judge: ReconnectJudge | undefined, i: number): ReconnectFailure {
   const { v } = core
   const u = uniform(core.seed, i, v.eventNo[i], Stream.RECONNECT_FAIL)
   if ((v.flags[i] & Flag.FAIL_NEXT_RECONNECT) !== 0) return { fails: true, recoverAfter: 0 }
-  if (rules === undefined) return { fails: u < core.program.reconnect.failProbability, recoverAfter: 0 }
-  return rules.reconnectFailure(i, operation, u)
+  if (judge === undefined) return { fails: u < core.program.reconnect.failProbability, recoverAfter: 0 }
+  return judge(i, u)
 }
 
 /**
@@ -179,6 +184,8 @@ export function reconnectAgents(
   const t = core.steppedTo
   const ctx = core.mutationContext()
   const result: BatchOutcome = { ok: [], failed: [] }
+  // Judged as the fleet stands before any of the call's agents reloads.
+  const judge = rules?.reconnectJudge(operation)
   let latest = t
   for (const i of indices) {
     const reason = refusal(core, i)
@@ -188,7 +195,7 @@ export function reconnectAgents(
     }
     advanceCounters(program, v, i, t)
     core.stats.reconnectAttempts++
-    const { fails, recoverAfter } = reconnectFailure(core, rules, i, operation)
+    const { fails, recoverAfter } = reconnectFailure(core, judge, i)
     v.flags[i] &= ~(Flag.FAIL_NEXT_RECONNECT | Flag.CONFIG_CORRUPT)
     // The agent reloads its configuration: modules restart while it reconnects.
     for (let k = 0; k < v.moduleCount[i]; k++) setModuleStatus(ctx, i, k, ModuleStatus.STARTING)

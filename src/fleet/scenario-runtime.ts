@@ -5,8 +5,9 @@
  * the scenario's reconnect-failure rules. Rolling events (`spread`) only set a per-agent timer
  * here; the workers fire them.
  *
- * It remembers where the timeline is and the fixed sets of agents the reconnect-failure rules
- * picked when the scenario started; a snapshot saves both (snapshot.ts).
+ * It remembers where the timeline is; a snapshot saves it (snapshot.ts). The reconnect-failure
+ * rules keep nothing: which agents they fail is a seeded function of the fleet as each call
+ * finds it (reconnectJudge).
  */
 import { Action, sample } from './program.js'
 import { Flag } from './layout.js'
@@ -25,15 +26,12 @@ import type { ReconnectOperation } from '../scenario/types.js'
 
 export class ScenarioRuntime implements ReconnectRules {
   readonly cursor: TimelineCursor
-  /** per reconnect rule: the agents that always fail (fraction and count rules), else null */
-  readonly failureSets: Array<Set<number> | null>
 
   constructor(
     readonly compiled: CompiledScenario,
     private readonly core: FleetCore
   ) {
     this.cursor = new TimelineCursor(compiled.scenario.timeline.map((event) => event.schedule))
-    this.failureSets = compiled.scenario.reconnect.failures.map(() => null)
   }
 
   get name(): string {
@@ -42,11 +40,11 @@ export class ScenarioRuntime implements ReconnectRules {
 
   /**
    * Gives the starting fleet what the scenario says about it beyond the workers' draws:
-   * labels, templates, which agents each stage and reconnect rule picked. Then arms stages.
+   * labels, templates, which agents each stage picked. Then arms stages.
    */
   start(): void {
     const { core, compiled } = this
-    const { fleet, stages, reconnect } = compiled.scenario
+    const { fleet, stages } = compiled.scenario
     const { v, seed } = core
     const labelNames = [...new Set(compiled.labels.map((l) => l.name))]
     const templateCumulative: number[] = []
@@ -72,11 +70,6 @@ export class ScenarioRuntime implements ReconnectRules {
       if (!compiled.program.stages[s].usesPickMask) return
       const picked = pickAgents(this.candidates(compiled.stageSelectors[s], false), stage.pick, seed, s, Stream.STAGE_PICK)
       for (const i of picked) v.stageMask[i] |= 1 << s
-    })
-    reconnect.failures.forEach((rule, k) => {
-      if (rule.mode.kind === 'probability') return
-      const pick = rule.mode.kind === 'count' ? { kind: 'count' as const, count: rule.mode.count } : { kind: 'fraction' as const, fraction: rule.mode.fraction }
-      this.failureSets[k] = new Set(pickAgents(this.candidates(compiled.reconnectSelectors[k], false), pick, seed, 1000 + k, Stream.STAGE_PICK))
     })
     const ctx = core.mutationContext()
     const all: number[] = []
@@ -140,26 +133,53 @@ export class ScenarioRuntime implements ReconnectRules {
     return joined.length
   }
 
-  /** The first of the scenario's reconnect-failure rules that fails agent i, if any. */
-  reconnectFailure(i: number, operation: ReconnectOperation | undefined, u: number): ReconnectFailure {
+  /**
+   * Judges the reconnects of one call (reconnectAgents, mutations.ts) by the scenario's failure
+   * rules, each rule's whole selector, state included, read as the fleet stands when the call
+   * begins: the first rule that fails an agent decides for how long. A probability rule draws
+   * per attempt. A fraction rule fails the agents of the starting fleet whose seeded draw for
+   * the rule is under it, and a count rule the `count` of them with the lowest seeded rank, among
+   * the agents matching its selector then: for a selector on what never changes (os, version,
+   * none at all) the same agents at every call, for one on what does (state, template, label),
+   * those matching it at the call (`template: web` counts the agents the call itself gives `web`).
+   * Before, fraction and count sets were fixed when the scenario started, state left out of
+   * the selector: `state: ERROR` failed agents in any state, and `template:` none, as no agent
+   * had the template yet.
+   */
+  reconnectJudge(operation: ReconnectOperation | undefined): (i: number, u: number) => ReconnectFailure {
     const { v, seed } = this.core
     const rules = this.compiled.scenario.reconnect.failures
-    for (let k = 0; k < rules.length; k++) {
-      const rule = rules[k]
-      if (operation !== undefined && !rule.operations.includes(operation)) continue
-      const fixed = this.failureSets[k]
-      const fails =
-        fixed !== null
-          ? fixed.has(i)
-          : rule.mode.kind === 'probability' &&
-            this.matches(i, this.compiled.reconnectSelectors[k], false) &&
-            uniform(seed, i, v.eventNo[i] * 64 + k, Stream.RECONNECT_FAIL) < rule.mode.probability
-      if (!fails) continue
-      const recoverAfter =
-        rule.recoverAfter === null ? 0 : Math.max(1, Math.round(sample(rule.recoverAfter, u, uniform(seed, i, v.eventNo[i], Stream.RECONNECT_DELAY))))
-      return { fails: true, recoverAfter }
+    const ruling = rules.flatMap((rule, k) => (operation === undefined || rule.operations.includes(operation) ? [k] : []))
+    const countSets = new Map(ruling.filter((k) => rules[k].mode.kind === 'count').map((k) => [k, this.failingNow(k)]))
+    return (i, u) => {
+      for (const k of ruling) {
+        const rule = rules[k]
+        const selector = this.compiled.reconnectSelectors[k]
+        const mode = rule.mode
+        const fails =
+          mode.kind === 'count'
+            ? (countSets.get(k) as Set<number>).has(i)
+            : mode.kind === 'fraction'
+              ? i < this.core.initialAgents && this.matches(i, selector, true) && hash32(seed, i, failureKey(k), Stream.STAGE_PICK) / 4294967296 < mode.fraction
+              : this.matches(i, selector, true) && uniform(seed, i, v.eventNo[i] * 64 + k, Stream.RECONNECT_FAIL) < mode.probability
+        if (!fails) continue
+        const recoverAfter =
+          rule.recoverAfter === null ? 0 : Math.max(1, Math.round(sample(rule.recoverAfter, u, uniform(seed, i, v.eventNo[i], Stream.RECONNECT_DELAY))))
+        return { fails: true, recoverAfter }
+      }
+      return { fails: false, recoverAfter: 0 }
     }
-    return { fails: false, recoverAfter: 0 }
+  }
+
+  /**
+   * The agents a fraction or count rule fails now (reconnectJudge): of the starting fleet (agents
+   * added later are in none, as in a stage's count), matching the rule's whole selector.
+   */
+  private failingNow(k: number): Set<number> {
+    const mode = this.compiled.scenario.reconnect.failures[k].mode
+    const pick = mode.kind === 'count' ? { kind: 'count' as const, count: mode.count } : { kind: 'fraction' as const, fraction: mode.kind === 'fraction' ? mode.fraction : 0 }
+    const candidates = this.candidates(this.compiled.reconnectSelectors[k], true, this.core.initialAgents)
+    return new Set(pickAgents(candidates, pick, this.core.seed, failureKey(k), Stream.STAGE_PICK))
   }
 
   /** The scenario and its progress. */
@@ -179,7 +199,7 @@ export class ScenarioRuntime implements ReconnectRules {
       }),
       nextTimelineAt: next === Infinity ? null : next,
       lockedOut: core.lockout,
-      reconnectFailureSets: this.failureSets.map((set) => (set === null ? null : [...set].map((i) => agentName(core, i))))
+      reconnectFailureSets: scenario.reconnect.failures.map((rule, k) => (rule.mode.kind === 'probability' ? null : [...this.failingNow(k)].map((i) => agentName(core, i))))
     }
   }
 
@@ -197,12 +217,19 @@ export class ScenarioRuntime implements ReconnectRules {
     return selector.names.some((pattern) => pattern.test(name))
   }
 
-  private candidates(selector: MainSelector, withStates: boolean): number[] {
-    const { v, used } = this.core
+  /** The agents (below index `below`) matching a selector; `withStates` false ignores their state. */
+  private candidates(selector: MainSelector, withStates: boolean, below = this.core.used): number[] {
+    const { v } = this.core
     const found: number[] = []
     const masks = withStates ? selector.masks : { ...selector.masks, states: 0 }
     const statics: MainSelector = { masks, names: selector.names }
-    for (let i = 0; i < used; i++) if ((v.flags[i] & Flag.EXISTS) !== 0 && this.matches(i, statics, true)) found.push(i)
+    const end = Math.min(below, this.core.used)
+    for (let i = 0; i < end; i++) if ((v.flags[i] & Flag.EXISTS) !== 0 && this.matches(i, statics, true)) found.push(i)
     return found
   }
+}
+
+/** The key of reconnect rule k's seeded draws and ranks, apart from the stages' (0, 1, …). */
+function failureKey(k: number): number {
+  return 1000 + k
 }

@@ -18,14 +18,55 @@ export function pickAgents(candidates: number[], rule: PickRule, seed: number, k
       return candidates
     case 'fraction':
       return candidates.filter((i) => hash32(seed, i, key, stream) / 4294967296 < rule.fraction)
-    case 'count': {
+    case 'count':
       if (candidates.length <= rule.count) return candidates
-      const ranked = candidates.map((i) => ({ i, rank: hash32(seed, i, key, stream) }))
-      ranked.sort((a, b) => a.rank - b.rank || a.i - b.i)
-      return ranked
-        .slice(0, rule.count)
-        .map((r) => r.i)
-        .sort((a, b) => a - b)
+      return lowestRanked(candidates, rule.count, seed, key, stream)
+  }
+}
+
+/**
+ * The `count` candidates of the lowest seeded rank (ties: the lower index), in index order.
+ * A bounded heap of the best so far, its worst on top: a reconnect rule picks among a whole
+ * fleet at each call (scenario-runtime.ts), where ranking and sorting every candidate took a
+ * second at a million agents.
+ */
+function lowestRanked(candidates: number[], count: number, seed: number, key: number, stream: number): number[] {
+  const ranks = new Float64Array(count)
+  const agents = new Int32Array(count)
+  /** whether heap entry a goes after entry b: a higher rank, or the same and a higher index */
+  const after = (a: number, b: number) => ranks[a] > ranks[b] || (ranks[a] === ranks[b] && agents[a] > agents[b])
+  const swap = (a: number, b: number) => {
+    const rank = ranks[a]
+    const agent = agents[a]
+    ranks[a] = ranks[b]
+    agents[a] = agents[b]
+    ranks[b] = rank
+    agents[b] = agent
+  }
+  let size = 0
+  for (const i of candidates) {
+    const rank = hash32(seed, i, key, stream)
+    if (size < count) {
+      // Sift up from the end.
+      ranks[size] = rank
+      agents[size] = i
+      for (let at = size++; at > 0 && after(at, (at - 1) >> 1); at = (at - 1) >> 1) swap(at, (at - 1) >> 1)
+      continue
+    }
+    if (rank > ranks[0] || (rank === ranks[0] && i > agents[0])) continue
+    // Replaces the worst kept, then sifts it down.
+    ranks[0] = rank
+    agents[0] = i
+    for (let at = 0; ; ) {
+      const left = 2 * at + 1
+      const right = left + 1
+      let worst = at
+      if (left < size && after(left, worst)) worst = left
+      if (right < size && after(right, worst)) worst = right
+      if (worst === at) break
+      swap(at, worst)
+      at = worst
     }
   }
+  return Array.from(agents).sort((a, b) => a - b)
 }

@@ -35,7 +35,6 @@ export function takeSnapshot(core: FleetCore, scenario: ScenarioRuntime | undefi
     paused: core.clock.paused,
     scenario: scenario?.compiled.scenario ?? null,
     ...core.overrides.entries(),
-    failureSets: scenario?.failureSets.map((set) => (set === null ? null : [...set])) ?? [],
     stats: structuredClone(core.stats),
     buffers
   }
@@ -65,7 +64,6 @@ export function resume(core: FleetCore, scenario: ScenarioRuntime | undefined, s
   if (scenario !== undefined) {
     // Occurrences up to the saved second have fired; the cursor skips them.
     scenario.cursor.due(saved.steppedTo)
-    saved.failureSets.forEach((set, k) => (scenario.failureSets[k] = set === null ? null : new Set(set)))
   }
   core.census.recount(core)
 }

@@ -106,8 +106,8 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
       return { second, agents, byState: { ...byState } }
     }
     const collectEvents = (second: number) => {
-      const info = engine.scenarioInfo()
-      info?.timeline.forEach(({ fired: now }, k) => {
+      // The timeline's view, not scenarioInfo(): that works out the reconnect rules' agents over the whole fleet.
+      engine.scenarioTimeline()?.fired.forEach((now, k) => {
         const event = scenario.timeline[k]
         for (; fired[k] < now; fired[k]++) {
           events.push({ second, name: event.name, action: event.action.type })
@@ -126,8 +126,8 @@ export async function runScenario(options: RunOptions): Promise<RunResult> {
     let t = 0
     while (t < durationSeconds) {
       const nextSample = Math.min(durationSeconds, (Math.floor(t / sampleSeconds) + 1) * sampleSeconds)
-      const nextEvent = engine.scenarioInfo()?.nextTimelineAt ?? null
-      const to = Math.min(nextSample, ...[nextEvent ?? Infinity, lockoutEndsAt].filter((at) => at > t))
+      const nextEvent = engine.scenarioTimeline()?.nextAt ?? Infinity
+      const to = Math.min(nextSample, ...[nextEvent, lockoutEndsAt].filter((at) => at > t))
       await engine.advance(to - t)
       t = to
       collectEvents(t)

@@ -259,7 +259,6 @@ const ENGINE_CHECKS: ReadonlyArray<readonly [string, (value: unknown) => boolean
   ['names', Array.isArray, 'a list'],
   ['uuids', Array.isArray, 'a list'],
   ['configs', Array.isArray, 'a list'],
-  ['failureSets', Array.isArray, 'a list'],
   ['stats', isObject, 'the fleet\'s totals']
 ]
 
