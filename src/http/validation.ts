@@ -239,7 +239,9 @@ function mapOne(error: RawError, data: unknown, context: Context): ApiError[] {
     case 'enum': {
       const allowed = (error.params.allowedValues as unknown[] | undefined) ?? []
       const sameButCase = typeof value === 'string' ? allowed.find((one) => typeof one === 'string' && one.toUpperCase() === value.toUpperCase()) : undefined
-      return [apiError('E_NOT_IN_ENUM', { where, name, allowed, got, ...(sameButCase === undefined ? {} : { sameButCase: sameButCase as string }) })]
+      if (sameButCase !== undefined) return [apiError('E_NOT_IN_ENUM', { where, name, allowed, got, sameButCase: sameButCase as string })]
+      const near = typeof value === 'string' ? suggest(value, allowed.filter((one): one is string => typeof one === 'string')) : undefined
+      return [apiError('E_NOT_IN_ENUM', { where, name, allowed, got, ...(near === undefined ? {} : { near }) })]
     }
     case 'minItems': {
       // `agentUuids=,,,` is a list once its empty items are dropped: "got a list" said nothing.

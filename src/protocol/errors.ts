@@ -273,10 +273,16 @@ export const ERRORS = {
     // The body itself has no name (`"hello"` where an object goes): "The request body must be an object".
     (p) => `The ${p.where}${p.name === '' ? '' : ` "${p.name}"`} must be ${p.expected}, got ${p.got}.`
   ),
-  E_NOT_IN_ENUM: entry<{ where: Where; name: string; allowed: readonly unknown[]; got: string; sameButCase?: string }>(
+  E_NOT_IN_ENUM: entry<{ where: Where; name: string; allowed: readonly unknown[]; got: string; sameButCase?: string; near?: string }>(
     400,
     (p) =>
-      `The ${p.where} "${p.name}" must be one of ${list(p.allowed)}, got ${p.got}${p.sameButCase === undefined ? '' : ` (the values are case-sensitive: send ${JSON.stringify(p.sameButCase)})`}.`
+      `The ${p.where} "${p.name}" must be one of ${list(p.allowed)}, got ${p.got}` +
+      (p.sameButCase !== undefined
+        ? ` (the values are case-sensitive: send ${JSON.stringify(p.sameButCase)})`
+        : p.near !== undefined
+          ? ` (did you mean ${JSON.stringify(p.near)}?)`
+          : '') +
+      '.'
   ),
   E_INVALID_VALUE: entry<{ where: Where; name: string; rule: string; got: string }>(
     400,
@@ -506,7 +512,8 @@ export function shown(value: unknown): string {
     // A JSON number is read as a double: 1e400 as Infinity (JSON.stringify would say null) and
     // 9007199254740993 as ...992, so echoing the value read would misquote the client.
     if (!Number.isFinite(value)) return `a number beyond ±1.8e308, which reads as ${value}`
-    if (!Number.isSafeInteger(value) && Number.isInteger(value)) return `a number past 2^53, which reads only approximately (as ${value})`
+    // From 1e21 on, a number is written as such (1e+300).
+    if (!Number.isSafeInteger(value) && Number.isInteger(value) && Math.abs(value) < 1e21) return `a number past 2^53, which reads only approximately (as ${value})`
   }
   return sent(value)
 }

@@ -59,6 +59,11 @@ export function describe(value: unknown): string {
     // JSON escapes C0 controls but not DEL and C1 (U+0080 to U+009F), which a terminal obeys too.
     return JSON.stringify(shown).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
   }
+  // YAML reads 9007199254740993 as ...992: echoed, the value read would misquote the file (from
+  // 1e21 on a number is written as such, 1e+300).
+  if (typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value) && Math.abs(value) < 1e21) {
+    return `a number past 2^53, which reads only approximately (as ${value})`
+  }
   return String(value)
 }
 
@@ -146,7 +151,10 @@ export const text: Read<string> = (value, path, sink) => {
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER): Read<number> {
   return (value, path, sink) => {
     if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value
-    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`
+    // Unbounded but for what a number holds exactly: said only to a value past it (1e300 was
+    // told it must be ">= 1").
+    const unbounded = max === Number.MAX_SAFE_INTEGER && !(typeof value === 'number' && value > max)
+    const range = unbounded ? `>= ${min}` : `from ${min} to ${max === Number.MAX_SAFE_INTEGER ? '2^53 - 1' : max}`
     return sink.add('FSC_NUMBER', path, `expected an integer ${range}, got ${describe(value)}`)
   }
 }

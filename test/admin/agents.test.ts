@@ -41,6 +41,9 @@ describe('overriding one agent', () => {
     expect(response.statusCode).toBe(400)
     expect(response.json().errors[0]).toMatchObject({ code: 'E_NOT_IN_ENUM' })
     expect(response.json().errors[0].message).toContain('"offline", "online", "error"')
+    expect(response.json().errors[0].message).not.toContain('did you mean')
+    const typo = await admin(h.app, 'POST', `/agents/${name}/override`, { action: 'ofline' })
+    expect(typo.json().errors[0].message).toMatch(/, got "ofline" \(did you mean "offline"\?\)\.$/)
   })
 
   it('rejects a duration under a second', async () => {

@@ -109,6 +109,13 @@ describe('requests the simulator cannot read', () => {
     expect(response.json().errors[0].code).toBe('E_METHOD_NOT_ALLOWED')
   })
 
+  it('names the allowed value a misspelt one is nearest', async () => {
+    const response = await call(h.app, 'POST', 'createfield', { name: 'f', type: 'STRNG' })
+    expect(response.json().errors[0].message).toBe(
+      'The body field "type" must be one of "STRING", "INTEGER", "BOOLEAN", "DATETIME", "IPADDR", "BINARY", got "STRNG" (did you mean "STRING"?).'
+    )
+  })
+
   it('reports every failed rule of a body in one envelope', async () => {
     const response = await call(h.app, 'POST', 'createfield', { type: 'TEXT', persist: 'perhaps' })
     const codes = response.json().errors.map((e: { code: string }) => e.code)

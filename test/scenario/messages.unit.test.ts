@@ -168,6 +168,14 @@ faults:
     expect(issue.message).toBe('expected an integer from 1 to 10000000, got 2.5')
   })
 
+  it('says of a count past what a number holds exactly that it is, not what it read', () => {
+    const huge = onlyIssue(doc('reconnect: { failures: { count: 1e300 } }\n'))
+    expect(huge.message).toBe('expected an integer from 1 to 2^53 - 1, got 1e+300')
+    const inexact = onlyIssue(doc('reconnect: { failures: { count: 9007199254740993 } }\n'))
+    expect(inexact.message).toBe('expected an integer from 1 to 2^53 - 1, got a number past 2^53, which reads only approximately (as 9007199254740992)')
+    expect(onlyIssue(doc('reconnect: { failures: { count: 0 } }\n')).message).toBe('expected an integer >= 1, got 0')
+  })
+
   it('reports a parameter that does not belong to the action', () => {
     const issue = onlyIssue(doc('stages: [{ rate: 1/h, next: { action: offline, version: "6.5" } }]\n'))
     expect(issue.code).toBe('FSC_NOT_ALLOWED')

@@ -10,6 +10,7 @@ import { objectBody, requireField, seconds } from '../body.js'
 import type { AdminContext } from '../context.js'
 import { adminSchema } from '../openapi.js'
 import { refuseTemplatesNamedAsAgents } from '../templates.js'
+import { suggest } from '../../lib/suggest.js'
 
 const ACTIONS = Object.keys(OVERRIDE_ACTIONS) as OverrideAction[]
 
@@ -47,7 +48,10 @@ export function fleetRoutes(app: FastifyInstance, { engine, manager }: AdminCont
     const index = await agentIndex(request.params.name)
     const body = objectBody(request.body, 'POST /__admin/agents/<name>/override', '{"action": "offline", "for": "5m"}', ['action', 'for'], true)
     const action = requireField(body, 'action')
-    if (!isAction(action)) throw apiError('E_NOT_IN_ENUM', { where: 'body field', name: 'action', allowed: ACTIONS, got: shown(action) })
+    if (!isAction(action)) {
+      const near = typeof action === 'string' ? suggest(action, ACTIONS) : undefined
+      throw apiError('E_NOT_IN_ENUM', { where: 'body field', name: 'action', allowed: ACTIONS, got: shown(action), ...(near === undefined ? {} : { near }) })
+    }
     let forSeconds = 0
     if (body.for !== undefined) {
       // Whole seconds, as a scenario's `for` (docs/scenarios.md, "Whole seconds"): the fleet
