@@ -12,7 +12,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { createAuthCheck, type AuthCheck, type Credentials } from '../protocol/auth.js'
 import { isServerFailure, toCatalogueError } from '../http/error-handler.js'
 import { otherMethods } from '../http/allowed-methods.js'
-import { keepConnectionAfterWholeBody, readJsonOnly } from '../http/content-parsers.js'
+import { connectionAfterError, readJsonOnly } from '../http/content-parsers.js'
 import { apiError } from '../protocol/errors.js'
 import { credentialProblem } from '../protocol/credential-problem.js'
 import { FaultState } from '../faults/state.js'
@@ -66,7 +66,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   /** Admin errors in the admin envelope (JSON, servicename admin), the health check's too. */
   const handleError = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof InvalidScenarioError) return sendErrors(reply, 400, issueItems(error))
-    keepConnectionAfterWholeBody(error, reply)
+    connectionAfterError(error, request, reply)
     let apiErr = toCatalogueError(error, request, bodyLimit)
     // By the route matched, not the path as sent: `/__admin/scenario/` is the same route.
     const what = apiErr.code === 'E_UNSUPPORTED_MEDIA_TYPE' ? SCENARIO_LANGUAGE_BODIES[`${request.method} ${request.routeOptions.url ?? ''}`] : undefined

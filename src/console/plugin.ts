@@ -19,7 +19,7 @@ import { Readable } from 'node:stream'
 import fastifyStatic from '@fastify/static'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isServerFailure, toCatalogueError } from '../http/error-handler.js'
-import { keepConnectionAfterWholeBody } from '../http/content-parsers.js'
+import { connectionAfterError } from '../http/content-parsers.js'
 import { UNDOCUMENTED } from '../http/openapi.js'
 import type { FleetEngine } from '../fleet/fleet.js'
 import { Journal } from '../journal/journal.js'
@@ -106,7 +106,7 @@ export async function consolePlugin(app: FastifyInstance, options: ConsolePlugin
         route.schema = { ...route.schema, ...UNDOCUMENTED }
       })
       scope.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-        keepConnectionAfterWholeBody(error, reply)
+        connectionAfterError(error, request, reply)
         // @fastify/static's refusal of a file path that would leave its folder (`%2e%2e`, once
         // decoded) or holds a NUL byte: its bare "Forbidden" said nothing of why.
         const apiErr =

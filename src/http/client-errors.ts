@@ -24,6 +24,7 @@ import type { Format } from '../protocol/negotiation.js'
 import { acceptedFormat, errorDocument } from './error-document.js'
 import { http2Refusal } from './http2-refusal.js'
 import { proxyHeader, proxyProtocolError, startsWithProxySignature } from './proxy-protocol.js'
+import { lingerThenDestroy } from './lingering-close.js'
 
 /**
  * A last answer gets this long to leave before its connection is cut anyway: it is a few
@@ -125,8 +126,9 @@ export function rawErrorAnswer(error: ApiError, options: { format?: Format; head
 }
 
 /**
- * Sends a last answer and closes the connection: end() sends it and then FIN, and the socket is
- * destroyed as soon as that is done, or after LAST_ANSWER_MS whatever the peer does. Never left
+ * Sends a last answer and closes the connection: end() sends it and then FIN; once it has left
+ * the connection lingers (reading and dropping what the client still sends, lingering-close.ts),
+ * and is destroyed after LAST_ANSWER_MS if it never leaves, whatever the peer does. Never left
  * half-open: the HTTP servers allow half-open connections, so end() alone would wait for the
  * client to close its side.
  */
@@ -134,7 +136,10 @@ export function answerAndClose(socket: Duplex, answer: string | Buffer): void {
   const timer = setTimeout(() => socket.destroy(), LAST_ANSWER_MS)
   timer.unref()
   socket.once('close', () => clearTimeout(timer))
-  socket.end(answer, () => socket.destroy())
+  socket.end(answer, () => {
+    clearTimeout(timer)
+    lingerThenDestroy(socket)
+  })
 }
 
 /** llhttp's parse errors (HPE_*) and Node's request timeout come from a connection HTTP reads. */

@@ -4,12 +4,13 @@
  * request; operations with a body then report the missing body. XML text is converted to the
  * route's body schema types (coerce.ts); JSON is taken as typed.
  */
-import type { FastifyBodyParser, FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyBodyParser, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { coerce } from './coerce.js'
 import { apiError } from '../protocol/errors.js'
 import { parseXmlBody } from './xml-reader.js'
 import { bodyText, refuseUnreadBodies } from './body-text.js'
 import { MAX_BODY_DEPTH, tooDeepAt } from './body-depth.js'
+import { lingerWhenClosed } from './lingering-close.js'
 
 // Fastify tests a RegExp on the whole header as it normalises it (`application/vnd.x+json;
 // charset="utf-8"`), parameters included: a type with parameters ends at its `;`.
@@ -20,16 +21,20 @@ const XML_TYPES: Array<string | RegExp> = ['application/xml', 'text/xml', /^appl
 const afterWholeBody = new WeakSet<Error>()
 
 /**
- * Keeps the connection after `error` if it is a parser's refusal of a body it was given whole.
- * Fastify closes the connection after any body it could not parse, as the rest of it may still be
- * on the way; after one read whole the requests pipelined behind it are intact, and are answered.
- * Every error handler calls it (the REST operations', the admin API's, the console's).
+ * What becomes of the connection after an error answer. Fastify closes it after any body it
+ * could not parse, as the rest of it may still be on the way: after a parser's refusal of a body
+ * it was given whole, the requests pipelined behind it are intact, so the connection is kept and
+ * they are answered. An answer sent before the body came in whole (413 by its Content-Length)
+ * closes the connection lingering, so that the rest of the body does not make the close a reset
+ * that loses the answer (lingering-close.ts). Every error handler calls it (the REST
+ * operations', the admin API's, the console's).
  */
-export function keepConnectionAfterWholeBody(error: unknown, reply: FastifyReply): void {
+export function connectionAfterError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof Error && afterWholeBody.has(error)) reply.removeHeader('connection')
+  else if (!request.raw.complete) lingerWhenClosed(request.raw.socket)
 }
 
-/** `parser`, its refusals noted as refusals of a whole body (keepConnectionAfterWholeBody). */
+/** `parser`, its refusals noted as refusals of a whole body (connectionAfterError). */
 function whole(parser: FastifyBodyParser<Buffer>): FastifyBodyParser<Buffer> {
   return function (this: FastifyInstance, request, bytes, done) {
     parser.call(this, request, bytes, (error, body) => {

@@ -5,7 +5,7 @@
  * logged), never for bad input.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { keepConnectionAfterWholeBody } from './content-parsers.js'
+import { connectionAfterError } from './content-parsers.js'
 import { ApiError, apiError } from '../protocol/errors.js'
 import { sendEnvelope } from './reply.js'
 import { describeUnrouted } from './unrouted.js'
@@ -59,7 +59,7 @@ export function createErrorHandler(bodyLimit: number) {
     // and picks the format; do both here so the envelope still follows the client's accept.
     if (request.is404 && request.operation === '') describeUnrouted(request)
     const apiErr = toCatalogueError(error, request, bodyLimit)
-    keepConnectionAfterWholeBody(error, reply)
+    connectionAfterError(error, request, reply)
     const status = apiErr.statusCode
     if (isServerFailure(apiErr)) request.log.error({ err: error, operation: request.operation }, 'request failed')
     const errors = [apiErr, ...apiErr.more].map((e) => ({ status, message: e.message, code: e.code }))

@@ -16,11 +16,14 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import { refusedAfterClientError } from './client-errors.js'
+import { isLingering } from './lingering-close.js'
 
 export function oneAtATime(listener: RequestListener): RequestListener {
   return (request: IncomingMessage, response: ServerResponse) => {
     // Read after its connection's error (a head completed after --headers-timeout): never run, the error answers it.
     if (refusedAfterClientError(request)) return
+    // Read while its connection closes after a last answer: its own answer could not be sent.
+    if (isLingering(request.socket)) return
     if (response.socket !== null) return listener(request, response)
     // The connection closing first never gives it the socket: the request is dropped with it, unanswered, as its client is gone.
     response.once('socket', () => listener(request, response))
