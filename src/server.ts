@@ -149,7 +149,8 @@ async function startLocked(config: ServeConfig, { logger, announce, scenario, lo
     // 100 Continue only once the app reads the body: a refusal from the head comes first.
     continueWhenRead(server)
     refuseOtherExpectations(server)
-    markConnections(server, config.http ? 'connection' : 'secureConnection', config.maxConnections)
+    // Room is made by closing an idle connection, which trackConnections (below) knows of.
+    markConnections(server, config.http ? 'connection' : 'secureConnection', config.maxConnections, () => connections.reclaimIdle())
     // Last, as it takes over the 'connection' listeners above (src/http/connections.ts). The
     // handshake gets as long as the request head does after it.
     connections = trackConnections(server, {

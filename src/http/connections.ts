@@ -14,6 +14,9 @@
  * - plain HTTP, with `endedMs`: a client that shuts its side of the connection after its request
  *   (`printf 'GET …' | nc -N`, a script that closes its output) gets its answers, then the
  *   connection closes, and at most `endedMs` after its side ended (answerHalfClosed);
+ * - at --max-connections, a connection idle between requests makes room for a new one
+ *   (`reclaimIdle`, called by markConnections, limits.ts): closed, the one idle longest, rather
+ *   than the new one refused, as nginx reuses its idle keep-alive connections when it runs out;
  * - at shutdown (`close`), connections without a request in flight (idle keep-alive ones,
  *   half-open ones that never finished TLS or a request head) are destroyed at once, the others
  *   as soon as their answers are sent, and whatever is left when the grace period ends.
@@ -46,6 +49,12 @@ export interface Connections {
   /** open connections, counted from accept (TLS handshakes included) */
   open(): number
   /**
+   * Closes the connection idle the longest between requests (one served before, nothing in
+   * flight, not a byte read since its last answer), to make room for a new one; whether there
+   * was one. Its client sees it close (FIN) as at the keep-alive timeout, and opens another.
+   */
+  reclaimIdle(): boolean
+  /**
    * Stops accepting, destroys the connections without a request in flight, waits for the
    * others' answers for at most `graceMs`, then destroys whatever is left. Resolves once every
    * connection is closed.
@@ -62,6 +71,10 @@ interface Connection {
   inFlight: number
   /** whether a request was received on it: before the first, its time is --headers-timeout's business */
   served: boolean
+  /** when its last answer left with none in flight after it (performance.now()) */
+  idleSince: number
+  /** `raw.bytesRead` then: more since means a next request is coming in */
+  bytesAtIdle: number
   /** HTTPS: it began with a PROXY protocol header of this version (tls-probe.ts), its requests are refused */
   proxied?: ProxyVersion
 }
@@ -150,7 +163,7 @@ export function trackConnections(server: Server, options: ConnectionOptions): Co
       return
     }
     perAddress.set(address, held + 1)
-    const connection: Connection = { raw, http: undefined, inFlight: 0, served: false }
+    const connection: Connection = { raw, http: undefined, inFlight: 0, served: false, idleSince: 0, bytesAtIdle: 0 }
     all.add(connection)
     const peer = `${address} ${raw.remotePort}`
     raw.once('close', () => {
@@ -215,6 +228,10 @@ export function trackConnections(server: Server, options: ConnectionOptions): Co
     // with the connection, which closes with it.
     response.once('close', () => {
       connection.inFlight--
+      if (connection.inFlight === 0) {
+        connection.idleSince = performance.now()
+        connection.bytesAtIdle = connection.raw.bytesRead
+      }
       // At shutdown a connection goes once its last answer has left: end() flushes, then closes.
       if (closing && connection.inFlight === 0) connection.http?.destroySoon()
     })
@@ -244,6 +261,17 @@ export function trackConnections(server: Server, options: ConnectionOptions): Co
 
   return {
     open: () => all.size,
+    reclaimIdle: () => {
+      let oldest: Connection | undefined
+      for (const connection of all) {
+        const idle = connection.served && connection.inFlight === 0 && connection.raw.bytesRead === connection.bytesAtIdle && connection.http?.destroyed === false
+        if (idle && (oldest === undefined || connection.idleSince < oldest.idleSince)) oldest = connection
+      }
+      if (oldest === undefined) return false
+      // Nothing unread and nothing to send: FIN, then closed.
+      oldest.http?.destroySoon()
+      return true
+    },
     close: async (graceMs) => {
       closing = true
       clearTimeout(refusalsReport)

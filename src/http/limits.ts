@@ -194,20 +194,24 @@ const sameType = (value: string) => value.replace(/\s+/g, '').toLowerCase()
 
 /**
  * Counts the open connections of a server (`event`: 'connection' for HTTP, 'secureConnection'
- * for HTTPS, whose requests arrive on the TLS socket) and marks those beyond `max`: their
- * requests get E_TOO_MANY_CONNECTIONS. Beyond twice the limit new connections are refused
- * outright (Node's `maxConnections` closes them at accept).
+ * for HTTPS, whose requests arrive on the TLS socket) and marks those beyond `max`, unless
+ * `reclaimIdle` closes a connection idle between requests to make room (connections.ts): their
+ * requests get E_TOO_MANY_CONNECTIONS. Before, clients that each kept a connection open after
+ * one request (a pool, a health checker from a few addresses) held every place until the
+ * keep-alive timeout, and a client that asked again within it held them for good. Beyond twice
+ * the limit new connections are refused outright (Node's `maxConnections` closes them at accept).
  */
 export function markConnections(
   server: { on(event: string, listener: (socket: Socket) => void): unknown; maxConnections: number },
   event: 'connection' | 'secureConnection',
-  max: number
+  max: number,
+  reclaimIdle: () => boolean
 ): void {
   let open = 0
   server.maxConnections = max * 2
   server.on(event, (socket) => {
     open++
-    if (open > max) (socket as MarkedSocket)[OVER_LIMIT] = max
+    if (open > max && !reclaimIdle()) (socket as MarkedSocket)[OVER_LIMIT] = max
     socket.once('close', () => open--)
   })
 }

@@ -400,19 +400,44 @@ describe('the request head', () => {
 })
 
 describe('--max-connections', () => {
-  it('answers requests on connections beyond the limit with 503, Retry-After and Connection: close', async () => {
-    const held = await Promise.all([1, 2, 3].map(() => open(server.port)))
-    // A request on each makes sure the server has counted all three before the fourth connects.
-    for (const socket of held) {
+  /** Three connections, each answered once (so the server has counted them), then `after` on each. */
+  async function holdThree(after: (socket: import('node:net').Socket) => void): Promise<import('node:net').Socket[]> {
+    const held: import('node:net').Socket[] = []
+    for (let k = 0; k < 3; k++) {
+      const socket = await open(server.port)
       const first = new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))))
       socket.write(`GET ${REST}/appinfo.json HTTP/1.1\r\nHost: x\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\n\r\n`)
       expect(await first).toMatch(/^HTTP\/1\.1 200/)
+      after(socket)
+      held.push(socket)
+      // Apart in time, so which one is idle longest is known.
+      await new Promise((resolve) => setTimeout(resolve, 20))
     }
+    return held
+  }
+
+  it('answers requests on connections beyond the limit with 503, Retry-After and Connection: close', async () => {
+    // Each one busy: the head of a next request on its way, so none is idle to make room.
+    const held = await holdThree((socket) => socket.write(`GET ${REST}/appinfo.json HTTP/1.1\r\nHost: x\r\n`))
+    await new Promise((resolve) => setTimeout(resolve, 20))
     const answer = await exchange(server.port, rawRequest('GET', `${REST}/appinfo.json`, AUTH))
     for (const socket of held) socket.destroy()
     expect(answer.status).toBe(503)
     expect(answer.text).toMatch(/retry-after: 1/i)
     expect(answer.text).toMatch(/connection: close/i)
     expect(JSON.parse(bodyOf(answer))).toMatchObject({ servicename: 'appinfo', errors: [{ status: 503, code: 'E_TOO_MANY_CONNECTIONS' }] })
+  })
+
+  it('makes room for a new connection by closing the one idle the longest between requests', async () => {
+    // The connections of the test before close on the server's side a moment after the client's.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const closed: boolean[] = [false, false, false]
+    const held = await holdThree(() => undefined)
+    held.forEach((socket, k) => socket.once('close', () => (closed[k] = true)))
+    const answer = await exchange(server.port, rawRequest('GET', `${REST}/appinfo.json`, AUTH))
+    expect(answer.status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(closed).toEqual([true, false, false])
+    for (const socket of held) socket.destroy()
   })
 })
