@@ -136,7 +136,7 @@ async function startLocked(config: ServeConfig, { logger, announce, scenario, lo
     server = config.http
       ? createHttpServer(limits, handler)
       : createHttpsServer(
-          { ...limits, key: tls.key, cert: tls.cert, minVersion: TLS_MIN_VERSION, ciphers: TLS_CIPHERS, handshakeTimeout: config.headersTimeout },
+          { ...limits, key: tls.key, cert: tls.cert, minVersion: TLS_MIN_VERSION, ciphers: TLS_CIPHERS, handshakeTimeout: config.headersTimeout, ALPNCallback: chooseAlpn },
           refuseProxiedRequests(handler)
         )
     server.keepAliveTimeout = config.keepAliveTimeout
@@ -263,4 +263,15 @@ function serverLimits(config: ServeConfig): ServerOptions {
     // The app answers a missing Host in the error envelope (src/http/limits.ts).
     requireHostHeader: false
   }
+}
+
+/**
+ * The application protocol of a TLS connection (ALPN): HTTP/1.1 whenever the client offers it,
+ * as https's default list does. A client that offers HTTP/2 alone (Node's http2.connect, `openssl
+ * s_client -alpn h2`) got the TLS alert "no application protocol" from that list, where an HTTP/2
+ * client with prior knowledge gets a GOAWAY saying HTTP/1.1 is required (http2-refusal.ts): it
+ * is given h2, so its preface reaches the HTTP/1.1 parser and it gets that GOAWAY too.
+ */
+function chooseAlpn({ protocols }: { protocols: string[] }): string | undefined {
+  return ['http/1.1', 'http/1.0', 'h2'].find((protocol) => protocols.includes(protocol))
 }

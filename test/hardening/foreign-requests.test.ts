@@ -84,7 +84,7 @@ describe('CONNECT', () => {
 describe('HTTP/2 with prior knowledge (PRI * HTTP/2.0)', () => {
   /** An HTTP/2 session to `url` with one request: the GOAWAY it gets, once the session is closed. */
   async function goawayOf(url: string): Promise<{ code: number; lastStreamId: number; debug: string }> {
-    const session = http2Connect(url)
+    const session = http2Connect(url, { rejectUnauthorized: false })
     // The session ends in an error (the GOAWAY's code): the GOAWAY itself is what counts.
     session.on('error', () => undefined)
     session.request({ ':path': '/manager/mvc/restservice/appinfo.json' }).on('error', () => undefined)
@@ -116,6 +116,12 @@ describe('HTTP/2 with prior knowledge (PRI * HTTP/2.0)', () => {
     expect(plain.code).toBe(0xd)
     expect(plain.debug).toContain('<code>E_HTTPS_REQUIRED</code>')
     expect(plain.debug).toContain(`use https://127.0.0.1:${https.port}/ over HTTP/1.1`)
+  })
+
+  it('gets the GOAWAY over TLS from a client that offers HTTP/2 alone (ALPN h2), which got a TLS alert', async () => {
+    const goaway = await goawayOf(`https://127.0.0.1:${https.port}`)
+    expect(goaway).toMatchObject({ code: 0xd, lastStreamId: 0 })
+    expect(goaway.debug).toContain('<code>E_HTTP_VERSION</code>')
   })
 })
 
