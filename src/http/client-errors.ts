@@ -93,8 +93,11 @@ function afterAnswersBefore(socket: Duplex, answer: () => void): void {
   })
 }
 
-/** The methods fleetsim serves some path with, for the Allow header of a 405 to CONNECT. */
-export const SERVED_METHODS = 'GET, HEAD, POST, PUT, DELETE'
+/**
+ * The methods fleetsim serves, for the Allow header of a 405 to CONNECT and of the answer to
+ * `OPTIONS *` (origin-form.ts): each serves some path, and OPTIONS the server itself.
+ */
+export const SERVER_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS'
 
 /**
  * CONNECT asks the server for a tunnel to another host, as a proxy gives (a client whose proxy
@@ -109,7 +112,7 @@ export function connectHandler(appPath: string): (request: IncomingMessage, sock
     socket.resume()
     const format = acceptedFormat(request.headers)
     const error = apiError('E_CONNECT_NOT_ALLOWED', { target: request.url ?? '', appPath })
-    answerAndClose(socket, rawErrorAnswer(error, { format, headers: { Allow: SERVED_METHODS } }))
+    answerAndClose(socket, rawErrorAnswer(error, { format, headers: { Allow: SERVER_METHODS } }))
   }
 }
 
@@ -171,7 +174,9 @@ function catalogueErrorOf(error: Error & { code?: string; rawPacket?: unknown },
       }
       return apiError('E_BAD_REQUEST', { detail: `${PARSER_ADVICE.HPE_INVALID_URL} (HPE_INVALID_URL)` })
     default: {
-      const advice = error.code === undefined ? undefined : PARSER_ADVICE[error.code]
+      // Over TLS a handshake is no longer what the parser could be reading.
+      const overTls = (socket as Duplex & { encrypted?: boolean }).encrypted === true
+      const advice = error.code === 'HPE_INVALID_METHOD' && overTls ? UNKNOWN_METHOD : error.code === undefined ? undefined : PARSER_ADVICE[error.code]
       return apiError('E_BAD_REQUEST', { detail: `${advice ?? 'the HTTP request is malformed'} (${error.code ?? error.message})` })
     }
   }
@@ -181,9 +186,9 @@ function catalogueErrorOf(error: Error & { code?: string; rawPacket?: unknown },
  * What Node's HTTP parser (llhttp) refused, said so a client author can fix it: its codes alone
  * (`HPE_INVALID_URL`) named no character, header or line. The code stays in the message.
  */
+const UNKNOWN_METHOD = 'the method is not one HTTP defines, in upper case (GET, POST, PUT, DELETE; methods are case-sensitive)'
 const PARSER_ADVICE: Readonly<Record<string, string>> = {
-  HPE_INVALID_METHOD:
-    'the method is not one HTTP defines, in upper case (GET, POST, PUT, DELETE; methods are case-sensitive); a TLS handshake sent to a plain HTTP port reads so too: use the http:// URL there',
+  HPE_INVALID_METHOD: `${UNKNOWN_METHOD}; a TLS handshake sent to a plain HTTP port reads so too: use the http:// URL there`,
   HPE_INVALID_URL:
     'the request target holds a character a URL cannot carry raw (a space, a tab, a control character, or one past ASCII such as in 東京-01): percent-encode it as UTF-8 (%E6%9D%B1…)',
   HPE_INVALID_CONSTANT: 'the request line is not `METHOD /path HTTP/1.1`: a space in the path must be percent-encoded as %20',

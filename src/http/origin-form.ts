@@ -9,12 +9,10 @@
  * here, for the server.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
-import { refusedAfterClientError } from './client-errors.js'
+import { refusedAfterClientError, SERVER_METHODS } from './client-errors.js'
 
 const ABSOLUTE = /^https?:\/\/([^/?#]*)/i
 
-/** The methods fleetsim serves some path with: `OPTIONS *` asks the server, not a path. */
-export const SERVER_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS'
 
 /** Requests whose Host is the authority of their absolute-form target (RFC 9112 3.2.2), which a refusal of it names. */
 export const hostFromTarget = new WeakSet<IncomingMessage>()

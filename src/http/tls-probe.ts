@@ -92,8 +92,19 @@ export function probeFirstBytes(socket: Socket, handlers: ProbeHandlers): void {
 
 /** An HTTP method is a token of letters; no TLS record type (20 to 24) is one. */
 function startsLikeHttp(chunk: Buffer): boolean {
-  const first = chunk[0] ?? 0
+  const first = chunk[requestLineAt(chunk)] ?? 0
   return (first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a)
+}
+
+/**
+ * Where the request line starts: after the empty lines a client may send before it, which a
+ * server ignores (RFC 9112, 2.2), as the HTTP port's parser does. Read as TLS, a request after a
+ * CRLF was dropped without an answer.
+ */
+function requestLineAt(chunk: Buffer): number {
+  let at = 0
+  while (chunk[at] === 0x0d || chunk[at] === 0x0a) at++
+  return at
 }
 
 const HOST_NAME = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])$/
@@ -111,7 +122,7 @@ const MAX_ECHOED_PATH = 512
  * safe to show are taken from the request.
  */
 function httpsUrl(chunk: Buffer, socket: Socket): string {
-  const head = chunk.subarray(0, 8192).toString('latin1')
+  const head = chunk.subarray(requestLineAt(chunk), 8192).toString('latin1')
   const target = /^[A-Za-z]+ (\S+) HTTP\//.exec(head)?.[1] ?? '/'
   // An absolute-form target (`GET http://host:9443/manager/... HTTP/1.1`, as proxies send) keeps its path.
   const pathPart = target.replace(ABSOLUTE_FORM_ORIGIN, '').split(/[?#]/, 1)[0]

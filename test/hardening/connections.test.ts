@@ -132,6 +132,22 @@ describe('plain HTTP on the HTTPS port', () => {
     expect(await appinfo(server)).toBe(200)
   })
 
+  it('answers a request after an empty line, which HTTP ignores before a request line (it was read as TLS, and dropped)', async () => {
+    const request = `GET ${REST}/appinfo.json HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`
+    // Whole, and with the empty lines alone first (they could begin a PROXY protocol header: the probe waits for more).
+    for (const pieces of [[`\r\n${request}`], ['\r\n', `\r\n${request}`]]) {
+      const socket = await open(server.port)
+      const answer = collect(socket, 5000)
+      for (const piece of pieces) {
+        socket.write(piece)
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      const { status, text } = await answer
+      expect(status, JSON.stringify(pieces)).toBe(400)
+      expect(bodyOf({ text, status, closedAfterMs: 0 })).toContain(`use https://127.0.0.1:${server.port}${REST}/appinfo.json `)
+    }
+  })
+
   it('keeps the path of an absolute-form target (it named the https:// URL without one)', async () => {
     const socket = await open(server.port)
     const answer = collect(socket, 5000)

@@ -64,7 +64,7 @@ describe('CONNECT', () => {
   it('gets 405 E_CONNECT_NOT_ALLOWED with Allow, and the connection closed (it was closed without an answer)', async () => {
     const answer = await exchange(http.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n')
     expect(answer.status).toBe(405)
-    expect(answer.text).toMatch(/\r\nAllow: GET, HEAD, POST, PUT, DELETE\r\n/)
+    expect(answer.text).toMatch(/\r\nAllow: GET, HEAD, POST, PUT, DELETE, OPTIONS\r\n/)
     expect(answer.text).toMatch(/\r\nConnection: close\r\n/)
     expect(answer.closedAfterMs).toBeLessThan(2000)
     const body = bodyOf(answer)
@@ -78,6 +78,16 @@ describe('CONNECT', () => {
     const answer = await tlsExchange(https, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\nAccept: application/json\r\n\r\n')
     expect(answer.status).toBe(405)
     expect(JSON.parse(bodyOf(answer))).toMatchObject({ servicename: '', errors: [{ status: 405, code: 'E_CONNECT_NOT_ALLOWED' }] })
+  })
+})
+
+describe('a method HTTP does not define', () => {
+  it('is told a TLS handshake to a plain HTTP port reads so on the HTTP port only, where it may be one', async () => {
+    const request = `get /manager/mvc/restservice/appinfo.json HTTP/1.1\r\nHost: x\r\n\r\n`
+    const plain = bodyOf(await exchange(http.port, request))
+    expect(plain).toContain('methods are case-sensitive); a TLS handshake sent to a plain HTTP port reads so too')
+    const overTls = bodyOf(await tlsExchange(https, request))
+    expect(overTls).toContain('methods are case-sensitive) (HPE_INVALID_METHOD)')
   })
 })
 
