@@ -159,6 +159,15 @@ export function integer(min: number, max = Number.MAX_SAFE_INTEGER): Read<number
   }
 }
 
+/**
+ * A count of agents, 1 or more; a 0 is told what to write instead (`zeroMeans`), as `fraction: 0`
+ * is taken and `count: 0` was refused with no word on it.
+ */
+export function agentCount(zeroMeans: string): Read<number> {
+  const atLeastOne = integer(1)
+  return (value, path, sink) => (value === 0 ? sink.add('FSC_NUMBER', path, `expected an integer >= 1, got 0: ${zeroMeans}`) : atLeastOne(value, path, sink))
+}
+
 export function number(min: number, max = Infinity, exclusiveMin = false): Read<number> {
   return (value, path, sink) => {
     const ok = typeof value === 'number' && Number.isFinite(value) && (exclusiveMin ? value > min : value >= min)

@@ -1,5 +1,5 @@
 /** How many matching agents a rule takes: `all`, `one`, `{fraction: 0.02}` or `{count: 10}`. */
-import { describe, fraction, integer, isMapping, type Read } from './check.js'
+import { agentCount, describe, fraction, isMapping, type Read } from './check.js'
 import { suggest } from '../lib/suggest.js'
 import type { Pick } from './types.js'
 
@@ -26,6 +26,6 @@ export const pick: Read<Pick> = (value, path, sink) => {
     const f = fraction(value.fraction, [...path, 'fraction'], sink)
     return f === undefined ? undefined : { kind: 'fraction', fraction: f }
   }
-  const n = integer(1)(value.count, [...path, 'count'], sink)
+  const n = agentCount('to pick no agent, leave the rule out')(value.count, [...path, 'count'], sink)
   return n === undefined ? undefined : { kind: 'count', count: n }
 }

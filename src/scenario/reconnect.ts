@@ -10,7 +10,7 @@
  *     count: 10
  * ```
  */
-import { fields, fraction, integer, oneOf, oneOrMany, type Path, type Read, type Sink } from './check.js'
+import { agentCount, fields, fraction, oneOf, oneOrMany, type Path, type Read, type Sink } from './check.js'
 import { DEFAULTS } from './defaults.js'
 import { seconds, upperBound } from './distribution.js'
 import { ANY, selector } from './selector.js'
@@ -34,7 +34,7 @@ const failure: Read<ReconnectFailure> = (value, path, sink) => {
     const p = f.req('fraction', fraction)
     mode = p === undefined ? undefined : { kind: 'fraction', fraction: p }
   } else {
-    const n = f.req('count', integer(1))
+    const n = f.req('count', agentCount('to fail no agent, leave the rule out'))
     mode = n === undefined ? undefined : { kind: 'count', count: n }
   }
   const select = f.opt('select', selector(), ANY)

@@ -173,7 +173,8 @@ faults:
     expect(huge.message).toBe('expected an integer from 1 to 2^53 - 1, got 1e+300')
     const inexact = onlyIssue(doc('reconnect: { failures: { count: 9007199254740993 } }\n'))
     expect(inexact.message).toBe('expected an integer from 1 to 2^53 - 1, got a number past 2^53, which reads only approximately (as 9007199254740992)')
-    expect(onlyIssue(doc('reconnect: { failures: { count: 0 } }\n')).message).toBe('expected an integer >= 1, got 0')
+    expect(onlyIssue(doc('reconnect: { failures: { count: 0 } }\n')).message).toBe('expected an integer >= 1, got 0: to fail no agent, leave the rule out')
+    expect(onlyIssue(doc('timeline: [{ at: 1m, action: offline, pick: { count: 0 } }]\n')).message).toBe('expected an integer >= 1, got 0: to pick no agent, leave the rule out')
   })
 
   it('reports a parameter that does not belong to the action', () => {
