@@ -14,7 +14,7 @@ import { Flag } from './layout.js'
 import { advanceCounters } from './counters.js'
 import { applyAction, matches } from './lifecycle.js'
 import { initAgent } from './agent-init.js'
-import { pickAgents } from './selection.js'
+import { inFraction, pickAgents, type PickRule } from './selection.js'
 import { Stream, hash32, uniform } from './random.js'
 import { TimelineCursor } from './timeline.js'
 import { agentName } from './reads.js'
@@ -22,7 +22,7 @@ import { applyLockout, type ReconnectFailure, type ReconnectRules } from './muta
 import type { FleetCore } from './fleet-core.js'
 import type { CompiledScenario, MainSelector } from './scenario-program.js'
 import type { ScenarioInfo } from './fleet-types.js'
-import type { ReconnectOperation } from '../scenario/types.js'
+import type { FailureMode, ReconnectOperation } from '../scenario/types.js'
 
 export class ScenarioRuntime implements ReconnectRules {
   readonly cursor: TimelineCursor
@@ -150,7 +150,10 @@ export class ScenarioRuntime implements ReconnectRules {
     const { v, seed } = this.core
     const rules = this.compiled.scenario.reconnect.failures
     const ruling = rules.flatMap((rule, k) => (operation === undefined || rule.operations.includes(operation) ? [k] : []))
-    const countSets = new Map(ruling.filter((k) => rules[k].mode.kind === 'count').map((k) => [k, this.failingNow(k)]))
+    const countSets = new Map(ruling.flatMap((k) => {
+      const mode = rules[k].mode
+      return mode.kind === 'count' ? [[k, this.failingNow(k, mode)] as const] : []
+    }))
     return (i, u) => {
       for (const k of ruling) {
         const rule = rules[k]
@@ -160,7 +163,7 @@ export class ScenarioRuntime implements ReconnectRules {
           mode.kind === 'count'
             ? (countSets.get(k) as Set<number>).has(i)
             : mode.kind === 'fraction'
-              ? i < this.core.initialAgents && this.matches(i, selector, true) && hash32(seed, i, failureKey(k), Stream.STAGE_PICK) / 4294967296 < mode.fraction
+              ? i < this.core.initialAgents && this.matches(i, selector, true) && inFraction(i, mode.fraction, seed, failureKey(k), Stream.STAGE_PICK)
               : this.matches(i, selector, true) && uniform(seed, i, v.eventNo[i] * 64 + k, Stream.RECONNECT_FAIL) < mode.probability
         if (!fails) continue
         const recoverAfter =
@@ -175,9 +178,8 @@ export class ScenarioRuntime implements ReconnectRules {
    * The agents a fraction or count rule fails now (reconnectJudge): of the starting fleet (agents
    * added later are in none, as in a stage's count), matching the rule's whole selector.
    */
-  private failingNow(k: number): Set<number> {
-    const mode = this.compiled.scenario.reconnect.failures[k].mode
-    const pick = mode.kind === 'count' ? { kind: 'count' as const, count: mode.count } : { kind: 'fraction' as const, fraction: mode.kind === 'fraction' ? mode.fraction : 0 }
+  private failingNow(k: number, mode: Exclude<FailureMode, { kind: 'probability' }>): Set<number> {
+    const pick: PickRule = mode.kind === 'count' ? { kind: 'count', count: mode.count } : { kind: 'fraction', fraction: mode.fraction }
     const candidates = this.candidates(this.compiled.reconnectSelectors[k], true, this.core.initialAgents)
     return new Set(pickAgents(candidates, pick, this.core.seed, failureKey(k), Stream.STAGE_PICK))
   }
@@ -199,7 +201,7 @@ export class ScenarioRuntime implements ReconnectRules {
       }),
       nextTimelineAt: next === Infinity ? null : next,
       lockedOut: core.lockout,
-      reconnectFailureSets: scenario.reconnect.failures.map((rule, k) => (rule.mode.kind === 'probability' ? null : [...this.failingNow(k)].map((i) => agentName(core, i))))
+      reconnectFailureSets: scenario.reconnect.failures.map(({ mode }, k) => (mode.kind === 'probability' ? null : [...this.failingNow(k, mode)].map((i) => agentName(core, i))))
     }
   }
 

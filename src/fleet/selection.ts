@@ -17,11 +17,16 @@ export function pickAgents(candidates: number[], rule: PickRule, seed: number, k
     case 'all':
       return candidates
     case 'fraction':
-      return candidates.filter((i) => hash32(seed, i, key, stream) / 4294967296 < rule.fraction)
+      return candidates.filter((i) => inFraction(i, rule.fraction, seed, key, stream))
     case 'count':
       if (candidates.length <= rule.count) return candidates
       return lowestRanked(candidates, rule.count, seed, key, stream)
   }
+}
+
+/** Whether a fraction pick takes agent i: its seeded draw for the pick is under the fraction. */
+export function inFraction(i: number, fraction: number, seed: number, key: number, stream: number): boolean {
+  return hash32(seed, i, key, stream) / 4294967296 < fraction
 }
 
 /**
