@@ -54,7 +54,13 @@ export interface RetryChain {
   recovered: boolean
 }
 
-export type PartialReaction = 'failed-only' | 'all-again' | 'other' | 'ignored'
+/**
+ * What the client did after a multi-agent answer with `errors` (partialFailures): `not-retryable`
+ * when no failed agent can take the command later (gone, unmanaged: reporting it is all a client
+ * can do), `gave-up` when the answer was itself a retry of the failed agents alone and the client
+ * stopped there.
+ */
+export type PartialReaction = 'failed-only' | 'all-again' | 'other' | 'ignored' | 'not-retryable' | 'gave-up'
 
 export type FindingLevel = 'problem' | 'warning' | 'note'
 
@@ -313,9 +319,14 @@ const listOf = (values: string[] | undefined): string[] =>
     .map((v) => v.trim())
     .filter((v) => v !== '' && !CUT_BYTES.test(v))
 
+/** A per-agent error no later attempt mends: the agent is gone, or unmanaged (mutations.ts, refusal). */
+const NOT_RETRYABLE = /no longer exists|is unmanaged/
+
 function partialFailures(entries: readonly JournalEntry[]): ClientReport['partialFailures'] {
-  const reactions: Record<PartialReaction, number> = { 'failed-only': 0, 'all-again': 0, other: 0, ignored: 0 }
+  const reactions: Record<PartialReaction, number> = { 'failed-only': 0, 'all-again': 0, other: 0, ignored: 0, 'not-retryable': 0, 'gave-up': 0 }
   const examples: ClientReport['partialFailures']['examples'] = []
+  /** answers that were a retry of an earlier answer's failed agents alone */
+  const retriesOfFailed = new Set<JournalEntry>()
   let answers = 0
   entries.forEach((e, i) => {
     if (e.partialErrors.length === 0) return
@@ -326,10 +337,15 @@ function partialFailures(entries: readonly JournalEntry[]): ClientReport['partia
     let reaction: PartialReaction = 'ignored'
     if (next !== undefined) {
       const now = listOf(next.query.agentUuids)
-      if (now.length > 0 && now.every((u) => failedUuids.has(u)) && now.length < Math.max(asked.size, failedUuids.size + 1)) reaction = 'failed-only'
-      else if (now.length === asked.size && now.every((u) => asked.has(u))) reaction = 'all-again'
-      else reaction = 'other'
+      if (now.length > 0 && now.every((u) => failedUuids.has(u)) && now.length < Math.max(asked.size, failedUuids.size + 1)) {
+        reaction = 'failed-only'
+        retriesOfFailed.add(next)
+      } else if (now.length === asked.size && now.every((u) => asked.has(u))) reaction = 'all-again'
+      // A next call for none of the failed agents left them as they were.
+      else if (now.some((u) => failedUuids.has(u))) reaction = 'other'
     }
+    if (reaction === 'ignored' && e.partialErrors.every((p) => NOT_RETRYABLE.test(p.message))) reaction = 'not-retryable'
+    else if (reaction === 'ignored' && retriesOfFailed.has(e)) reaction = 'gave-up'
     reactions[reaction]++
     if (examples.length < 20) {
       examples.push({ id: e.id, operation: e.operation, failed: e.partialErrors.map((p) => p.agent), reaction, followUp: next?.id ?? null })
@@ -431,11 +447,13 @@ function findings(report: ClientReport): Finding[] {
   const reacted = (reaction: PartialReaction) =>
     p.examples.filter((e) => e.reaction === reaction).flatMap((e) => (e.followUp === null ? [e.id] : [e.id, e.followUp]))
   if (p.reactions.ignored > 0) {
+    // A warning: a client that shows the errors to its user did right, and nothing on the wire tells it from one that dropped them.
     add(
-      'problem',
+      'warning',
       'errors-ignored',
-      'partial failures ignored',
-      `${p.reactions.ignored} multi-agent answer${p.reactions.ignored === 1 ? '' : 's'} with errors got no follow-up for the failed agents.`,
+      'partial failures not followed up',
+      `${p.reactions.ignored} multi-agent answer${p.reactions.ignored === 1 ? '' : 's'} with errors got no follow-up for the failed agents. ` +
+        'Each item of `errors` is an agent the operation did not reach: call again for those whose error may pass (not reported in yet, not connected, did not reconnect) after a pause, and report the others.',
       reacted('ignored')
     )
   }

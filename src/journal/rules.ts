@@ -134,7 +134,7 @@ export function checkRequest(facts: RequestFacts): JournalViolation[] {
     }
     if (type === 'array') {
       if (values.length > 1 && key !== 'agentstate') add('list-repeated', `"${key}" given ${values.length} times`)
-      if (values.some((v) => v.trim().startsWith('['))) add('list-syntax', `"${key}" written as a JSON array`)
+      if (values.some(writtenAsArray)) add('list-syntax', `"${key}" written as a JSON array`)
       else if (values.some((v) => v.split(',').some((item) => item.trim() === ''))) add('empty-list-item', `"${key}" has an empty item`)
     } else {
       if (values.length > 1) add('scalar-repeated', `"${key}" given ${values.length} times`)
@@ -219,5 +219,21 @@ function safeDecode(text: string): string {
     return decodeURIComponent(text.replaceAll('+', ' '))
   } catch {
     return text
+  }
+}
+
+/**
+ * A list parameter's value written as an array (`["a","b"]`, `[a,b]`, `[]`): bracketed whole, and
+ * JSON or holding a comma. A name may begin with a bracket (`[lab] web-1`, `[lab]`: the naming
+ * rule takes them), and was called an array.
+ */
+function writtenAsArray(value: string): boolean {
+  const text = value.trim()
+  if (!text.startsWith('[') || !text.endsWith(']')) return false
+  if (text.includes(',')) return true
+  try {
+    return Array.isArray(JSON.parse(text))
+  } catch {
+    return false
   }
 }

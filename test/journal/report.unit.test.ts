@@ -55,9 +55,32 @@ describe('the client report', () => {
     expect(buildReport([partial, followUp], context).partialFailures.reactions['failed-only']).toBe(1)
   })
 
-  it('sees a client that ignored a partial failure', () => {
-    const partial = entry(0, { operation: 'stopagent', method: 'POST', query: { agentUuids: ['a,b'] }, partialErrors: [{ agent: 'web-b', uuid: 'b', message: 'x' }] })
-    expect(buildReport([partial], context).partialFailures.reactions.ignored).toBe(1)
+  it('sees a client that ignored a partial failure, and warns of it with what to do', () => {
+    const partial = entry(0, { operation: 'stopagent', method: 'POST', query: { agentUuids: ['a,b'] }, partialErrors: [{ agent: 'web-b', uuid: 'b', message: 'agent is not connected' }] })
+    const report = buildReport([partial], context)
+    expect(report.partialFailures.reactions.ignored).toBe(1)
+    // Showing the errors to its user is right, and looks the same on the wire: a warning, not a failed verdict.
+    expect(report.findings.find((f) => f.id === 'errors-ignored')).toMatchObject({ level: 'warning', text: expect.stringContaining('call again for those whose error may pass') })
+    expect(report.verdict.outcome).toBe('pass-with-warnings')
+  })
+
+  it('sees ignoring in a next call for other agents only, and none where no failed agent could take the command later', () => {
+    const stop = (wallMs: number, uuids: string, errors: JournalEntry['partialErrors'] = []) =>
+      entry(wallMs, { operation: 'stopagent', method: 'POST', query: { agentUuids: [uuids] }, partialErrors: errors })
+    const notConnected = [{ agent: 'web-b', uuid: 'b', message: 'agent is not connected' }]
+    expect(buildReport([stop(0, 'a,b', notConnected), stop(500, 'c')], context).partialFailures.reactions.ignored).toBe(1)
+    const unmanaged = [{ agent: 'web-b', uuid: 'b', message: 'agent is unmanaged and cannot be administered remotely' }]
+    const report = buildReport([stop(0, 'a,b', unmanaged)], context)
+    expect(report.partialFailures.reactions).toMatchObject({ ignored: 0, 'not-retryable': 1 })
+    expect(report.findings.map((f) => f.id)).not.toContain('errors-ignored')
+  })
+
+  it('sees a client that retried the failed agents and then gave up, which is no ignoring', () => {
+    const stop = (wallMs: number, uuids: string) =>
+      entry(wallMs, { operation: 'stopagent', method: 'POST', query: { agentUuids: [uuids] }, partialErrors: [{ agent: 'web-b', uuid: 'b', message: 'agent is not connected' }] })
+    const report = buildReport([stop(0, 'a,b'), stop(500, 'b'), stop(1500, 'b')], context)
+    expect(report.partialFailures.reactions).toMatchObject({ 'failed-only': 2, 'gave-up': 1, ignored: 0 })
+    expect(report.findings.map((f) => f.id)).not.toContain('errors-ignored')
   })
 
   it('reports injected faults and whether they were retried', () => {

@@ -66,6 +66,14 @@ describe('the strict-mode rules', () => {
   it('list-syntax: a JSON array or a bracketed name', () => {
     expect(rules({ rawQuery: 'agentUuids=["a","b"]' })).toEqual(['list-syntax'])
     expect(rules({ rawQuery: 'agentUuids[]=a' })).toEqual(['list-syntax'])
+    expect(rules({ rawQuery: 'agentUuids=[a,b]' })).toEqual(['list-syntax'])
+    expect(rules({ rawQuery: 'agentUuids=["a"]' })).toEqual(['list-syntax'])
+  })
+
+  it('list-syntax: not a name that begins with a bracket, which the naming rule takes', () => {
+    expect(rules({ rawQuery: 'agentname=%5Blab%5D%20web-1' }, agentinfo)).toEqual([])
+    expect(rules({ rawQuery: 'agentname=%5Blab%5D' }, agentinfo)).toEqual([])
+    expect(rules({ rawQuery: 'agentUuids=%5Bx%5D' })).toEqual([])
   })
 
   it('empty-list-item: an empty item in a comma list', () => {
