@@ -136,6 +136,7 @@ export function factsFrom(raw: RawFacts, status?: number): RequestFacts {
     ...(raw.contentType === undefined ? {} : { contentType: raw.contentType }),
     hasBody: raw.hasBody,
     body: raw.body,
+    ...(raw.headerNames === undefined ? {} : { headerNames: raw.headerNames }),
     queryProperties: properties.query,
     ...(properties.body === undefined ? {} : { bodyProperties: properties.body }),
     ...(raw.hasBody && raw.schema?.body !== undefined ? { conversions: convertLenient(raw.body, raw.schema.body as Parameters<typeof convertLenient>[1]).conversions } : {})
@@ -154,7 +155,8 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
     accept: request.headers.accept,
     contentType: request.headers['content-type'],
     hasBody: announcesBody(request.headers),
-    body: state.validated ? state.parsedBody : request.body
+    body: state.validated ? state.parsedBody : request.body,
+    headerNames: Object.keys(request.headers)
   })
 
   app.addHook('onRequest', function journalStart(request: FastifyRequest, _reply: FastifyReply, done: () => void) {
@@ -407,6 +409,8 @@ export interface RawFacts {
   contentType: string | undefined
   hasBody: boolean
   body: unknown
+  /** the request's header names, in lower case (as Node gives them); the fast path's requests, authenticated, leave them out */
+  headerNames?: readonly string[]
 }
 
 const EMPTY_ANSWER: AnswerFacts = Object.freeze({ errorCodes: [], partial: [], states: [] }) as unknown as AnswerFacts

@@ -10,6 +10,7 @@
  */
 import { suggest } from '../lib/suggest.js'
 import type { ErrorCode } from '../protocol/errors.js'
+import { misnamedCredentials } from '../protocol/credential-problem.js'
 import type { Conversion } from '../protocol/lenient.js'
 import { preferenceOf } from '../protocol/negotiation.js'
 import { OPERATIONS, OPERATION_NAMES, isOperation, splitSuffix, withSuffix } from '../protocol/operations.js'
@@ -41,6 +42,7 @@ export const RULES: readonly Rule[] = Object.freeze([
   rule('lenient-conversion', 'E_STRICT_LENIENT_CONVERSION', true, 'Body fields have the type the operation defines: numbers as numbers ("port": 4041, not "4041"), booleans as true or false (not 1, yes or on).'),
   rule('query-encoding', 'E_STRICT_QUERY_ENCODING', true, 'The query string is percent-encoded as UTF-8: a % starts an escape of two hex digits, and a % within a value is sent as %25.'),
   rule('credentials-in-query', 'E_STRICT_CREDENTIALS_IN_QUERY', true, 'Credentials travel only in the REST_USER and REST_PASSWORD headers, never in the query string.'),
+  rule('credential-headers', 'E_UNAUTHORIZED', false, 'Credentials travel in headers named REST_USER and REST_PASSWORD, with underscores: not REST-USER, X-REST-User or an Authorization header, which the manager does not read.'),
   rule('agentname-with-agentstate', 'E_EXCLUSIVE_PARAMETERS', false, 'agentinfo takes agentname or agentstate, not both.'),
   rule('missing-content-type', 'E_UNSUPPORTED_MEDIA_TYPE', false, 'A request with a body names its type with Content-Type: application/json or application/xml.'),
   rule('unknown-operation', 'E_UNKNOWN_OPERATION', false, 'Call only the operations of the interface; GET /openapi.json lists them.'),
@@ -78,6 +80,8 @@ export interface RequestFacts {
   bodyProperties?: SchemaProperties
   /** body fields whose value only a lenient conversion gives the field's type (src/protocol/lenient.ts) */
   conversions?: readonly Conversion[]
+  /** the request's header names, in lower case */
+  headerNames?: readonly string[]
 }
 
 /** Names that look like credentials, as a regular expression's alternatives (query keys, body fields). */
@@ -147,6 +151,8 @@ export function checkRequest(facts: RequestFacts): JournalViolation[] {
   if (badlyEncoded !== undefined) add('query-encoding', badlyEncoded)
   // One finding per request, however many credentials it carries: the report counts findings.
   const credentialKeys = [...params.keys()].filter((key) => CREDENTIAL_KEY.test(key))
+  const misnamed = facts.headerNames === undefined ? undefined : misnamedCredentials(facts.headerNames)
+  if (misnamed !== undefined) add('credential-headers', misnamed)
   if (credentialKeys.length > 0) add('credentials-in-query', `query ${credentialKeys.length === 1 ? 'parameter' : 'parameters'} ${credentialKeys.map((key) => `"${key}"`).join(' and ')}`)
   if (facts.routed && params.has('agentname') && params.has('agentstate')) add('agentname-with-agentstate', 'both agentname and agentstate given')
 

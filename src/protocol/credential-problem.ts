@@ -10,7 +10,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 const USER = 'rest_user'
 const PASSWORD = 'rest_password'
 /** Header names (lower case, as Node gives them) a client may have meant for REST_USER or REST_PASSWORD. */
-const NEAR_NAME = /^(?:x[-_])?rest[-_. ]?(?:user(?:name)?|pass(?:word)?|pwd)$/
+export const NEAR_NAME = /^(?:x[-_])?rest[-_. ]?(?:user(?:name)?|pass(?:word)?|pwd)$/
 /** Query parameters carrying credentials, any case. */
 const IN_QUERY = /(?:^|[?&])(?:rest[-_]?)?(?:user(?:name)?|pass(?:word)?)=/i
 
@@ -35,6 +35,19 @@ export function credentialProblem(headers: IncomingHttpHeaders, url: string, raw
   if (query !== -1 && IN_QUERY.test(url.slice(query))) return `${lacks}; credentials in the query string are not read: send them as headers`
   if (headers.authorization !== undefined) return `${lacks}; an Authorization header is not read: send REST_USER and REST_PASSWORD headers instead`
   return lacks
+}
+
+/**
+ * The credentials a request sent under names the manager does not read, when it lacks REST_USER
+ * or REST_PASSWORD: headers named near them (`rest-user`, `x-rest-password`), or an
+ * Authorization header; undefined otherwise. `names`: its header names, in lower case.
+ */
+export function misnamedCredentials(names: readonly string[]): string | undefined {
+  if (names.includes(USER) && names.includes(PASSWORD)) return undefined
+  const near = names.filter((name) => name !== USER && name !== PASSWORD && NEAR_NAME.test(name))
+  if (near.length > 0) return `credentials in ${near.map((name) => JSON.stringify(name)).join(' and ')}, not REST_USER and REST_PASSWORD`
+  if (names.includes('authorization')) return 'credentials in an Authorization header, not REST_USER and REST_PASSWORD'
+  return undefined
 }
 
 function sentTimes(rawHeaders: readonly string[], name: string): number {

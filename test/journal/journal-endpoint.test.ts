@@ -69,6 +69,18 @@ describe('the request journal', () => {
     }
   })
 
+  it('records credentials sent under names the manager does not read, which fails the client report', async () => {
+    for (const headers of [{ 'REST-USER': 'admin', 'REST-PASSWORD': 'admin' }, { authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}` }]) {
+      const response = await h.app.inject({ method: 'GET', url: '/manager/mvc/restservice/appinfo', headers: { ...headers, accept: 'application/json' } })
+      expect(response.statusCode).toBe(401)
+    }
+    const all = await entries()
+    expect(all.map((e) => e.violations.map((v) => v.rule))).toEqual([['credential-headers'], ['credential-headers']])
+    const report = (await h.app.inject({ method: 'GET', url: '/__admin/report', headers: AUTH })).json()
+    expect(report.verdict.outcome).toBe('fail')
+    expect(report.findings.map((f: { id: string }) => f.id)).toContain('rule:credential-headers')
+  })
+
   it('records the error codes of a rejected request', async () => {
     await call(h.app, 'GET', 'agentinfo?agentstate=BOGUS')
     const [entry] = await entries()

@@ -120,6 +120,15 @@ describe('the strict-mode rules', () => {
     ])
   })
 
+  it('credential-headers: credentials under header names the manager does not read', () => {
+    const named = (headerNames: string[]) => checkRequest({ ...base, headerNames }).filter((v) => v.rule === 'credential-headers')
+    expect(named(['host', 'rest-user', 'rest-password'])).toEqual([{ rule: 'credential-headers', detail: 'credentials in "rest-user" and "rest-password", not REST_USER and REST_PASSWORD' }])
+    expect(named(['host', 'authorization'])).toEqual([{ rule: 'credential-headers', detail: 'credentials in an Authorization header, not REST_USER and REST_PASSWORD' }])
+    // The right headers, with an Authorization header besides (a proxy's): nothing misnamed.
+    expect(named(['host', 'rest_user', 'rest_password', 'authorization'])).toEqual([])
+    expect(named(['host'])).toEqual([])
+  })
+
   it('agentname-with-agentstate: both filters of agentinfo', () => {
     expect(rules({ rawQuery: 'agentname=a&agentstate=ONLINE' }, agentinfo)).toEqual(['agentname-with-agentstate'])
   })
