@@ -49,8 +49,12 @@ export function httpTransport(options: TransportOptions = {}): Transport {
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest
       const headers: Record<string, string> = { ...req.headers }
       if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body))
-      // ETIMEDOUT, as the system's own connect timeout, so callers tell it by code (target-probe.ts).
-      const timedOut = (what: string) => Object.assign(new Error(`${what} from ${url.origin} within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })
+      // ETIMEDOUT, as the system's own connect timeout, so callers tell it by code (target-probe.ts);
+      // E_NO_ANSWER when the connection was made: the target is up and said nothing.
+      const timedOut = (what: string) => {
+        const connected = outgoing.socket !== null && !outgoing.socket.connecting
+        return Object.assign(new Error(`${what} from ${url.origin} within ${timeoutMs} ms`), { code: connected ? 'E_NO_ANSWER' : 'ETIMEDOUT' })
+      }
       // The whole exchange, not only the silences between bytes: a target that sends its answer a
       // byte now and then held a run for good.
       const deadline = setTimeout(() => outgoing.destroy(timedOut('no whole answer')), timeoutMs)

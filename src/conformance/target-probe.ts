@@ -216,6 +216,7 @@ function explainFailure(error: unknown, probe: Probe, trust: Trust): string {
   if (code === 'ECONNREFUSED') return `cannot reach ${origin}: connection refused — is ${probe.listener} running, and on this port?`
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot reach ${origin}: no such host ${target.hostname} — check the host name in --target`
   if (code === 'ETIMEDOUT') return `cannot reach ${origin}: no answer in time — is the host up, and does a firewall let the port through?`
+  if (code === 'E_NO_ANSWER') return `${origin} took the connection but did not answer: ${message} — is it an agent manager, or is it stuck?`
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `cannot reach ${origin}: no route to the host — check the address in --target and the network`
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     return `the certificate of ${origin} is not issued for ${target.hostname} (${message}): use a host name it names in --target, or --insecure to skip the check`

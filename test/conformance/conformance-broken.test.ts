@@ -86,6 +86,19 @@ describe('each conformance check against a server that breaks its answer', () =>
     expect(results.filter((r) => r.status !== 'pass'), formatTable(results)).toEqual([])
   })
 
+  it('checks the agent records of a manager whose agentinfo links are wrong, where it skipped them', async () => {
+    broken = (req, _r, p) => (ends(req, 'agentinfo') || ends(req, 'agentinfo.json') ? edit(p, (b) => b.values?.forEach((v: Json) => (v.links = v.links.slice(0, 1)))) : undefined)
+    try {
+      const results = await suite()
+      const envelopeCheck = results.find((r) => r.id === 'agentinfo-envelope')
+      expect(envelopeCheck?.status).toBe('fail')
+      expect(envelopeCheck?.message).toContain('links are self, without all_agents_with_modules, online_agents_with_modules (each item has all_agents_with_modules, online_agents_with_modules, self)')
+      expect(results.find((r) => r.id === 'agentinfo-record-fields')?.status, formatTable(results)).toBe('pass')
+    } finally {
+      broken = undefined
+    }
+  })
+
   for (const check of CHECKS) {
     it(`fails only ${check.id} when its answer is broken`, async () => {
       broken = BREAKS[check.id]

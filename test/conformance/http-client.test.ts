@@ -26,7 +26,7 @@ describe('the conformance and report client', () => {
     })
     const began = Date.now()
     await expect(httpTransport({ timeoutMs: 600 })({ method: 'GET', url })).rejects.toMatchObject({
-      code: 'ETIMEDOUT',
+      code: 'E_NO_ANSWER',
       message: expect.stringContaining('no whole answer from http://127.0.0.1:')
     })
     expect(Date.now() - began).toBeLessThan(3000)

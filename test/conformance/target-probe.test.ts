@@ -365,16 +365,24 @@ describe('the probe names the cause of each failure to connect', () => {
     )
   })
 
-  it('no answer in time, as the client reports it', async () => {
+  it('no answer in time from a target that took the connection, as the client reports it (it was told to check the host is up)', async () => {
     // Reads the request (so it sees the client hang up) and never answers.
     const silent = createNetServer((socket) => socket.resume())
     const port = await listen(silent)
     try {
       const options = { target: `http://127.0.0.1:${port}/manager/mvc`, user: 'admin', password: 'admin', transport: httpTransport({ timeoutMs: 50 }), trust: { kind: 'system' } as const }
-      expect(await probeOperations(options)).toBe(`cannot reach http://127.0.0.1:${port}: no answer in time — is the host up, and does a firewall let the port through?`)
+      expect(await probeOperations(options)).toBe(
+        `http://127.0.0.1:${port} took the connection but did not answer: no whole answer from http://127.0.0.1:${port} within 50 ms — is it an agent manager, or is it stuck?`
+      )
     } finally {
       await close(silent)
     }
+  })
+
+  it('no connection in time', async () => {
+    expect(await probe('https://10.255.255.1:9443/manager/mvc', coded('ETIMEDOUT', 'connect ETIMEDOUT 10.255.255.1:9443'))).toBe(
+      'cannot reach https://10.255.255.1:9443: no answer in time — is the host up, and does a firewall let the port through?'
+    )
   })
 
   it('no route to the host', async () => {

@@ -35,18 +35,21 @@ export const agentinfoEnvelope = defineCheck({
   provides: ['agents'],
   async run(context) {
     const env = envelope(await context.send('GET', `agentinfo?${ALL_STATES}`), 'agentinfo')
-    ensure(Array.isArray(env.values), 'agentinfo: values is not an array')
-    const found: AgentFact[] = []
-    for (const item of env.values) {
-      ensure(isObject(item) && isObject(item.content), 'agentinfo: an item has no content object')
-      const rels = links(item.links, 'agentinfo item').map((l) => l.rel).sort()
-      ensure(ITEM_RELS.every((rel) => rels.includes(rel)), `agentinfo item of ${String(item.content.name)}: links are ${rels.join(', ')}`)
-      const content = item.content
-      found.push({ name: String(content.name), status: String(content.status), ...(typeof content.uuid === 'string' ? { uuid: content.uuid } : {}) })
-    }
-    ensure(links(env.links, 'agentinfo').some((l) => l.rel === 'self'), 'agentinfo: no top-level self link')
+    const found: AgentFact[] = contents(env).map((content) => ({
+      name: String(content.name),
+      status: String(content.status),
+      ...(typeof content.uuid === 'string' ? { uuid: content.uuid } : {})
+    }))
+    // Learnt before the links are judged: a manager whose links are wrong still has its records checked.
     const [first, ...rest] = found
     if (first !== undefined) context.learn('agents', [first, ...rest])
+    for (const item of env.values as Array<Record<string, unknown>>) {
+      const rels = links(item.links, 'agentinfo item').map((l) => l.rel).sort()
+      const content = item.content as Record<string, unknown>
+      const missing = ITEM_RELS.filter((rel) => !rels.includes(rel))
+      ensure(missing.length === 0, `agentinfo item of ${String(content.name)}: links are ${rels.join(', ') || 'none'}, without ${missing.join(', ')} (each item has ${ITEM_RELS.join(', ')})`)
+    }
+    ensure(links(env.links, 'agentinfo').some((l) => l.rel === 'self'), 'agentinfo: no top-level self link')
   }
 })
 
