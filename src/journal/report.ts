@@ -120,7 +120,15 @@ export interface ClientReport {
     statuses: Record<string, number>
   }
   /** requests answered 4xx for a reason no rule names (401, 400 validation, 409, …) */
-  refused: { requests: number; byCode: Record<string, number>; examples: number[] }
+  refused: {
+    requests: number
+    byCode: Record<string, number>
+    examples: number[]
+    /** refused requests sent again unchanged (the same callKey) within the retry window, refused the same way */
+    again: number
+    /** the first of those repeats, with the refusal before each */
+    againExamples: number[]
+  }
   timeline: Timeline
   findings: Finding[]
   /** the journal entries of the requests findings name, oldest first */
@@ -301,16 +309,33 @@ function faultSummary(entries: readonly JournalEntry[]): ClientReport['faults'] 
 function refused(entries: readonly JournalEntry[]): ClientReport['refused'] {
   const byCode: Record<string, number> = {}
   const examples: number[] = []
+  const againExamples: number[] = []
+  /** per call, the last refusal of it */
+  const lastRefusal = new Map<string, JournalEntry>()
   let count = 0
+  let again = 0
   for (const e of entries) {
-    if (e.status < 400 || e.status >= 500 || e.violations.length > 0 || e.fault !== undefined) continue
+    if (e.status < 400 || e.status >= 500 || e.violations.length > 0 || e.fault !== undefined) {
+      lastRefusal.delete(e.callKey)
+      continue
+    }
     count++
     const codes = e.errorCodes.length === 0 ? [String(e.status)] : e.errorCodes
     for (const code of codes) byCode[code] = (byCode[code] ?? 0) + 1
     if (examples.length < FINDING_REQUESTS) examples.push(e.id)
+    // The same request again after it was refused the same way: a 4xx does not pass with time.
+    const before = lastRefusal.get(e.callKey)
+    if (before !== undefined && before.status === e.status && !PASSES_WITH_TIME.has(e.status) && e.wallMs - endOf(before) <= RETRY_WINDOW_MS) {
+      again++
+      if (againExamples.length < FINDING_REQUESTS) againExamples.push(before.id, e.id)
+    }
+    lastRefusal.set(e.callKey, e)
   }
-  return { requests: count, byCode, examples }
+  return { requests: count, byCode, examples, again, againExamples: againExamples.slice(0, FINDING_REQUESTS) }
 }
+
+/** 4xx statuses a later try may not get: a timeout, a rate limit. */
+const PASSES_WITH_TIME: ReadonlySet<number> = new Set([408, 429])
 
 /** Items of a comma-delimited list parameter; an item cut short with its URL (journal-bounds.ts) is left out. */
 const listOf = (values: string[] | undefined): string[] =>
@@ -486,6 +511,15 @@ function findings(report: ClientReport): Finding[] {
       `${plural(r.requests, 'request')} refused`,
       `${plural(r.requests, 'request')} ${r.requests === 1 ? 'was' : 'were'} refused with a 4xx no rule names (${codes}); fine if the client's tests meant them, else a bug in the client.`,
       r.examples
+    )
+  }
+  if (r.again > 0) {
+    add(
+      'warning',
+      'refused-again',
+      `${r.again === 1 ? 'a refused request' : `${r.again} refused requests`} sent again unchanged`,
+      `${plural(r.again, 'request')} repeated a request within ${RETRY_WINDOW_MS / 1000} s of the same request's 4xx, and got it again: a refusal does not pass with time, as a 503 may. Read the message of the first and fix the request, or, polling for something still to come (an agent not yet added), wait longer between tries.`,
+      r.againExamples
     )
   }
   if (report.faults.injected > 0) {

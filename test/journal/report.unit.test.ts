@@ -83,6 +83,17 @@ describe('the client report', () => {
     expect(report.findings.map((f) => f.id)).not.toContain('errors-ignored')
   })
 
+  it('warns of a request sent again unchanged after its 4xx, which no retry mends, but not of a 429 retried', () => {
+    const bad = (wallMs: number) => entry(wallMs, { status: 400, errorCodes: ['E_NOT_IN_ENUM'], callKey: 'bad' })
+    const report = buildReport([bad(0), bad(5), bad(10), entry(20, { callKey: 'other' }), bad(30)], context)
+    expect(report.refused).toMatchObject({ requests: 4, again: 3 })
+    expect(report.findings.find((f) => f.id === 'refused-again')).toMatchObject({ level: 'warning', text: expect.stringContaining('a refusal does not pass with time') })
+    const limited = (wallMs: number) => entry(wallMs, { status: 429, callKey: 'limited' })
+    expect(buildReport([limited(0), limited(500)], context).refused.again).toBe(0)
+    // A success between two refusals of one call: the second is no repeat of a refusal.
+    expect(buildReport([bad(0), entry(5, { callKey: 'bad' }), bad(10)], context).refused.again).toBe(0)
+  })
+
   it('reports injected faults and whether they were retried', () => {
     const faulted = entry(0, { fault: 'error', status: 503, errorCodes: ['E_FAULT_INJECTED'] })
     const report = buildReport([faulted, entry(50)], context)
@@ -138,7 +149,7 @@ describe('the verdict of the client report', () => {
     const refused = entry(0, { status: 401, errorCodes: ['E_UNAUTHORIZED'] })
     const broken = entry(10, { status: 404, errorCodes: ['E_UNKNOWN_OPERATION'], violations: [{ rule: 'unknown-operation', detail: 'x' }] })
     const report = buildReport([refused, broken], context)
-    expect(report.refused).toEqual({ requests: 1, byCode: { E_UNAUTHORIZED: 1 }, examples: [refused.id] })
+    expect(report.refused).toEqual({ requests: 1, byCode: { E_UNAUTHORIZED: 1 }, examples: [refused.id], again: 0, againExamples: [] })
     expect(report.findings.find((f) => f.id === 'refused')).toMatchObject({ level: 'warning', requests: [refused.id] })
     expect(report.verdict.outcome).toBe('fail')
   })
