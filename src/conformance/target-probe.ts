@@ -75,8 +75,8 @@ export async function probeOperations(options: TargetOptions): Promise<string | 
 /**
  * Whatever status it has, an answer of the operations is JSON (the spec's envelope, an error or
  * a fault fleetsim injects included; a JSON answer that is wrong is the checks' to judge).
- * Anything else (a web page, plain text) means the target is no manager: the suite, which
- * writes, is not run against it.
+ * Anything else (a web page, plain text) means the target is no manager: the suite (which
+ * writes, but for --read-only) is not run against it.
  */
 function envelopeProblem(answer: HttpAnswer, url: string, base: URL): string | undefined {
   try {
@@ -87,7 +87,7 @@ function envelopeProblem(answer: HttpAnswer, url: string, base: URL): string | u
   }
   const type = answer.headers['content-type']
   const what = `${answer.status}${typeof type === 'string' ? ` ${type.split(';')[0]}` : ''}`
-  return `${url} answered ${what}, not JSON: is ${base.origin} an agent manager (or fleetsim)? The suite writes, so it is not run against it`
+  return `${url} answered ${what}, not JSON: is ${base.origin} an agent manager (or fleetsim)? The suite is not run against it`
 }
 
 /**

@@ -246,7 +246,7 @@ describe('fleetsim conformance and fleetsim report check the target first', () =
         expect(await call(conformance, ['--target', `${origin}/manager/mvc`])).toEqual({
           code: 1,
           out: '',
-          err: `fleetsim conformance: ${origin}/manager/mvc/restservice/appinfo.json answered 200 text/html, not JSON: is ${origin} an agent manager (or fleetsim)? The suite writes, so it is not run against it\n`
+          err: `fleetsim conformance: ${origin}/manager/mvc/restservice/appinfo.json answered 200 text/html, not JSON: is ${origin} an agent manager (or fleetsim)? The suite is not run against it\n`
         })
       } finally {
         await new Promise((resolve) => page.close(resolve))
