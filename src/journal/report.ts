@@ -413,7 +413,11 @@ function findings(report: ClientReport): Finding[] {
     out.push({ level, id, title, text, requests: [...new Set(requests)].sort((a, b) => a - b).slice(0, FINDING_REQUESTS) })
   const j = report.journal
   if (j.entries === 0) {
-    add('warning', 'no-requests', 'no requests journalled', 'No requests were journalled, so there is nothing to judge: run the client against fleetsim, then read the report again.')
+    const why =
+      j.capacity === 0
+        ? 'The journal is off (--journal-size 0), so there is nothing to judge: start fleetsim with a --journal-size, run the client, then read the report again.'
+        : 'No requests were journalled, so there is nothing to judge: run the client against fleetsim, then read the report again.'
+    add('warning', 'no-requests', 'no requests journalled', why)
   }
   if (j.dropped > 0) {
     add(

@@ -94,6 +94,11 @@ describe('the client report', () => {
     expect(buildReport([bad(0), entry(5, { callKey: 'bad' }), bad(10)], context).refused.again).toBe(0)
   })
 
+  it('says the journal is off when it is, rather than that no client ran', () => {
+    expect(buildReport([], { ...context, capacity: 0 }).findings.find((f) => f.id === 'no-requests')?.text).toContain('The journal is off (--journal-size 0)')
+    expect(buildReport([], context).findings.find((f) => f.id === 'no-requests')?.text).toContain('run the client against fleetsim')
+  })
+
   it('reports injected faults and whether they were retried', () => {
     const faulted = entry(0, { fault: 'error', status: 503, errorCodes: ['E_FAULT_INJECTED'] })
     const report = buildReport([faulted, entry(50)], context)
