@@ -15,6 +15,7 @@ import { announcesBody } from '../lib/announced-body.js'
 import type { ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { misnamedCredentials } from '../protocol/credential-problem.js'
 import { apiError } from '../protocol/errors.js'
 import { convertLenient } from '../protocol/lenient.js'
 import '../protocol/request-context.js'
@@ -136,11 +137,16 @@ export function factsFrom(raw: RawFacts, status?: number): RequestFacts {
     ...(raw.contentType === undefined ? {} : { contentType: raw.contentType }),
     hasBody: raw.hasBody,
     body: raw.body,
-    ...(raw.headerNames === undefined ? {} : { headerNames: raw.headerNames }),
+    ...(raw.misnamedCredentials === undefined ? {} : { misnamedCredentials: raw.misnamedCredentials }),
     queryProperties: properties.query,
     ...(properties.body === undefined ? {} : { bodyProperties: properties.body }),
     ...(raw.hasBody && raw.schema?.body !== undefined ? { conversions: convertLenient(raw.body, raw.schema.body as Parameters<typeof convertLenient>[1]).conversions } : {})
   }
+}
+
+function misnamedOf(request: FastifyRequest): { misnamedCredentials?: string } {
+  const misnamed = misnamedCredentials(Object.keys(request.headers))
+  return misnamed === undefined ? {} : { misnamedCredentials: misnamed }
 }
 
 export function registerRecorder(app: FastifyInstance, options: RecorderOptions): void {
@@ -156,7 +162,7 @@ export function registerRecorder(app: FastifyInstance, options: RecorderOptions)
     contentType: request.headers['content-type'],
     hasBody: announcesBody(request.headers),
     body: state.validated ? state.parsedBody : request.body,
-    headerNames: Object.keys(request.headers)
+    ...misnamedOf(request)
   })
 
   app.addHook('onRequest', function journalStart(request: FastifyRequest, _reply: FastifyReply, done: () => void) {
@@ -409,8 +415,13 @@ export interface RawFacts {
   contentType: string | undefined
   hasBody: boolean
   body: unknown
-  /** the request's header names, in lower case (as Node gives them); the fast path's requests, authenticated, leave them out */
-  headerNames?: readonly string[]
+  /**
+   * The credentials the request sent under names the manager does not read (misnamedCredentials),
+   * said when it was recorded: a few words, where its header names (up to a thousand, of up to a
+   * megabyte) would have been kept with the entry, outside --journal-max-bytes. The fast path's
+   * requests, authenticated, have none.
+   */
+  misnamedCredentials?: string
 }
 
 const EMPTY_ANSWER: AnswerFacts = Object.freeze({ errorCodes: [], partial: [], states: [] }) as unknown as AnswerFacts

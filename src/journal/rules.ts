@@ -10,7 +10,6 @@
  */
 import { suggest } from '../lib/suggest.js'
 import type { ErrorCode } from '../protocol/errors.js'
-import { misnamedCredentials } from '../protocol/credential-problem.js'
 import type { Conversion } from '../protocol/lenient.js'
 import { preferenceOf } from '../protocol/negotiation.js'
 import { OPERATIONS, OPERATION_NAMES, isOperation, splitSuffix, withSuffix } from '../protocol/operations.js'
@@ -80,8 +79,8 @@ export interface RequestFacts {
   bodyProperties?: SchemaProperties
   /** body fields whose value only a lenient conversion gives the field's type (src/protocol/lenient.ts) */
   conversions?: readonly Conversion[]
-  /** the request's header names, in lower case */
-  headerNames?: readonly string[]
+  /** credentials sent under header names the manager does not read (misnamedCredentials, src/protocol/credential-problem.ts) */
+  misnamedCredentials?: string
 }
 
 /** Names that look like credentials, as a regular expression's alternatives (query keys, body fields). */
@@ -151,8 +150,7 @@ export function checkRequest(facts: RequestFacts): JournalViolation[] {
   if (badlyEncoded !== undefined) add('query-encoding', badlyEncoded)
   // One finding per request, however many credentials it carries: the report counts findings.
   const credentialKeys = [...params.keys()].filter((key) => CREDENTIAL_KEY.test(key))
-  const misnamed = facts.headerNames === undefined ? undefined : misnamedCredentials(facts.headerNames)
-  if (misnamed !== undefined) add('credential-headers', misnamed)
+  if (facts.misnamedCredentials !== undefined) add('credential-headers', facts.misnamedCredentials)
   if (credentialKeys.length > 0) add('credentials-in-query', `query ${credentialKeys.length === 1 ? 'parameter' : 'parameters'} ${credentialKeys.map((key) => `"${key}"`).join(' and ')}`)
   if (facts.routed && params.has('agentname') && params.has('agentstate')) add('agentname-with-agentstate', 'both agentname and agentstate given')
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { misnamedCredentials } from '../../src/protocol/credential-problem.js'
 import { ERRORS } from '../../src/protocol/errors.js'
 import { RULES, checkRequest, type RequestFacts } from '../../src/journal/rules.js'
 
@@ -121,7 +122,10 @@ describe('the strict-mode rules', () => {
   })
 
   it('credential-headers: credentials under header names the manager does not read', () => {
-    const named = (headerNames: string[]) => checkRequest({ ...base, headerNames }).filter((v) => v.rule === 'credential-headers')
+    const named = (headerNames: string[]) => {
+      const misnamed = misnamedCredentials(headerNames)
+      return checkRequest({ ...base, ...(misnamed === undefined ? {} : { misnamedCredentials: misnamed }) }).filter((v) => v.rule === 'credential-headers')
+    }
     expect(named(['host', 'rest-user', 'rest-password'])).toEqual([{ rule: 'credential-headers', detail: 'credentials in "rest-user" and "rest-password", not REST_USER and REST_PASSWORD' }])
     expect(named(['host', 'authorization'])).toEqual([{ rule: 'credential-headers', detail: 'credentials in an Authorization header, not REST_USER and REST_PASSWORD' }])
     // The right headers, with an Authorization header besides (a proxy's): nothing misnamed.
