@@ -28,6 +28,7 @@ import type { Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { markProxied, type ProxyVersion } from './proxy-protocol.js'
 import { probeFirstBytes } from './tls-probe.js'
+import { isLingering } from './lingering-close.js'
 
 export interface ConnectionOptions {
   /** connections one remote address may hold at once, counted from accept */
@@ -49,9 +50,12 @@ export interface Connections {
   /** open connections, counted from accept (TLS handshakes included) */
   open(): number
   /**
-   * Closes the connection idle the longest between requests (one served before, nothing in
-   * flight, not a byte read since its last answer), to make room for a new one; whether there
-   * was one. Its client sees it close (FIN) as at the keep-alive timeout, and opens another.
+   * Closes the connection idle the longest between requests, to make room for a new one; whether
+   * there was one. Idle: served before, nothing in flight or still to send, not a byte read since
+   * its last answer, for RECLAIM_IDLE_MS at least, and not closing already (a connection ending
+   * after a `Connection: close` answer, or lingering, frees no more room when picked again). Its
+   * client sees it close (FIN) as at the keep-alive timeout, with the same race: a request it
+   * sends at that moment is lost, and a client retries an idempotent one on a new connection.
    */
   reclaimIdle(): boolean
   /**
@@ -75,6 +79,8 @@ interface Connection {
   idleSince: number
   /** `raw.bytesRead` then: more since means a next request is coming in */
   bytesAtIdle: number
+  /** closed by reclaimIdle, which does not pick it again */
+  reclaimed: boolean
   /** HTTPS: it began with a PROXY protocol header of this version (tls-probe.ts), its requests are refused */
   proxied?: ProxyVersion
 }
@@ -104,6 +110,27 @@ function answerHalfClosed(server: Server): void {
 }
 
 const ignore = (): void => undefined
+/**
+ * How long a connection must have been idle to be closed for a new one: a client's pool reuses a
+ * connection it has just used at once, and closed under it, the request it was sending is lost.
+ */
+const RECLAIM_IDLE_MS = 1000
+
+/** Whether reclaimIdle may close a connection: idle between requests since before `idleBefore`, and open for more. */
+function isIdle(connection: Connection, idleBefore: number): boolean {
+  const http = connection.http
+  return (
+    http !== undefined &&
+    connection.served &&
+    !connection.reclaimed &&
+    connection.inFlight === 0 &&
+    connection.idleSince <= idleBefore &&
+    connection.raw.bytesRead === connection.bytesAtIdle &&
+    http.writable &&
+    http.writableLength === 0 &&
+    !isLingering(http)
+  )
+}
 /** How often refusals are reported, and how many addresses a report names at most. */
 const REFUSALS_REPORT_MS = 10_000
 const REFUSALS_ADDRESSES = 10
@@ -163,7 +190,7 @@ export function trackConnections(server: Server, options: ConnectionOptions): Co
       return
     }
     perAddress.set(address, held + 1)
-    const connection: Connection = { raw, http: undefined, inFlight: 0, served: false, idleSince: 0, bytesAtIdle: 0 }
+    const connection: Connection = { raw, http: undefined, inFlight: 0, served: false, idleSince: 0, bytesAtIdle: 0, reclaimed: false }
     all.add(connection)
     const peer = `${address} ${raw.remotePort}`
     raw.once('close', () => {
@@ -262,12 +289,14 @@ export function trackConnections(server: Server, options: ConnectionOptions): Co
   return {
     open: () => all.size,
     reclaimIdle: () => {
+      const idleBefore = performance.now() - RECLAIM_IDLE_MS
       let oldest: Connection | undefined
       for (const connection of all) {
-        const idle = connection.served && connection.inFlight === 0 && connection.raw.bytesRead === connection.bytesAtIdle && connection.http?.destroyed === false
-        if (idle && (oldest === undefined || connection.idleSince < oldest.idleSince)) oldest = connection
+        if (!isIdle(connection, idleBefore)) continue
+        if (oldest === undefined || connection.idleSince < oldest.idleSince) oldest = connection
       }
       if (oldest === undefined) return false
+      oldest.reclaimed = true
       // Nothing unread and nothing to send: FIN, then closed.
       oldest.http?.destroySoon()
       return true

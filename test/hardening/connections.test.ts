@@ -191,6 +191,45 @@ describe('--max-connections-per-client', () => {
   })
 })
 
+describe('--max-connections, with connections idle between requests', () => {
+  let server: RunningServer
+  beforeAll(async () => {
+    server = await start(['--http', '--max-connections', '3'])
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  /** A connection answered once (so the server counted it), left open; `closed` is set when the server closes it. */
+  async function answeredOnce(): Promise<{ socket: Socket; closed: () => boolean }> {
+    const socket = await open(server.port)
+    let closed = false
+    socket.once('close', () => (closed = true))
+    const first = new Promise<string>((resolve) => socket.once('data', (chunk: Buffer) => resolve(chunk.toString('latin1'))))
+    socket.write(`GET ${REST}/appinfo.json HTTP/1.1\r\nHost: x\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\n\r\n`)
+    expect(await first).toMatch(/^HTTP\/1\.1 200/)
+    return { socket, closed: () => closed }
+  }
+  const newcomer = async () => (await exchange(server.port, rawRequest('GET', `${REST}/appinfo.json`, AUTH))).status
+
+  it('makes room for a new connection by closing the one idle longest, once it has been idle a second; never past the limit', async () => {
+    const idle = await answeredOnce()
+    // The others with the head of a next request on its way: not idle.
+    const busy = [await answeredOnce(), await answeredOnce()]
+    for (const { socket } of busy) socket.write(`GET ${REST}/appinfo.json HTTP/1.1\r\nHost: x\r\n`)
+    // Idle for less than a second (a pool about to reuse it): not closed, and the newcomer gets 503.
+    expect(await newcomer()).toBe(503)
+    await new Promise((resolve) => setTimeout(resolve, 1100))
+    const kept = await answeredOnce()
+    await vi.waitFor(() => expect(idle.closed()).toBe(true), { timeout: 2000 })
+    expect(busy.map((b) => b.closed())).toEqual([false, false])
+    // None idle now (the newcomer kept its connection less than a second ago): the limit holds.
+    expect(await newcomer()).toBe(503)
+    await vi.waitFor(() => expect(server.openConnections()).toBe(3), { timeout: 2000 })
+    for (const { socket } of [...busy, kept]) socket.destroy()
+  })
+})
+
 describe('--send-timeout', () => {
   // A client that sent its request and reads none of the answer held its connection for good.
   it.each(['http', 'https'])('resets the connection of a client that stops reading a large answer over %s, and not that of one that reads it', async (scheme) => {

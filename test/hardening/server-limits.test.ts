@@ -427,17 +427,4 @@ describe('--max-connections', () => {
     expect(answer.text).toMatch(/connection: close/i)
     expect(JSON.parse(bodyOf(answer))).toMatchObject({ servicename: 'appinfo', errors: [{ status: 503, code: 'E_TOO_MANY_CONNECTIONS' }] })
   })
-
-  it('makes room for a new connection by closing the one idle the longest between requests', async () => {
-    // The connections of the test before close on the server's side a moment after the client's.
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    const closed: boolean[] = [false, false, false]
-    const held = await holdThree(() => undefined)
-    held.forEach((socket, k) => socket.once('close', () => (closed[k] = true)))
-    const answer = await exchange(server.port, rawRequest('GET', `${REST}/appinfo.json`, AUTH))
-    expect(answer.status).toBe(200)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    expect(closed).toEqual([true, false, false])
-    for (const socket of held) socket.destroy()
-  })
 })
