@@ -253,31 +253,53 @@ function checkAttributes(element: Record<string, unknown>): void {
   }
 }
 
+/** XML Schema's instance namespace, whose attributes (`nil`, `type`) say how to read an element, not a value. */
+const XSI = 'http://www.w3.org/2001/XMLSchema-instance'
+/** Namespace prefixes in scope, each with its namespace (declared by `xmlns:p` on an element or above). */
+type Prefixes = ReadonlyMap<string, string>
+const NO_PREFIXES: Prefixes = new Map()
+
 /**
  * Refuses an attribute that would carry a value (`<agent name="web-1">`, as a serializer that
  * maps fields to attributes writes it), which the body's object has no place for: dropped with
  * nothing said, the request went on without it ("name is required" with the name right there, or
- * a modify that silently kept a value). Namespace declarations and XML's and XML Schema's own
- * attributes (`xml:lang`, `xsi:nil`), which serializers add and which carry no value, are read
- * as nothing; a `<field>`'s `name` is its key.
+ * a modify that silently kept a value). Namespace declarations, XML's own attributes
+ * (`xml:lang`) and XML Schema's instance ones (`xsi:nil`, `i:nil` as .NET writes it: judged by the
+ * namespace its prefix is bound to; `xsi` bound to none is taken as the usual one), which
+ * serializers add and which carry no value, are read as nothing; a `<field>`'s `name` is its key.
+ * Returns the prefixes in scope for the element's children.
  */
-function refuseValueAttributes(element: Record<string, unknown>, name: string, keyedByName: boolean): void {
+function refuseValueAttributes(element: Record<string, unknown>, name: string, keyedByName: boolean, inScope: Prefixes): Prefixes {
+  let prefixes = inScope
+  for (const key of Object.keys(element)) {
+    if (!key.startsWith('@_xmlns:')) continue
+    if (prefixes === inScope) prefixes = new Map(inScope)
+    ;(prefixes as Map<string, string>).set(key.slice('@_xmlns:'.length), decode(String(element[key])))
+  }
   for (const key of Object.keys(element)) {
     if (!key.startsWith('@_')) continue
     const attribute = key.slice(2)
-    if (attribute === 'xmlns' || attribute.startsWith('xmlns:') || attribute.startsWith('xml:') || attribute.startsWith('xsi:')) continue
+    if (attribute === 'xmlns' || attribute.startsWith('xmlns:')) continue
+    const colon = attribute.indexOf(':')
+    const prefix = colon === -1 ? undefined : attribute.slice(0, colon)
+    if (prefix === 'xml') continue
+    if (prefix !== undefined && (prefixes.get(prefix) ?? (prefix === 'xsi' ? XSI : undefined)) === XSI) continue
     if (keyedByName && attribute === 'name') continue
-    throw apiError('E_XML_ATTRIBUTE', { element: name, attribute })
+    throw apiError('E_XML_ATTRIBUTE', { element: name, attribute, local: attribute.slice(colon + 1) })
   }
+  return prefixes
 }
 
-/** `name`: the element's; `keyedByName`: a `<field>` below the root, whose `name` attribute is its key. */
-function toPlain(node: unknown, name: string, keyedByName = false): unknown {
+/**
+ * `name`: the element's; `keyedByName`: a `<field>` below the root, whose `name` attribute is its
+ * key; `prefixes`: the namespace prefixes declared above it.
+ */
+function toPlain(node: unknown, name: string, keyedByName = false, inScope: Prefixes = NO_PREFIXES): unknown {
   if (typeof node === 'string') return decode(node)
   if (node === null || typeof node !== 'object') return node === undefined ? '' : decode(String(node))
   const element = node as Record<string, unknown>
   checkAttributes(element)
-  refuseValueAttributes(element, name, keyedByName)
+  const prefixes = refuseValueAttributes(element, name, keyedByName, inScope)
   const children = Object.keys(element).filter((key) => !key.startsWith('@_') && key !== '#text')
   if (children.length === 0) return element['#text'] === undefined ? '' : decode(String(element['#text']))
   const out: Record<string, unknown> = {}
@@ -293,17 +315,17 @@ function toPlain(node: unknown, name: string, keyedByName = false): unknown {
       for (const item of items) {
         const name = item !== null && typeof item === 'object' ? (item as Record<string, unknown>)['@_name'] : undefined
         if (typeof name !== 'string') {
-          assign(out, 'field', toPlain(item, key))
+          assign(out, 'field', toPlain(item, key, false, prefixes))
           continue
         }
         const named = decode(name)
         // Refused as an element of that name is, rather than dropped with nothing said.
         if (FORBIDDEN_KEYS.has(named)) throw apiError('E_XML_RESERVED_NAME', { name: named, field: true })
-        assign(out, named, toPlain(item, key, true))
+        assign(out, named, toPlain(item, key, true, prefixes))
       }
       continue
     }
-    assign(out, key, Array.isArray(value) ? value.map((item) => toPlain(item, key)) : toPlain(value, key))
+    assign(out, key, Array.isArray(value) ? value.map((item) => toPlain(item, key, false, prefixes)) : toPlain(value, key, false, prefixes))
   }
   return out
 }

@@ -235,12 +235,12 @@ export const ERRORS = {
     (p) =>
       `XML elements with a namespace prefix are not read: ${sent(`<${p.element}>`)} is one; send the elements without a prefix (${sent(`<${p.local}>`)}), as the spec's examples are. A namespace declared on the root element (xmlns="...") is fine.`
   ),
-  E_XML_ATTRIBUTE: entry<{ element: string; attribute: string }>(
+  E_XML_ATTRIBUTE: entry<{ element: string; attribute: string; local: string }>(
     400,
     (p) =>
       `XML attributes carry no values in a body: the attribute ${sent(p.attribute)} of <${echoedName(p.element)}> is one; send it as a child element, ` +
-      `<${echoedName(p.attribute)}>…</${echoedName(p.attribute)}>, as the spec's examples do. Only a <field> below the root takes an attribute, ` +
-      'its name (<field name="the service">); namespace declarations (xmlns) and xml: and xsi: attributes are fine.'
+      `<${echoedName(p.local)}>…</${echoedName(p.local)}>, as the spec's examples do. Only a <field> below the root takes an attribute, ` +
+      'its name (<field name="the service">); namespace declarations (xmlns), xml: attributes and XML Schema instance ones (xsi:nil) are fine.'
   ),
   E_XML_RESERVED_NAME: entry<{ name: string; field?: boolean }>(
     400,

@@ -66,6 +66,11 @@ describe('XML request bodies', () => {
     // Namespace declarations and XML's and XML Schema's own attributes carry no value.
     const framed = '<agent xmlns="urn:a" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xml:lang="en"><name xsi:type="xs:string">web-1</name><verbatim xsi:nil="true"/></agent>'
     expect(parseXmlBody(framed)).toEqual({ name: 'web-1', verbatim: '' })
+    // Judged by the namespace a prefix is bound to: .NET's DataContractSerializer writes `i:`; `xsi` bound to none is the usual one.
+    expect(parseXmlBody('<agent xmlns:i="http://www.w3.org/2001/XMLSchema-instance"><name>web-1</name><verbatim i:nil="true"/></agent>')).toEqual({ name: 'web-1', verbatim: '' })
+    expect(parseXmlBody('<agent><name>web-1</name><verbatim xsi:nil="true"/></agent>')).toEqual({ name: 'web-1', verbatim: '' })
+    refused('<agent xmlns:xsi="urn:other"><name xsi:id="3">web-1</name></agent>', 'the attribute "xsi:id" of <name> is one; send it as a child element, <id>…</id>,')
+    refused('<agent xmlns:x="urn:x"><name x:id="3">web-1</name></agent>', 'the attribute "x:id" of <name>')
   })
 
   it('refuses a DOCTYPE, in a comment too, but not the text of one in a CDATA section', () => {
