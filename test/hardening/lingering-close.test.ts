@@ -9,9 +9,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { parseServeConfig } from '../../src/config.js'
 import { createLogger, startServer, type RunningServer } from '../../src/server.js'
+import { connect } from 'node:net'
 import { collect, open } from './socket.js'
 
 const REST = '/manager/mvc/restservice'
@@ -87,7 +88,35 @@ describe('a last answer sent while the client is still sending', () => {
     expect(await rawTlsUploads(6)).toEqual(Array(6).fill(413))
   })
 
-  it('runs no request read from the connection while it closes, and the connection closes once the client stops sending', async () => {
+  it('reads what the client goes on sending after the answer, without a reset, and closes a second after it stops', async () => {
+    const server = servers.http as RunningServer
+    await vi.waitFor(() => expect(server.openConnections()).toBe(0), { timeout: 5000 })
+    // A client that goes on sending after the server's FIN: its side stays open (allowHalfOpen).
+    const socket = connect({ host: '127.0.0.1', port: server.port, allowHalfOpen: true })
+    await new Promise((resolve) => socket.once('connect', resolve))
+    const errors: string[] = []
+    socket.on('error', (error: Error & { code?: string }) => errors.push(error.code ?? error.message))
+    let answer = ''
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')))
+    socket.write(`POST ${REST}/createfield HTTP/1.1\r\nHost: x\r\nREST_USER: admin\r\nREST_PASSWORD: admin\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n`)
+    await vi.waitFor(() => expect(answer).toMatch(/^HTTP\/1\.1 413/), { timeout: 5000 })
+    // The rest of the body, a piece every 100 ms for 600 ms after the 413: read and dropped, so no reset comes back.
+    for (let k = 0; k < 6; k++) {
+      socket.write(Buffer.alloc(64 * 1024, 'a'))
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(errors).toEqual([])
+    expect(server.openConnections()).toBe(1)
+    // Closed by the server once a second passed without a byte, not at once and not after the whole linger.
+    const stoppedAt = performance.now()
+    await vi.waitFor(() => expect(server.openConnections()).toBe(0), { timeout: 5000, interval: 20 })
+    const closedAfter = performance.now() - stoppedAt
+    expect(closedAfter).toBeGreaterThan(700)
+    expect(closedAfter).toBeLessThan(3000)
+    socket.destroy()
+  })
+
+  it('runs no request read from the connection while it closes', async () => {
     const port = servers.http?.port as number
     const socket = await open(port)
     const answer = collect(socket, 10_000)
