@@ -86,10 +86,10 @@ export function uriPlain(code: number): boolean {
 
 /**
  * A request target as a URI may hold it. Node takes characters in a target that RFC 3986 does
- * not (`"<>\^`{|}`, `[` `]` in a query, a `%` that starts no escape, bytes past ASCII, which it
- * reads one character a byte): echoed as they came, a client's strict URI parser (Java's
- * java.net.URI, for one) refused the whole link. Each is written as its escape; valid escapes
- * stay as they are.
+ * not (`"<>\^`{|}`, `[` `]` in a query, a `%` that starts no escape): echoed as they came, a
+ * client's strict URI parser (Java's java.net.URI, for one) refused the whole link. Each is
+ * written as its escape; valid escapes stay as they are. (Node refuses bytes past ASCII in a
+ * target; a URL given another way, one character a byte, has each escaped as its byte.)
  */
 export function asUriText(text: string): string {
   let k = 0
