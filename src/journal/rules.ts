@@ -228,15 +228,17 @@ function safeDecode(text: string): string {
 
 /**
  * A list parameter's value written as an array (`["a","b"]`, `[a,b]`, `[]`): bracketed whole, and
- * JSON or holding a comma. A name may begin with a bracket (`[lab] web-1`, `[lab]`: the naming
- * rule takes them), and was called an array.
+ * a JSON array of strings, or items between commas that are not each bracketed. A name may begin
+ * or end with a bracket (`[lab] web-1`, `[lab]`, a list `[lab],[ops]`: the naming rule takes
+ * them), and was called an array.
  */
 function writtenAsArray(value: string): boolean {
   const text = value.trim()
   if (!text.startsWith('[') || !text.endsWith(']')) return false
-  if (text.includes(',')) return true
+  if (text.includes(',')) return !text.split(',').every((item) => /^\s*\[.*\]\s*$/.test(item))
   try {
-    return Array.isArray(JSON.parse(text))
+    const parsed: unknown = JSON.parse(text)
+    return Array.isArray(parsed) && parsed.every((item) => typeof item === 'string')
   } catch {
     return false
   }

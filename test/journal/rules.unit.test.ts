@@ -75,6 +75,8 @@ describe('the strict-mode rules', () => {
     expect(rules({ rawQuery: 'agentname=%5Blab%5D%20web-1' }, agentinfo)).toEqual([])
     expect(rules({ rawQuery: 'agentname=%5Blab%5D' }, agentinfo)).toEqual([])
     expect(rules({ rawQuery: 'agentUuids=%5Bx%5D' })).toEqual([])
+    expect(rules({ rawQuery: 'agentUuids=%5Bx%5D,%5By%5D' })).toEqual([])
+    expect(rules({ rawQuery: 'agentUuids=%5B1%5D' })).toEqual([])
   })
 
   it('empty-list-item: an empty item in a comma list', () => {
