@@ -202,7 +202,7 @@ export function renderHtml(report: ClientReport): string {
   const byId = new Map(report.requests.map((e) => [e.id, e]))
   const retries =
     r.chains.length === 0
-      ? '<p>No retries seen: no call was repeated after a failed answer (none, a 5xx, 408 or 429, an injected fault, a multi-agent answer with errors).</p>'
+      ? '<p>No retries seen: no call was repeated after a failed answer (no answer at all, a 5xx, 408 or 429, an injected fault, a multi-agent answer with errors).</p>'
       : `<p>Backoff: <b>${escapeHtml(r.backoff)}</b>; ${r.immediate} immediate ${r.immediate === 1 ? 'retry' : 'retries'}; ${plural(r.nonIdempotent, 'non-idempotent retry chain')}${r.fastestGapMs === null ? '' : `; fastest gap ${r.fastestGapMs} ms`}.</p>
 ${htmlTable(
   'Retry chains',

@@ -48,7 +48,7 @@ export function renderText(report: ClientReport): string {
   )
   const r = report.retries
   out.push('', 'Retries')
-  if (r.chains.length === 0) out.push('  none seen: no call was repeated after a failed answer (none, a 5xx, 408 or 429, an injected fault, a multi-agent answer with errors)')
+  if (r.chains.length === 0) out.push('  none seen: no call was repeated after a failed answer (no answer at all, a 5xx, 408 or 429, an injected fault, a multi-agent answer with errors)')
   else {
     out.push(`  ${r.chains.length} retry chains; backoff ${r.backoff}; ${r.immediate} immediate retries; ${r.nonIdempotent} non-idempotent; fastest gap ${r.fastestGapMs} ms`)
     out.push(
