@@ -275,7 +275,7 @@ export const SERVE_FLAGS_BY_KEY = Object.freeze({
     default: DEFAULT_UNSENT_ANSWER_BYTES,
     help: 'bytes of answers of 64 KiB or more waiting for their clients to read them the server may hold together; an answer to a GET that would take them past it gets 503 (one answer alone is always sent)'
   }),
-  maxConnections: value({ name: 'max-connections', valueName: '<n>', rule: integer(1, 1_000_000), default: 1024, help: 'open connections served at once; requests on further ones get 503' }),
+  maxConnections: value({ name: 'max-connections', valueName: '<n>', rule: integer(1, 1_000_000), default: 1024, help: 'open connections served at once; past it, one idle a second or more between requests is closed to make room, or requests on further ones get 503' }),
   maxConnectionsPerClient: value({
     name: 'max-connections-per-client',
     valueName: '<n>',
