@@ -18,12 +18,18 @@ export type MetricsSource = Omit<FleetObservation, 'scenarioInfo'> & {
    * running none) leave it out or return undefined.
    */
   scenarioInfo?: () => ScenarioSummary | undefined
+  /**
+   * The same, cheaply: scenarioInfo also works out which agents the scenario's reconnect rules
+   * would fail, over the whole fleet (FleetEngine.scenarioSummary). Read in its place when there.
+   */
+  scenarioSummary?: () => ScenarioSummary | undefined
   /** while the fleet is rebuilt, when it ends (Fleet.resetting): a scrape then would count none, then some, of its agents */
   resetting?: () => Promise<void> | undefined
 }
 
-/** scenarioInfo read defensively: an engine without the method runs no scenario. */
+/** scenarioSummary, else scenarioInfo, read defensively: an engine without either runs no scenario. */
 export function readScenario(source: MetricsSource): ScenarioSummary | undefined {
-  const read = (source as { scenarioInfo?: unknown }).scenarioInfo
+  const { scenarioSummary, scenarioInfo } = source as { scenarioSummary?: unknown; scenarioInfo?: unknown }
+  const read = typeof scenarioSummary === 'function' ? scenarioSummary : scenarioInfo
   return typeof read === 'function' ? (read.call(source) as ScenarioSummary | undefined) : undefined
 }

@@ -18,7 +18,7 @@ export const scenariosPage: ConsolePage = {
   scripts: [`${ASSETS}/scenarios.js`],
   styles: [`${ASSETS}/scenarios.css`],
   body(_params, { engine }) {
-    const running = engine.scenarioInfo()
+    const running = engine.scenarioSummary()
     return html`<h1>Scenarios</h1>
 <section class="panel" aria-labelledby="running-title">
   <h2 id="running-title">Running now</h2>
