@@ -131,6 +131,7 @@ function isIdle(connection: Connection, idleBefore: number): boolean {
     !isLingering(http)
   )
 }
+
 /** How often refusals are reported, and how many addresses a report names at most. */
 const REFUSALS_REPORT_MS = 10_000
 const REFUSALS_ADDRESSES = 10
