@@ -145,7 +145,7 @@ export function factsFrom(raw: RawFacts, status?: number): RequestFacts {
 }
 
 function misnamedOf(request: FastifyRequest): { misnamedCredentials?: string } {
-  const misnamed = misnamedCredentials(Object.keys(request.headers))
+  const misnamed = misnamedCredentials(request.headers)
   return misnamed === undefined ? {} : { misnamedCredentials: misnamed }
 }
 

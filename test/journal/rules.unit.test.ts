@@ -125,7 +125,7 @@ describe('the strict-mode rules', () => {
 
   it('credential-headers: credentials under header names the manager does not read', () => {
     const named = (headerNames: string[]) => {
-      const misnamed = misnamedCredentials(headerNames)
+      const misnamed = misnamedCredentials(Object.fromEntries(headerNames.map((name) => [name, 'x'])))
       return checkRequest({ ...base, ...(misnamed === undefined ? {} : { misnamedCredentials: misnamed }) }).filter((v) => v.rule === 'credential-headers')
     }
     expect(named(['host', 'rest-user', 'rest-password'])).toEqual([{ rule: 'credential-headers', detail: 'credentials in "rest-user" and "rest-password", not REST_USER and REST_PASSWORD' }])
