@@ -13,7 +13,6 @@ import { refusedAfterClientError, SERVER_METHODS } from './client-errors.js'
 
 const ABSOLUTE = /^https?:\/\/([^/?#]*)/i
 
-
 /** Requests whose Host is the authority of their absolute-form target (RFC 9112 3.2.2), which a refusal of it names. */
 export const hostFromTarget = new WeakSet<IncomingMessage>()
 

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { forParser, parseXmlBody } from '../../src/http/xml-reader.js'
 import { xmlDocument, xmlElement } from '../../src/http/xml-writer.js'
 
+/** Asserts that a body is refused with `code`, its message saying `says`. */
+const refusedAs = (code: string) => (body: string, says: string) =>
+  expect(() => parseXmlBody(body)).toThrow(expect.objectContaining({ code, message: expect.stringContaining(says) }))
+
 describe('XML responses', () => {
   it('puts the servicename on the result root', () => {
     expect(xmlDocument({ servicename: 'appinfo' })).toBe('<?xml version="1.0" encoding="UTF-8"?><result servicename="appinfo"></result>')
@@ -46,7 +50,7 @@ describe('XML request bodies', () => {
   })
 
   it('refuses an attribute value XML does not allow, which the validator took, read or not', () => {
-    const refused = (body: string, says: string) => expect(() => parseXmlBody(body)).toThrow(expect.objectContaining({ code: 'E_MALFORMED_XML', message: expect.stringContaining(says) }))
+    const refused = refusedAs('E_MALFORMED_XML')
     refused('<agent a="<"/>', 'the value of attribute "a" holds a "<"')
     refused('<agent><name x="1 & 2">n</name></agent>', 'holds a "&" that starts no reference')
     refused('<x><field name="a<b">v</field></x>', 'write it as &lt;')
@@ -57,7 +61,7 @@ describe('XML request bodies', () => {
   })
 
   it('refuses an attribute that would carry a value, naming it and the element to send instead, where it was dropped', () => {
-    const refused = (body: string, says: string) => expect(() => parseXmlBody(body)).toThrow(expect.objectContaining({ code: 'E_XML_ATTRIBUTE', message: expect.stringContaining(says) }))
+    const refused = refusedAs('E_XML_ATTRIBUTE')
     refused('<agent name="web-1"><global-config><port>1</port></global-config></agent>', 'the attribute "name" of <agent> is one; send it as a child element, <name>…</name>,')
     refused('<agent><global-config><port unit="tcp">1</port></global-config></agent>', 'the attribute "unit" of <port>')
     // A root named `field` (createfield's) is no keyed field: its `name` is a value too.

@@ -33,7 +33,7 @@ export function fleetRoutes(app: FastifyInstance, { engine, manager }: AdminCont
       await engine.reset()
     })
     const { agents, byState } = engine.counts()
-    return { scenario: engine.scenarioTimeline()?.name ?? null, second: engine.second(), agents, byState }
+    return { scenario: engine.scenarioSummary()?.name ?? null, second: engine.second(), agents, byState }
   })
 
   /** The agent of this name, once a reset under way has ended (a fleet being rebuilt has none, then some, of its agents). */
