@@ -105,7 +105,8 @@ export function asUriText(text: string): string {
   return out
 }
 
-function isEscapeAt(text: string, at: number): boolean {
+/** Whether a `%` that starts a valid escape (two hex digits) stands at `at`. */
+export function isEscapeAt(text: string, at: number): boolean {
   return text.charCodeAt(at) === 0x25 && isHex(text.charCodeAt(at + 1)) && isHex(text.charCodeAt(at + 2))
 }
 
