@@ -189,7 +189,7 @@ export class ScenarioRuntime implements ReconnectRules {
     }
     // The count lowest in rank of those matching: the rank order walked from its front, which for
     // a selector most agents match ends after about `count` of them, where a pick among every
-    // matching agent scanned the whole fleet at each call (0.1 s at a million agents).
+    // matching agent scanned the whole fleet at each call.
     let order = this.rankOrders.get(k)
     if (order === undefined) {
       order = rankOrder(this.core.initialAgents, this.core.seed, failureKey(k), Stream.STAGE_PICK)

@@ -27,7 +27,7 @@ export function pickAgents(candidates: number[], rule: PickRule, seed: number, k
 /**
  * The agents [0, n) in the order of their seeded rank for a pick (`hash32(seed, i, key, stream)`,
  * the rank a count pick takes the lowest of), ties by index. Two stable passes of a radix sort on
- * 16 bits each: linear in n, where sorting by comparison took a second at a million agents. A
+ * 16 bits each: linear in n, where a sort by comparison is n log n calls of a comparator. A
  * reconnect rule's count walks it from the front to the first agents matching its selector at
  * each call (scenario-runtime.ts).
  */
@@ -58,8 +58,8 @@ export function inFraction(i: number, fraction: number, seed: number, key: numbe
 
 /**
  * The `count` candidates of the lowest seeded rank (ties: the lower index), in index order.
- * A bounded heap of the best so far, its worst on top: ranking and sorting every candidate took
- * a second for a pick among a million agents.
+ * A bounded heap of the best so far, its worst on top: n log count, where ranking and sorting
+ * every candidate made an object for each and sorted them all.
  */
 function lowestRanked(candidates: number[], count: number, seed: number, key: number, stream: number): number[] {
   const ranks = new Float64Array(count)
